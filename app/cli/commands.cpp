@@ -1,0 +1,16 @@
+#include "commands.h"
+
+namespace fxray::cli {
+
+const std::vector<Command>& commands()
+{
+    static const std::vector<Command> kCommands{
+        {"info", "list every graph found under a path, with inputs, op histogram and identical groups",
+         "fxray info <path> [--json]", &runInfo},
+        {"dot", "write a graph as DOT, or render it to SVG/PNG/PDF through Graphviz",
+         "fxray dot <graph> -o out.{dot,svg,png,pdf} [--no-meta]", &runDot},
+    };
+    return kCommands;
+}
+
+}  // namespace fxray::cli

@@ -1,0 +1,20 @@
+#pragma once
+// Graph -> Python text. printFxModule writes module.py as GraphModule.to_folder does (parse(print(g)) == g);
+// printReadable writes print_readable(include_stride=True, include_device=True) with annotations and
+// stack-trace comments.
+#include "graph/graph.h"
+
+#include <string>
+
+namespace fxray::graph {
+
+std::string printFxModule(const Graph& g);
+std::string printReadable(const Graph& g);
+// One argument as FX prints it ("[1, 0]", "torch.float32", "device(type='cuda', index=0)").
+std::string formatArg(const Graph& g, const Arg& a);
+// The right-hand side of a node's statement: "torch.ops.aten.mm.default(a, b)", "x[0]", "a * 4".
+std::string formatNodeExpr(const Graph& g, const Node& n);
+// Python float repr (1e-05, 0.1, inf, nan).
+std::string pythonFloatRepr(double v);
+
+}  // namespace fxray::graph

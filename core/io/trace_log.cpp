@@ -1,0 +1,555 @@
+#include "io/trace_log.h"
+
+#include "base/error.h"
+#include "base/md5.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+
+namespace fxray::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+constexpr std::size_t kMaxDiagnostics = 1000;  // a binary file must not turn into a million messages
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+SourceLocation at(const std::string& file, int line = 0, int column = 0)
+{
+    SourceLocation where;
+    where.file = file;
+    where.line = line;
+    where.column = column;
+    return where;
+}
+
+// The parts of "V1121 11:39:50.185000 453 torch/_dynamo/utils.py:2126] {...}" before the JSON.
+struct HeaderPrefix {
+    char level = 0;
+    std::string_view timestamp;
+    int pid = 0;
+    std::string_view source;
+    std::size_t jsonOffset = 0;  // offset of the '{' that starts the JSON object
+};
+
+bool parseHeaderPrefix(std::string_view line, HeaderPrefix& out)
+{
+    const std::size_t n = line.size();
+    // Shortest possible: "V0101 00:00:00.0 1 a:1] {" (25 bytes).
+    if (n < 25)
+        return false;
+    switch (line[0]) {
+    case 'V': case 'I': case 'W': case 'E': case 'C': break;  // glog abbreviations PyTorch writes
+    default: return false;
+    }
+    std::size_t p = 1;
+    auto digits = [&](std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i, ++p) {
+            if (p >= n || !isDigit(line[p]))
+                return false;
+        }
+        return true;
+    };
+    auto literal = [&](char c) {
+        if (p >= n || line[p] != c)
+            return false;
+        ++p;
+        return true;
+    };
+    if (!digits(4) || !literal(' ') || !digits(2) || !literal(':') || !digits(2) || !literal(':') || !digits(2)
+        || !literal('.'))
+        return false;
+    const std::size_t fracStart = p;
+    while (p < n && isDigit(line[p]))
+        ++p;
+    if (p == fracStart)
+        return false;
+    out.level = line[0];
+    out.timestamp = line.substr(1, p - 1);
+    if (!literal(' '))
+        return false;
+    while (p < n && line[p] == ' ')
+        ++p;
+    const std::size_t pidStart = p;
+    long long pid = 0;
+    while (p < n && isDigit(line[p])) {
+        if (pid < std::numeric_limits<int>::max() / 10)
+            pid = pid * 10 + (line[p] - '0');
+        ++p;
+    }
+    if (p == pidStart || !literal(' '))
+        return false;
+    out.pid = static_cast<int>(pid);
+    while (p < n && line[p] == ' ')
+        ++p;
+    const std::size_t sourceStart = p;
+    // The source path may contain spaces or colons; it ends at the first "]" that closes ":<digits>" and is
+    // followed by " {" (after the optional " [...]" groups non-trace TORCH_LOGS lines carry).
+    for (std::size_t close = line.find(']', sourceStart); close != std::string_view::npos;
+         close = line.find(']', close + 1)) {
+        std::size_t d = close;
+        while (d > sourceStart && isDigit(line[d - 1]))
+            --d;
+        if (d == close || d < sourceStart + 2 || line[d - 1] != ':')
+            continue;
+        std::size_t r = close + 1;
+        while (r + 1 < n && line[r] == ' ' && line[r + 1] == '[') {
+            const std::size_t groupEnd = line.find(']', r + 2);
+            if (groupEnd == std::string_view::npos)
+                break;
+            r = groupEnd + 1;
+        }
+        if (r + 1 < n && line[r] == ' ' && line[r + 1] == '{') {
+            out.source = line.substr(sourceStart, close - sourceStart);
+            out.jsonOffset = r + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// An int field of the header, or fallback when absent, not an integer or outside int's range.
+int headerInt(const json::Value& header, std::string_view key, int fallback)
+{
+    const std::int64_t v = header.intOr(key, fallback);
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        return fallback;
+    return static_cast<int>(v);
+}
+
+std::string lineRange(int first, int count)
+{
+    if (count <= 1)
+        return "line " + std::to_string(first);
+    return "lines " + std::to_string(first) + "-" + std::to_string(first + count - 1);
+}
+
+class TraceLogParser {
+public:
+    TraceLogParser(TraceLog& log, std::string_view text, bool keepPayloads)
+        : m_log(log), m_text(text), m_keepPayloads(keepPayloads)
+    {
+    }
+
+    void run()
+    {
+        std::size_t pos = m_text.substr(0, kUtf8Bom.size()) == kUtf8Bom ? kUtf8Bom.size() : 0;
+        const std::size_t size = m_text.size();
+        int lineNo = 0;
+        while (pos < size) {
+            const void* nl = std::memchr(m_text.data() + pos, '\n', size - pos);
+            const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - m_text.data()) : size;
+            const std::size_t next = nl ? end + 1 : size;
+            ++lineNo;
+            std::string_view line = m_text.substr(pos, end - pos);
+            const bool hadCr = !line.empty() && line.back() == '\r';
+            if (hadCr)
+                line.remove_suffix(1);
+
+            HeaderPrefix prefix;
+            if (!line.empty() && line.front() == '\t') {
+                if (m_open != kNone)
+                    appendPayloadLine(line, hadCr, lineNo, pos, end);
+                else
+                    stray(StrayKind::OrphanPayload, lineNo);
+            } else if (line.empty()) {
+                // Never written by PyTorch; it ends any payload (a payload's empty line is a lone tab).
+                closeRecord();
+                flushStray();
+            } else if (parseHeaderPrefix(line, prefix)) {
+                closeRecord();
+                flushStray();
+                openRecord(prefix, line, lineNo, nl == nullptr);
+            } else {
+                closeRecord();
+                stray(StrayKind::Text, lineNo);
+            }
+            pos = next;
+        }
+        closeRecord();
+        flushStray();
+        if (m_suppressed > 0) {
+            TraceDiagnostic d;
+            d.line = lineNo;
+            d.lineCount = 0;
+            d.message = formatError(std::to_string(m_suppressed) + " more problems not listed", at(m_log.path), {});
+            m_log.diagnostics.push_back(std::move(d));
+        }
+        m_log.lineCount = lineNo;
+    }
+
+private:
+    static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+    enum class StrayKind { None, Text, OrphanPayload };
+
+    std::string& payloadBuffer()
+    {
+        return m_keepPayloads ? m_log.records[m_open].payload : m_scratch;
+    }
+
+    void openRecord(const HeaderPrefix& prefix, std::string_view line, int lineNo, bool unterminated)
+    {
+        TraceRecord rec;
+        rec.line = lineNo;
+        rec.level = prefix.level;
+        rec.timestamp = std::string(prefix.timestamp);
+        rec.pid = prefix.pid;
+        rec.source = std::string(prefix.source);
+        m_headerOk = false;
+        try {
+            rec.header = json::parse(line.substr(prefix.jsonOffset));
+            m_headerOk = true;
+        } catch (const Error& e) {
+            rec.payloadOk = false;
+            const int column = static_cast<int>(prefix.jsonOffset) + e.where().column;
+            rec.error = formatError("malformed JSON header: " + e.message()
+                                        + (unterminated ? " (the file ends inside this line: truncated?)" : ""),
+                                    at(m_log.path, lineNo, column), {});
+        }
+        if (m_headerOk) {
+            // The prefix check guarantees a '{', so a header that parsed is an object.
+            const json::Object& object = rec.header.asObject();
+            if (object.empty()) {
+                rec.payloadOk = false;
+                rec.error = formatError("header object is empty: no record kind", at(m_log.path, lineNo), {});
+            } else {
+                rec.kind = object.members().front().first;
+            }
+            if (rec.kind == "artifact")
+                rec.artifactName = rec.header["artifact"].stringOr("name", "");
+            rec.frameId = headerInt(rec.header, "frame_id", -1);
+            rec.frameCompileId = headerInt(rec.header, "frame_compile_id", -1);
+            rec.attempt = headerInt(rec.header, "attempt", 0);
+            rec.compiledAutogradId = headerInt(rec.header, "compiled_autograd_id", -1);
+            if (const json::Value* md5 = rec.header.find("has_payload")) {
+                rec.hasPayload = true;
+                if (!md5->isString()) {
+                    rec.payloadOk = false;
+                    rec.error = formatError("\"has_payload\" is not a string", at(m_log.path, lineNo), {});
+                }
+            }
+        }
+        m_log.records.push_back(std::move(rec));
+        m_open = m_log.records.size() - 1;
+        m_sawCr = false;
+        m_payloadBegin = m_payloadEnd = 0;
+    }
+
+    void appendPayloadLine(std::string_view line, bool hadCr, int lineNo, std::size_t rawBegin, std::size_t rawEnd)
+    {
+        TraceRecord& rec = m_log.records[m_open];
+        std::string& buf = payloadBuffer();
+        if (rec.payloadLineCount == 0) {
+            rec.payloadLine = lineNo;
+            m_payloadBegin = rawBegin;
+        } else {
+            buf += '\n';
+        }
+        ++rec.payloadLineCount;
+        m_payloadEnd = rawEnd;
+        m_sawCr = m_sawCr || hadCr;
+        buf.append(line.substr(1));
+    }
+
+    // The payload with each line's trailing "\r" kept: for the rare payload whose lines really ended in "\r".
+    std::string rawPayload() const
+    {
+        std::string out;
+        std::string_view region = m_text.substr(m_payloadBegin, m_payloadEnd - m_payloadBegin);
+        std::size_t pos = 0;
+        bool first = true;
+        while (pos <= region.size()) {
+            std::size_t nl = region.find('\n', pos);
+            if (nl == std::string_view::npos)
+                nl = region.size();
+            if (!first)
+                out += '\n';
+            first = false;
+            out.append(region.substr(pos + 1, nl - pos - 1));  // every line here starts with the tab
+            pos = nl + 1;
+        }
+        return out;
+    }
+
+    void closeRecord()
+    {
+        if (m_open == kNone)
+            return;
+        TraceRecord& rec = m_log.records[m_open];
+        std::string& buf = payloadBuffer();
+        if (m_headerOk && rec.payloadOk) {
+            if (rec.hasPayload) {
+                const std::string& expected = rec.header["has_payload"].asString();
+                std::string actual = md5Hex(buf);
+                if (actual != expected && m_sawCr) {
+                    std::string raw = rawPayload();
+                    std::string rawMd5 = md5Hex(raw);
+                    if (rawMd5 == expected) {
+                        actual = std::move(rawMd5);
+                        buf = std::move(raw);
+                    }
+                }
+                if (actual != expected) {
+                    rec.payloadOk = false;
+                    std::string what = "payload md5 mismatch: header says " + expected + ", ";
+                    if (rec.payloadLineCount == 0)
+                        what += "but no payload lines follow";
+                    else
+                        what += "payload (" + lineRange(rec.payloadLine, rec.payloadLineCount) + ") hashes to " + actual;
+                    if (rec.payloadLineCount > 0 && m_payloadEnd == m_text.size())
+                        what += " (the file ends inside this payload: truncated?)";
+                    rec.error = formatError(what, at(m_log.path, rec.line), {});
+                }
+            } else if (rec.payloadLineCount > 0) {
+                rec.payloadOk = false;
+                rec.error = formatError("payload lines (" + lineRange(rec.payloadLine, rec.payloadLineCount)
+                                            + ") follow a header without \"has_payload\"",
+                                        at(m_log.path, rec.line), {});
+            }
+        }
+        if (m_headerOk)
+            rec.graph = isGraphRecord(rec, buf);
+        if (!m_keepPayloads)
+            m_scratch.clear();  // keeps its capacity for the next record
+        m_open = kNone;
+    }
+
+    void stray(StrayKind kind, int lineNo)
+    {
+        if (m_strayKind == kind && m_strayFirst + m_strayCount == lineNo) {
+            ++m_strayCount;
+            return;
+        }
+        flushStray();
+        m_strayKind = kind;
+        m_strayFirst = lineNo;
+        m_strayCount = 1;
+    }
+
+    void flushStray()
+    {
+        if (m_strayKind == StrayKind::None)
+            return;
+        if (m_log.diagnostics.size() >= kMaxDiagnostics) {
+            ++m_suppressed;
+        } else {
+            TraceDiagnostic d;
+            d.line = m_strayFirst;
+            d.lineCount = m_strayCount;
+            std::string what = lineRange(m_strayFirst, m_strayCount);
+            if (m_strayKind == StrayKind::Text)
+                what += m_strayCount == 1 ? " is neither a TORCH_TRACE record header nor a payload line"
+                                          : " are neither TORCH_TRACE record headers nor payload lines";
+            else
+                what += m_strayCount == 1 ? " is a payload line with no record header before it"
+                                          : " are payload lines with no record header before them";
+            d.message = formatError(what, at(m_log.path, m_strayFirst), {});
+            m_log.diagnostics.push_back(std::move(d));
+        }
+        m_strayKind = StrayKind::None;
+        m_strayCount = 0;
+    }
+
+    TraceLog& m_log;
+    std::string_view m_text;
+    bool m_keepPayloads;
+
+    std::size_t m_open = kNone;  // index of the record whose payload lines may follow
+    bool m_headerOk = false;
+    bool m_sawCr = false;
+    std::size_t m_payloadBegin = 0;  // raw text of the open record's payload lines
+    std::size_t m_payloadEnd = 0;
+    std::string m_scratch;  // payload buffer when payloads are not kept
+
+    StrayKind m_strayKind = StrayKind::None;
+    int m_strayFirst = 0;
+    int m_strayCount = 0;
+    std::size_t m_suppressed = 0;
+};
+
+constexpr std::string_view kGraphKinds[] = {
+    "dynamo_output_graph", "aot_joint_graph", "aot_forward_graph", "aot_backward_graph", "aot_inference_graph",
+    "compiled_autograd_graph",
+};
+
+constexpr std::string_view kGraphArtifacts[] = {
+    "before_pre_grad_graph", "after_pre_grad_graph", "before_post_grad_graph", "inductor_post_grad_graph",
+    "fx_graph_runnable",     "compiled_autograd_graph",
+};
+
+template <std::size_t N>
+bool contains(const std::string_view (&names)[N], std::string_view name)
+{
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+}  // namespace
+
+std::size_t TraceLog::problemCount() const
+{
+    return diagnostics.size()
+           + static_cast<std::size_t>(std::count_if(records.begin(), records.end(),
+                                                    [](const TraceRecord& r) { return !r.error.empty(); }));
+}
+
+bool isGraphRecord(const TraceRecord& record, std::string_view payload)
+{
+    constexpr std::string_view kForward = "def forward(";
+    if (record.kind == "artifact") {
+        if (contains(kGraphArtifacts, record.artifactName))
+            return true;
+        return endsWith(record.artifactName, "_graph")
+               && record.header["artifact"].stringOr("encoding", "") == "string"
+               && payload.find(kForward) != std::string_view::npos;
+    }
+    if (contains(kGraphKinds, record.kind))
+        return true;
+    return endsWith(record.kind, "_graph") && payload.find(kForward) != std::string_view::npos;
+}
+
+std::vector<TraceGraphRecord> graphRecords(const TraceLog& log)
+{
+    std::vector<TraceGraphRecord> out;
+    for (std::size_t i = 0; i < log.records.size(); ++i) {
+        if (log.records[i].graph)
+            out.push_back({i, log.records[i].name()});
+    }
+    return out;
+}
+
+bool isTraceRecordHeader(std::string_view line)
+{
+    HeaderPrefix prefix;
+    return parseHeaderPrefix(line, prefix);
+}
+
+int traceLogRank(std::string_view path)
+{
+    const std::size_t slash = path.find_last_of("/\\");
+    std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    constexpr std::string_view kPrefix = "dedicated_log_torch_trace_rank_";
+    if (name.substr(0, kPrefix.size()) != kPrefix)
+        return -1;
+    name.remove_prefix(kPrefix.size());
+    int rank = 0;
+    std::size_t i = 0;
+    for (; i < name.size() && isDigit(name[i]); ++i) {
+        if (i >= 9)
+            return -1;  // not a rank anyone runs; also keeps the int from overflowing
+        rank = rank * 10 + (name[i] - '0');
+    }
+    // mkstemp's prefix is "..._rank_<N>_", so the digits are followed by '_' (accept '.' too: no random part).
+    if (i == 0 || i >= name.size() || (name[i] != '_' && name[i] != '.'))
+        return -1;
+    return rank;
+}
+
+TraceLog parseTraceLog(std::string_view text, const std::string& path, bool keepPayloads)
+{
+    TraceLog log;
+    log.path = path;
+    log.rank = traceLogRank(path);
+    TraceLogParser(log, text, keepPayloads).run();
+    return log;
+}
+
+namespace {
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+}  // namespace
+
+TraceLog readTraceLog(const std::string& path, bool keepPayloads)
+{
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        throw Error("cannot read TORCH_TRACE log: no such file", at(path));
+    // Reading a FIFO or a device could block forever or never end.
+    if (!fs::is_regular_file(status))
+        throw Error("cannot read TORCH_TRACE log: not a regular file", at(path));
+    FilePtr file(std::fopen(path.c_str(), "rb"));
+    if (!file)
+        throw Error(std::string("cannot read TORCH_TRACE log: ") + std::strerror(errno), at(path));
+    std::string text;
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (!ec)
+        text.reserve(static_cast<std::size_t>(size));
+    char chunk[1 << 16];
+    for (;;) {
+        const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
+        text.append(chunk, got);
+        if (got < sizeof chunk) {
+            if (std::ferror(file.get()))
+                throw Error("cannot read TORCH_TRACE log: read error", at(path));
+            break;
+        }
+    }
+    return parseTraceLog(text, path, keepPayloads);
+}
+
+bool looksLikeTraceLog(const std::string& path)
+{
+    constexpr std::size_t kLimit = 1 << 20;  // a first line longer than this is judged on its prefix alone
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec) || ec)
+        return false;
+    FilePtr file(std::fopen(path.c_str(), "rb"));
+    if (!file)
+        return false;
+
+    std::string buf;
+    char chunk[1 << 14];
+    bool eof = false;
+    std::size_t start = 0;  // first byte of the first non-empty line, once known
+    std::size_t end = std::string::npos;
+    while (end == std::string::npos) {
+        const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
+        buf.append(chunk, got);
+        eof = got < sizeof chunk;
+        // Skip a BOM and empty lines (LF or CRLF) already in the buffer.
+        start = buf.compare(0, kUtf8Bom.size(), kUtf8Bom) == 0 ? kUtf8Bom.size() : 0;
+        while (start < buf.size() && (buf[start] == '\n' || buf[start] == '\r'))
+            ++start;
+        if (start < buf.size())
+            end = buf.find('\n', start);
+        if (eof || buf.size() >= kLimit)
+            break;
+    }
+    if (start >= buf.size())
+        return false;
+    const bool complete = end != std::string::npos || eof;
+    std::string_view line(buf);
+    line = line.substr(start, end == std::string::npos ? std::string_view::npos : end - start);
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    HeaderPrefix prefix;
+    if (!parseHeaderPrefix(line, prefix))
+        return false;
+    if (!complete)
+        return true;
+    try {
+        json::parse(line.substr(prefix.jsonOffset));
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+}  // namespace fxray::io

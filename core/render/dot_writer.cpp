@@ -1,0 +1,242 @@
+#include "render/dot_writer.h"
+
+#include "graph/printer.h"
+#include "graph/tensor_meta.h"
+#include "render/node_category.h"
+
+#include <algorithm>
+
+namespace fxray::render {
+
+namespace {
+
+bool isCall(graph::NodeKind k)
+{
+    return k == graph::NodeKind::CallFunction || k == graph::NodeKind::CallMethod || k == graph::NodeKind::Output;
+}
+
+bool isSource(graph::NodeKind k)
+{
+    return k == graph::NodeKind::Placeholder || k == graph::NodeKind::GetAttr;
+}
+
+// Distinct producers of node `u`, in order of first use: one edge per dependency, even when a value is passed twice.
+std::vector<int> producersOf(const graph::Node& n, std::size_t nodeCount)
+{
+    std::vector<int> out;
+    graph::forEachNodeRef(n, [&](int p) {
+        if (p >= 0 && static_cast<std::size_t>(p) < nodeCount && std::find(out.begin(), out.end(), p) == out.end())
+            out.push_back(p);
+    });
+    return out;
+}
+
+std::string opLine(const graph::Graph& g, const graph::Node& n)
+{
+    switch (n.kind) {
+    case graph::NodeKind::Placeholder:
+    case graph::NodeKind::Output: return {};
+    case graph::NodeKind::GetAttr: return n.attr.empty() || n.attr == n.name ? "get_attr" : "get_attr " + n.attr;
+    case graph::NodeKind::CallFunction:
+    case graph::NodeKind::CallMethod: break;
+    }
+    if (n.target.kind == graph::Target::Kind::Getitem && n.args.size() >= 2)
+        return "getitem " + graph::formatArg(g, n.args[1]);
+    return n.target.str();
+}
+
+std::string tooltipText(const graph::Graph& g, const graph::Node& n)
+{
+    std::string t = n.name;
+    if (n.meta)
+        t += ": " + graph::formatAnnotation(*n.meta);
+    if (isCall(n.kind) && n.kind != graph::NodeKind::Output)
+        t += "\n= " + graph::formatNodeExpr(g, n);
+    if (!n.comment.empty())
+        t += "\n# " + n.comment;
+    if (n.stack >= 0 && static_cast<std::size_t>(n.stack) < g.stacks.size()) {
+        const graph::StackFrame& f = g.stacks[static_cast<std::size_t>(n.stack)];
+        if (!f.file.empty())
+            t += "\n" + f.file + ":" + std::to_string(f.line) + (f.function.empty() ? "" : " in " + f.function);
+        else if (!f.raw.empty())
+            t += "\n" + f.raw;
+        if (!f.code.empty())
+            t += "\n" + f.code;
+    }
+    return t;
+}
+
+void appendStyle(std::string& out, const NodeStyle& s)
+{
+    out += "fillcolor=\"";
+    out += s.fill;
+    out += "\", color=\"";
+    out += s.border;
+    out += '"';
+    if (s.shape != "box") {
+        out += ", shape=";
+        out += s.shape;
+    }
+    // Rounded corners only look right on boxes; other shapes keep their outline.
+    if (s.shape == "box")
+        out += s.dashed ? ", style=\"rounded,filled,dashed\"" : "";
+    else
+        out += s.dashed ? ", style=\"filled,dashed\"" : ", style=\"filled\"";
+}
+
+std::string quoted(std::string_view id)
+{
+    return "\"" + escapeQuoted(id) + "\"";
+}
+
+}  // namespace
+
+std::string escapeHtmlLabel(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 8);
+    for (const char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\n': out += "<BR/>"; break;
+        default:
+            // Control characters are invalid in Graphviz's HTML (XML) parser; drop them.
+            if (static_cast<unsigned char>(c) >= 0x20 || c == '\t')
+                out += c;
+        }
+    }
+    return out;
+}
+
+std::string escapeQuoted(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 8);
+    for (const char c : text) {
+        switch (c) {
+        // Backslashes are escString escapes in Graphviz (\N, \G, \l): double them to keep them literal.
+        case '\\': out += "\\\\"; break;
+        case '"': out += "\\\""; break;
+        case '\n': out += "\\n"; break;
+        case '\r': break;
+        default:
+            if (static_cast<unsigned char>(c) >= 0x20 || c == '\t')
+                out += c;
+        }
+    }
+    return out;
+}
+
+DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
+{
+    DotDocument doc;
+    const std::size_t count = g.nodes.size();
+    const bool large = count > options.largeGraphNodes;
+
+    StubPolicy policy = options.stubs;
+    if (policy == StubPolicy::Auto)
+        policy = large ? StubPolicy::Parameters : StubPolicy::Never;
+    doc.usedTunedLimits = options.tunedLimits == Toggle::On || (options.tunedLimits == Toggle::Auto && large);
+
+    // Position of each node among the call nodes: placeholders and get_attr sit at position 0 of the drawing's
+    // flow, so their distance to a user is how far down the user is drawn.
+    std::vector<int> callPos(count, 0);
+    int calls = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        callPos[i] = calls;
+        if (isCall(g.nodes[i].kind))
+            ++calls;
+    }
+
+    std::vector<std::vector<int>> producers(count);
+    for (std::size_t u = 0; u < count; ++u)
+        producers[u] = producersOf(g.nodes[u], count);
+
+    const auto stubbable = [&](int p) {
+        switch (policy) {
+        case StubPolicy::Parameters: return isSource(g.nodes[static_cast<std::size_t>(p)].kind);
+        case StubPolicy::AllFarValues: return true;
+        case StubPolicy::Auto:
+        case StubPolicy::Never: break;
+        }
+        return false;
+    };
+    const auto isFar = [&](int p, std::size_t u) {
+        return stubbable(p) && callPos[u] - callPos[static_cast<std::size_t>(p)] > options.stubDistance;
+    };
+
+    // A placeholder/get_attr whose every use is far is drawn only as its stubs: a lone node would sit in the top
+    // rank with no edges, and a training graph has hundreds of them (a drawing thousands of points wide).
+    std::vector<int> nearUses(count, 0), farUses(count, 0);
+    for (std::size_t u = 0; u < count; ++u)
+        for (int p : producers[u])
+            ++(isFar(p, u) ? farUses : nearUses)[static_cast<std::size_t>(p)];
+    const auto hidden = [&](std::size_t i) {
+        return isSource(g.nodes[i].kind) && farUses[i] > 0 && nearUses[i] == 0;
+    };
+
+    std::string& out = doc.text;
+    out.reserve(count * 200);
+    out += "digraph " + quoted(options.graphName) + " {\n";
+    out += "  graph [rankdir=TB, ranksep=0.3, nodesep=0.25, fontname=\"Helvetica\"";
+    if (doc.usedTunedLimits) {
+        // Caps dot's network simplex (ranking, x coordinates) and mincross iterations: untuned, dot runs for
+        // minutes on a few hundred nodes of a training graph; tuned, in about a second (BASELINES.md).
+        out += ", nslimit=1, nslimit1=1, mclimit=0.01, searchsize=10";
+    }
+    out += "];\n";
+    out += "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, height=0.3, "
+           "margin=\"0.08,0.03\"];\n";
+    out += "  edge [color=\"#606060\", arrowsize=0.6];\n";
+
+    for (std::size_t i = 0; i < count; ++i) {
+        const graph::Node& n = g.nodes[i];
+        if (hidden(i))
+            continue;
+        doc.vertices.push_back({n.name, static_cast<int>(i), -1, false});
+        out += "  " + quoted(n.name) + " [label=<<B>" + escapeHtmlLabel(n.name) + "</B>";
+        if (const std::string op = opLine(g, n); !op.empty())
+            out += "<BR/><FONT POINT-SIZE=\"9\">" + escapeHtmlLabel(op) + "</FONT>";
+        if (options.metadata && n.meta && n.meta->kind != graph::ValueMeta::Kind::None)
+            out += "<BR/><FONT POINT-SIZE=\"8\" COLOR=\"#303030\">" +
+                   escapeHtmlLabel(graph::formatAnnotation(*n.meta)) + "</FONT>";
+        out += ">, ";
+        appendStyle(out, nodeStyle(classifyNode(n)));
+        if (options.tooltips)
+            out += ", tooltip=" + quoted(tooltipText(g, n));
+        out += "];\n";
+    }
+
+    for (std::size_t u = 0; u < count; ++u) {
+        const graph::Node& user = g.nodes[u];
+        for (int p : producers[u]) {
+            const graph::Node& producer = g.nodes[static_cast<std::size_t>(p)];
+            if (!isFar(p, u)) {
+                doc.edges.push_back({producer.name, user.name, p, static_cast<int>(u)});
+                out += "  " + quoted(producer.name) + " -> " + quoted(user.name) + ";\n";
+                continue;
+            }
+            const std::string id = producer.name + "@" + user.name;
+            doc.vertices.push_back({id, p, static_cast<int>(u), true});
+            doc.edges.push_back({id, user.name, p, static_cast<int>(u)});
+            ++doc.stubCount;
+            // class=stub lets SVG consumers tell stubs from real nodes (<g class="node stub">).
+            out += "  " + quoted(id) + " [label=<<FONT POINT-SIZE=\"8\">" + escapeHtmlLabel(producer.name) +
+                   "</FONT>>, class=\"stub\", fontsize=8, height=0.2, margin=\"0.05,0.01\", ";
+            const NodeStyle s = stubStyle();
+            appendStyle(out, s);
+            if (options.tooltips)
+                out += ", tooltip=" + quoted(tooltipText(g, producer));
+            out += "];\n";
+            out += "  " + quoted(id) + " -> " + quoted(user.name) + " [style=dashed];\n";
+        }
+    }
+    out += "}\n";
+    doc.usedStubs = doc.stubCount > 0;
+    return doc;
+}
+
+}  // namespace fxray::render

@@ -1,0 +1,72 @@
+#pragma once
+// Graph -> Graphviz DOT text. Plain C++ (no Graphviz needed): `fxray dot -o g.dot` works in every build.
+//
+// One DOT node per FX node (id = the FX node name), one edge per data dependency (producer -> user), labels
+// with name, target and recorded metadata, shape and colour by NodeCategory. For big graphs the writer changes
+// the drawing, not the graph: see StubPolicy and DotOptions::tunedLimits.
+#include "graph/graph.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace fxray::render {
+
+// Parameters, buffers and (in joint graphs) saved activations are produced at the top of the graph and read far
+// below. Each such edge spans the whole drawing, and `dot`'s crossing minimisation and network simplex blow up
+// on them (BASELINES.md: a 362-node GPT-2 joint graph takes 36 s, 8.9 s without placeholder edges). A stub is a
+// small copy of the producer's name drawn right above one far user, replacing the long edge.
+enum class StubPolicy {
+    Auto,          // Parameters when the graph has more than DotOptions::largeGraphNodes nodes, else Never
+    Never,         // every dependency is an edge
+    Parameters,    // far uses of placeholders and get_attr become stubs
+    AllFarValues,  // far uses of any value become stubs (saved activations too)
+};
+
+enum class Toggle { Auto, On, Off };
+
+struct DotOptions {
+    bool metadata = true;   // recorded annotation ("f32[4, 64][64, 1]cuda:0") as the label's third line
+    bool tooltips = true;   // full expression and source line as tooltip (hover text in SVG)
+    StubPolicy stubs = StubPolicy::Auto;
+    // nslimit=1 nslimit1=1 mclimit=0.01 searchsize=10: caps the network-simplex and mincross iterations. Costs a
+    // few more crossings, buys two orders of magnitude on training graphs (BASELINES.md). Auto: on for large graphs.
+    Toggle tunedLimits = Toggle::Auto;
+    std::size_t largeGraphNodes = 300;  // what "large" means for the Auto settings
+    // A use is far when more than this many call nodes lie between producer and user (program order, which is
+    // close to the drawing's top-to-bottom order). Near uses keep their edge.
+    int stubDistance = 8;
+    std::string graphName = "fxray";
+};
+
+// One drawn vertex: an FX node, or a stub standing for `node` next to its user `user`.
+struct DotVertex {
+    std::string id;  // DOT node id: the FX node name, or "<producer>@<user>" for a stub (FX names are identifiers)
+    int node = -1;   // index into Graph::nodes of the node drawn (for a stub: the producer it stands for)
+    int user = -1;   // stub only: the node it feeds
+    bool stub = false;
+};
+
+struct DotEdge {
+    std::string from, to;  // vertex ids
+    int fromNode = -1, toNode = -1;  // FX node indices (a stub's edge has fromNode = the producer)
+};
+
+struct DotDocument {
+    std::string text;
+    std::vector<DotVertex> vertices;
+    std::vector<DotEdge> edges;
+    bool usedStubs = false;         // what the Auto settings resolved to
+    bool usedTunedLimits = false;
+    std::size_t stubCount = 0;
+};
+
+DotDocument buildDot(const graph::Graph& g, const DotOptions& options = {});
+inline std::string writeDot(const graph::Graph& g, const DotOptions& options = {}) { return buildDot(g, options).text; }
+
+// Escaping, exposed for tests: text inside an HTML-like label (&, <, >, ", control characters) and inside a
+// double-quoted DOT string (", \, newlines).
+std::string escapeHtmlLabel(std::string_view text);
+std::string escapeQuoted(std::string_view text);
+
+}  // namespace fxray::render

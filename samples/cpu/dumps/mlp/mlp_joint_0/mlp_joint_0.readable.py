@@ -1,0 +1,31 @@
+class inner_f(torch.nn.Module):
+    def forward(self, primals, tangents):
+        primals_1: "f32[64, 32][32, 1]cpu"; primals_2: "f32[64][1]cpu"; primals_3: "Sym(s77)"; primals_4: "f32[s77, 32][32, 1]cpu"; primals_5: "f32[10, 64][64, 1]cpu"; primals_6: "f32[10][1]cpu"; tangents_1: "f32[s77, 10][10, 1]cpu"; 
+
+        primals_1, primals_2, primals_3, primals_4, primals_5, primals_6, tangents_1, = fx_pytree.tree_flatten_spec([primals, tangents], self._in_spec)
+        # File: tools/capture/make_samples.py:58 in forward, code: return self.fc2(F.relu(self.fc1(x)))
+        t: "f32[32, 64][1, 32]cpu" = torch.ops.aten.t.default(primals_1);  primals_1 = None
+        addmm: "f32[s77, 64][64, 1]cpu" = torch.ops.aten.addmm.default(primals_2, primals_4, t);  primals_2 = t = None
+        relu: "f32[s77, 64][64, 1]cpu" = torch.ops.aten.relu.default(addmm);  addmm = None
+        alias: "f32[s77, 64][64, 1]cpu" = torch.ops.aten.alias.default(relu)
+        t_1: "f32[64, 10][1, 64]cpu" = torch.ops.aten.t.default(primals_5);  primals_5 = None
+        addmm_1: "f32[s77, 10][10, 1]cpu" = torch.ops.aten.addmm.default(primals_6, relu, t_1);  primals_6 = None
+        t_2: "f32[10, 64][64, 1]cpu" = torch.ops.aten.t.default(t_1);  t_1 = None
+        mm: "f32[s77, 64][64, 1]cpu" = torch.ops.aten.mm.default(tangents_1, t_2);  t_2 = None
+        t_3: "f32[10, s77][1, 10]cpu" = torch.ops.aten.t.default(tangents_1)
+        mm_1: "f32[10, 64][64, 1]cpu" = torch.ops.aten.mm.default(t_3, relu);  t_3 = relu = None
+        t_4: "f32[64, 10][1, 64]cpu" = torch.ops.aten.t.default(mm_1);  mm_1 = None
+        sum_1: "f32[1, 10][10, 1]cpu" = torch.ops.aten.sum.dim_IntList(tangents_1, [0], True);  tangents_1 = None
+        view: "f32[10][1]cpu" = torch.ops.aten.view.default(sum_1, [10]);  sum_1 = None
+        t_5: "f32[10, 64][64, 1]cpu" = torch.ops.aten.t.default(t_4);  t_4 = None
+        alias_1: "f32[s77, 64][64, 1]cpu" = torch.ops.aten.alias.default(alias);  alias = None
+        le: "b8[s77, 64][64, 1]cpu" = torch.ops.aten.le.Scalar(alias_1, 0);  alias_1 = None
+        scalar_tensor: "f32[][]cpu" = torch.ops.aten.scalar_tensor.default(0, dtype = torch.float32, layout = torch.strided, device = device(type='cpu'))
+        where: "f32[s77, 64][64, 1]cpu" = torch.ops.aten.where.self(le, scalar_tensor, mm);  le = scalar_tensor = mm = None
+        t_6: "f32[64, s77][1, 64]cpu" = torch.ops.aten.t.default(where)
+        mm_2: "f32[64, 32][32, 1]cpu" = torch.ops.aten.mm.default(t_6, primals_4);  t_6 = primals_4 = None
+        t_7: "f32[32, 64][1, 32]cpu" = torch.ops.aten.t.default(mm_2);  mm_2 = None
+        sum_2: "f32[1, 64][64, 1]cpu" = torch.ops.aten.sum.dim_IntList(where, [0], True);  where = None
+        view_1: "f32[64][1]cpu" = torch.ops.aten.view.default(sum_2, [64]);  sum_2 = None
+        t_8: "f32[64, 32][32, 1]cpu" = torch.ops.aten.t.default(t_7);  t_7 = None
+        return pytree.tree_unflatten([addmm_1, t_8, view_1, None, None, t_5, view], self._out_spec)

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what fxray needs to build and test, and nothing else. Idempotent: every step checks first.
+#   Debian packages (Qt6, Graphviz, Xvfb, ninja, ccache, ...) when missing,
+#   a Python venv with torch==2.11.0 + pytest outside the repository (FXRAY_VENV, default ~/.cache/fxray/venv).
+# Prints what it does. Safe to run on every build.
+set -euo pipefail
+
+FXRAY_VENV=${FXRAY_VENV:-$HOME/.cache/fxray/venv}
+TORCH_VERSION=${FXRAY_TORCH_VERSION:-2.11.0}
+
+say() { printf '[bootstrap] %s\n' "$*"; }
+
+# Debian packages. Each entry: package name. Checked with dpkg-query so a re-run costs ~0.1 s.
+DEB_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl1-mesa-dev
+  libgraphviz-dev graphviz
+  xvfb xauth imagemagick fonts-dejavu-core
+  zlib1g-dev
+  clang libclang-rt-14-dev
+)
+missing=()
+for p in "${DEB_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  say "installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  say "Debian packages: all present"
+fi
+
+# Python venv with torch (LibTorch comes from the wheel: torch.utils.cmake_prefix_path).
+PYTHON=${FXRAY_PYTHON:-python3}
+if [ ! -x "$FXRAY_VENV/bin/python" ]; then
+  say "creating venv $FXRAY_VENV"
+  mkdir -p "$(dirname "$FXRAY_VENV")"
+  "$PYTHON" -m venv "$FXRAY_VENV"
+fi
+if "$FXRAY_VENV/bin/python" -c "import torch, pytest, numpy, sys; sys.exit(0 if torch.__version__.split('+')[0] == '$TORCH_VERSION' else 1)" 2>/dev/null; then
+  say "venv: torch $TORCH_VERSION, pytest, numpy present in $FXRAY_VENV"
+else
+  say "installing torch==$TORCH_VERSION pytest numpy into $FXRAY_VENV (large download, once)"
+  "$FXRAY_VENV/bin/python" -m pip install -q --upgrade pip
+  "$FXRAY_VENV/bin/python" -m pip install -q "torch==$TORCH_VERSION" pytest numpy
+fi
+say "done"

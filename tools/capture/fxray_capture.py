@@ -1,0 +1,382 @@
+"""fxray_capture: a working replacement for functorch's ``graph_dumper_aot`` (torch 2.11).
+
+Usage::
+
+    import fxray_capture
+    compiled = torch.compile(model, backend=fxray_capture.backend("mlp", "dumps"))
+    loss = compiled(x).sum(); loss.backward()        # graphs run eagerly, training works
+
+    # drop-in for torch._functorch.compilers.graph_dumper_aot
+    compiled = torch.compile(model, backend=fxray_capture.graph_dumper_aot("mlp", "dumps", True))
+
+Layout (the seed layout fxray reads, see FORMATS.md §1)::
+
+    <folder>/<name>/<name>_<kind>_<i>/          kind = forward | backward | joint
+        module.py  __init__.py  state_dict.pt   GraphModule.to_folder (class FxModule, plain signature)
+        <name>_<kind>_<i>.input                 pickled metadata, one entry per placeholder
+        <name>_<kind>_<i>.readable.py           print_readable(include_stride=True, include_device=True)
+        <name>_<kind>_<i>.pt                    torch.save of the REAL inputs of the first call
+
+Why functorch's dumper fails in torch 2.11 (each is fixed here):
+
+* AOTAutograd calls ``partition_fn(joint, joint_inputs, num_fwd_outputs=..., static_lifetime_input_indices=...)``;
+  functorch's ``graph_saver_joint(gm, joint_args)`` takes no keywords -> ``TypeError: ... got an unexpected
+  keyword argument 'num_fwd_outputs'``. We forward every keyword to the partitioner.
+* ``get_input_meta`` treats anything that is not exactly ``int``/``float`` as a tensor, so a SymInt input
+  (dynamic shapes) dies with ``AttributeError: 'SymInt' object has no attribute 'shape'``; tensor sizes that
+  are symbolic would pickle SymInt objects. We record size hints as plain Python ints.
+* The joint inputs now arrive as a tuple of two *lists* (primals, tangents); functorch only recognises a
+  tuple of tuples and dies with ``AttributeError: 'list' object has no attribute 'shape'``.
+* ``dump_example_input=True`` would ``torch.save`` the compile-time FakeTensors (and SymInts) ->
+  ``AttributeError: Can't pickle local object 'WeakValueDictionary.__init__.<locals>.remove'``; and even when
+  that works, fake values are not data. We save real values at run time instead (see below).
+* The compilers return unboxed functions (AOTAutograd warns); ours are boxed.
+
+Real inputs (``.pt``): the compilers only ever see fake example inputs, so the real values are taken at
+run time. Each compiled forward/backward is a small boxed wrapper around the graph; its first call saves its
+arguments (detached, copied to a compact tensor with the *same* strides, ints as ints) and then runs the graph
+eagerly. The joint graph is never executed, so its inputs are assembled: primals are the forward graph's
+first-call arguments (the forward placeholders are the joint's ``primals_*``, same names, same order) and
+tangents are the first backward call's ``tangents_*`` arguments; both are matched to the joint placeholders by
+name. The joint ``.pt`` is therefore written at the first backward; a graph whose backward never runs has no
+joint ``.pt``. The forward's copies are held only until then.
+
+Graph index: one index per AOT compilation (one per call of the backend), shared by its forward, backward
+and joint graphs, so forward_0/backward_0/joint_0 always belong together even when the backward is compiled
+lazily (dynamic shapes) or a recompile happens before the first backward. For ordinary training loops this
+is the same numbering as functorch's "graph_index increases after each backward graph". Inference graphs
+(no grad) are written as ``forward_<i>`` and take an index too.
+
+``.input`` entries (pickle protocol 4, nothing but these objects):
+    tensor:          (cls, torch.Size(ints), stride_tuple_of_ints, torch.<dtype>, torch.device(...))
+                     cls as functorch records it: the compile-time FakeTensor class (torch.Tensor /
+                     torch.nn.Parameter for real tensors; other subclasses are recorded as torch.Tensor)
+    SymInt / int:    (builtins.int, hint)        hint = the concrete value the compile was specialised on
+    SymFloat/float:  (builtins.float,)
+    SymBool / bool:  (builtins.bool, hint)
+Symbolic sizes/strides are recorded by their hints (the readable file keeps the symbols).
+"""
+
+from __future__ import annotations
+
+import builtins
+import copy
+import logging
+import os
+import pickle
+import threading
+import warnings
+from typing import Any, Callable, Optional, Sequence
+
+import torch
+import torch.fx as fx
+from torch._functorch.aot_autograd import aot_module_simplified
+from torch._functorch.compilers import default_decompositions
+from torch._functorch.partitioners import default_partition
+from torch._subclasses.fake_tensor import FakeTensor
+
+__all__ = ["backend", "graph_dumper_aot", "CaptureBackend", "input_meta", "UNBACKED_HINT_FALLBACK"]
+
+log = logging.getLogger("fxray.capture")
+
+# Used when a size has no hint (data-dependent / unbacked SymInt). Same value inductor uses.
+UNBACKED_HINT_FALLBACK = 8192
+
+_RECORDED_TENSOR_CLASSES = (FakeTensor, torch.nn.Parameter, torch.Tensor)
+
+
+# --------------------------------------------------------------------------------------------------
+# metadata (.input)
+# --------------------------------------------------------------------------------------------------
+def _hint(x: Any) -> Any:
+    """Concrete Python value of an int/SymInt/float/SymFloat/bool/SymBool."""
+    if isinstance(x, torch.SymInt):
+        if not x.node.has_hint():  # unbacked (data-dependent): no runtime value known at compile time
+            log.warning("fxray_capture: SymInt %s has no hint; unbacked symbols hinted as %d", x, UNBACKED_HINT_FALLBACK)
+        return int(x.node.require_hint(UNBACKED_HINT_FALLBACK))
+    if isinstance(x, torch.SymBool):
+        return bool(x.node.hint) if x.node.hint is not None else False
+    if isinstance(x, torch.SymFloat):
+        return float(x.node.hint) if x.node.hint is not None else 0.0
+    return x
+
+
+def _tensor_class(t: torch.Tensor) -> type:
+    cls = type(t)
+    if cls in _RECORDED_TENSOR_CLASSES:
+        return cls
+    if isinstance(t, FakeTensor):
+        return FakeTensor
+    return torch.Tensor
+
+
+def _one_meta(arg: Any) -> tuple:
+    if isinstance(arg, torch.Tensor):
+        shape = torch.Size([int(_hint(s)) for s in arg.shape])
+        stride = tuple(int(_hint(s)) for s in arg.stride())
+        return (_tensor_class(arg), shape, stride, arg.dtype, torch.device(arg.device))
+    if isinstance(arg, (bool, torch.SymBool)):
+        return (builtins.bool, bool(_hint(arg)))
+    if isinstance(arg, (int, torch.SymInt)):
+        return (builtins.int, int(_hint(arg)))
+    if isinstance(arg, (float, torch.SymFloat)):
+        return (builtins.float,)
+    # Never pickle arbitrary objects: the format only knows tensors and scalars.
+    raise TypeError(f"fxray_capture: unsupported graph input of type {type(arg).__name__}")
+
+
+def _flatten_joint(args: Any) -> list:
+    """Joint inputs arrive as (primals, tangents) (lists in 2.11, tuples in older releases)."""
+    if (
+        isinstance(args, (tuple, list))
+        and len(args) == 2
+        and all(isinstance(a, (tuple, list)) for a in args)
+    ):
+        return [*args[0], *args[1]]
+    return list(args)
+
+
+def input_meta(args: Sequence[Any]) -> list:
+    """The .input list for flat graph inputs (joint inputs are flattened: primals then tangents)."""
+    return [_one_meta(a) for a in _flatten_joint(args)]
+
+
+# --------------------------------------------------------------------------------------------------
+# real values (.pt)
+# --------------------------------------------------------------------------------------------------
+def _real_copy(x: Any) -> Any:
+    """A detached copy of a runtime value with the same sizes/strides/dtype/device and a compact storage."""
+    if isinstance(x, torch.Tensor):
+        if isinstance(x, FakeTensor) or x.device.type == "meta":
+            raise ValueError("not a real tensor")
+        x = x.detach()
+        if type(x) is not torch.Tensor:  # tensor subclasses: keep the plain data
+            x = x.as_subclass(torch.Tensor)
+        from torch._prims_common import is_non_overlapping_and_dense_or_false
+
+        if is_non_overlapping_and_dense_or_false(x):
+            y = torch.empty_strided(x.shape, x.stride(), dtype=x.dtype, device=x.device)
+            y.copy_(x)
+            return y
+        return x  # overlapping/expanded: saved with its whole storage, strides kept
+    if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        raise ValueError("symbolic value at run time")
+    if x is None or isinstance(x, (bool, int, float)):
+        return x
+    raise ValueError(f"unsupported runtime input {type(x).__name__}")
+
+
+def _placeholder_names(gm: fx.GraphModule) -> list[str]:
+    return [n.name for n in gm.graph.find_nodes(op="placeholder")]
+
+
+# --------------------------------------------------------------------------------------------------
+# the backend
+# --------------------------------------------------------------------------------------------------
+class _Compilation:
+    """State of one AOT compilation: its graph index, and what the joint .pt needs."""
+
+    def __init__(self, owner: "CaptureBackend", index: int):
+        self.owner = owner
+        self.index = index
+        self.joint_dir: Optional[str] = None
+        self.joint_names: list[str] = []
+        self.fw_names: list[str] = []
+        self.fw_first_args: Optional[list] = None
+        self.joint_written = False
+
+
+class CaptureBackend:
+    """A torch.compile backend (``(gm, example_inputs) -> callable``) that dumps AOT graphs and runs them eagerly."""
+
+    def __init__(
+        self,
+        name: str,
+        folder: str | os.PathLike,
+        *,
+        dump_example_input: bool = True,
+        readable: bool = True,
+        decompositions: Optional[dict] = None,
+        partition_fn: Callable[..., Any] = default_partition,
+        strict: bool = False,
+    ):
+        self.name = name
+        self.folder = os.fspath(folder)
+        self.dump_example_input = dump_example_input
+        self.readable = readable
+        self.decompositions = default_decompositions if decompositions is None else decompositions
+        self.partition_fn = partition_fn
+        self.strict = strict  # raise on a failed dump instead of logging it and carrying on
+        self.graph_index = 0
+        self._lock = threading.Lock()
+        self.written: list[str] = []  # graph directories, in order
+        self.graph_info: dict[str, dict] = {}  # directory -> kind, index, node and placeholder counts
+
+    # torch.compile calls this once per Dynamo graph (and per recompile).
+    def __call__(self, gm: fx.GraphModule, example_inputs: list) -> Callable:
+        with self._lock:
+            comp = _Compilation(self, self.graph_index)
+            self.graph_index += 1
+
+        def fw_compiler(fw_gm: fx.GraphModule, fw_inputs: list) -> Callable:
+            d = self._save_graph(fw_gm, fw_inputs, "forward", comp.index)
+            comp.fw_names = _placeholder_names(fw_gm)
+            return self._runner(fw_gm, d, "forward", comp)
+
+        def bw_compiler(bw_gm: fx.GraphModule, bw_inputs: list) -> Callable:
+            d = self._save_graph(bw_gm, bw_inputs, "backward", comp.index)
+            return self._runner(bw_gm, d, "backward", comp, bw_names=_placeholder_names(bw_gm))
+
+        def partition(joint_gm: fx.GraphModule, joint_inputs: Any, **kwargs: Any):
+            # 2.11 passes num_fwd_outputs=, static_lifetime_input_indices= ...: forward them all.
+            comp.joint_dir = self._save_graph(joint_gm, joint_inputs, "joint", comp.index)
+            comp.joint_names = _placeholder_names(joint_gm)
+            return self.partition_fn(joint_gm, joint_inputs, **kwargs)
+
+        return aot_module_simplified(
+            gm,
+            example_inputs,
+            fw_compiler=fw_compiler,
+            bw_compiler=bw_compiler,
+            partition_fn=partition,
+            decompositions=self.decompositions,
+        )
+
+    # ---- writing -------------------------------------------------------------------------------
+    def _graph_dir(self, kind: str, index: int) -> tuple[str, str]:
+        stem = f"{self.name}_{kind}_{index}"
+        return os.path.join(self.folder, self.name, stem), stem
+
+    def _save_graph(self, gm: fx.GraphModule, args: Any, kind: str, index: int) -> Optional[str]:
+        try:
+            return self._write_graph(gm, args, kind, index)
+        except Exception:
+            if self.strict:
+                raise
+            log.exception("fxray_capture: dumping %s_%s_%d failed; the graph still runs", self.name, kind, index)
+            return None
+
+    def _write_graph(self, gm: fx.GraphModule, args: Any, kind: str, index: int) -> Optional[str]:
+        if len(gm.graph.nodes) == 0:
+            log.warning("fxray_capture: no nodes in graph %s_%s_%d", self.name, kind, index)
+            return None
+        d, stem = self._graph_dir(kind, index)
+        os.makedirs(os.path.dirname(d), exist_ok=True)
+
+        # module.py: plain signature (no pytree codegen), like functorch. Copy the graph, not the module:
+        # the module may hold things deepcopy cannot handle; the original gm must keep its codegen.
+        with warnings.catch_warnings():  # deepcopy of pytree specs warns about LeafSpec in 2.11
+            warnings.simplefilter("ignore", FutureWarning)
+            graph = copy.deepcopy(gm.graph)
+        graph.set_codegen(fx.graph.CodeGen())
+        flat = fx.GraphModule(gm, graph, class_name=type(gm).__name__)
+        flat.to_folder(d)
+
+        with open(os.path.join(d, f"{stem}.input"), "wb") as f:
+            pickle.dump(input_meta(args), f, protocol=4)
+
+        if self.readable:
+            # Printed from the graph as compiled (joint keeps its pytree signature, as in TORCH_TRACE).
+            text = gm.print_readable(print_output=False, include_stride=True, include_device=True)
+            with open(os.path.join(d, f"{stem}.readable.py"), "w") as f:
+                f.write(text)
+        self.written.append(d)
+        self.graph_info[d] = {
+            "kind": kind,
+            "index": index,
+            "nodes": len(gm.graph.nodes),
+            "placeholders": len(gm.graph.find_nodes(op="placeholder")),
+        }
+        log.info("fxray_capture: wrote %s", d)
+        return d
+
+    def _save_real(self, d: Optional[str], kind: str, index: int, values: Optional[list]) -> None:
+        if d is None or values is None:
+            return
+        _, stem = self._graph_dir(kind, index)
+        torch.save(values, os.path.join(d, f"{stem}.pt"))
+
+    @staticmethod
+    def _copies(args: Sequence[Any]) -> Optional[list]:
+        try:
+            return [_real_copy(a) for a in args]
+        except ValueError as e:  # e.g. called under a FakeTensorMode: nothing real to save
+            log.warning("fxray_capture: not saving example inputs (%s)", e)
+            return None
+
+    def _runner(
+        self,
+        gm: fx.GraphModule,
+        d: Optional[str],
+        kind: str,
+        comp: _Compilation,
+        bw_names: Optional[list[str]] = None,
+    ) -> Callable:
+        state = {"first": True}
+        owner = self
+
+        def run(args: list) -> Any:
+            if state["first"]:
+                state["first"] = False
+                if owner.dump_example_input:
+                    try:  # a failed dump must not break the user's training step
+                        owner._on_first_call(args, d, kind, comp, bw_names)
+                    except Exception:
+                        if owner.strict:
+                            raise
+                        log.exception("fxray_capture: saving the real inputs of %s failed", d)
+            return gm(*args)
+
+        run._boxed_call = True  # AOTAutograd passes a list; no unboxed-compiler warning
+        return run
+
+    def _on_first_call(self, args, d, kind, comp: _Compilation, bw_names) -> None:
+        copies = self._copies(args)
+        self._save_real(d, kind, comp.index, copies)
+        if kind == "forward":
+            if comp.joint_dir is not None:
+                comp.fw_first_args = copies  # kept until the first backward assembles the joint inputs
+            return
+        # backward: joint inputs = forward's first primals + this call's tangents, matched by name
+        if comp.joint_dir is None or comp.joint_written or copies is None or comp.fw_first_args is None:
+            return
+        by_name = dict(zip(comp.fw_names, comp.fw_first_args))
+        by_name.update(zip(bw_names or [], copies))
+        joint_vals, missing = [], []
+        meta = None
+        for i, n in enumerate(comp.joint_names):
+            if n in by_name:
+                joint_vals.append(by_name[n])
+                continue
+            # A tangent the backward graph does not read was pruned from it; the joint does not read it
+            # either, so any value of the right layout is faithful. Use zeros from the recorded metadata.
+            if meta is None:
+                with open(os.path.join(comp.joint_dir, f"{self._graph_dir('joint', comp.index)[1]}.input"), "rb") as f:
+                    meta = pickle.load(f)
+            m = meta[i]
+            if len(m) == 5:
+                joint_vals.append(torch.empty_strided(m[1], m[2], dtype=m[3], device=m[4]).zero_())
+            elif m[0] is builtins.int:
+                joint_vals.append(m[1])
+            else:
+                joint_vals.append(0.0)
+            missing.append(n)
+        if missing:
+            log.warning("fxray_capture: joint inputs %s are unused by the backward; saved as zeros", missing)
+        self._save_real(comp.joint_dir, "joint", comp.index, joint_vals)
+        comp.joint_written = True
+        comp.fw_first_args = None
+
+
+def backend(name: str, folder: str | os.PathLike, **kwargs: Any) -> CaptureBackend:
+    """``torch.compile(model, backend=fxray_capture.backend("name", "out_dir"))``. Saves real inputs by default."""
+    return CaptureBackend(name, folder, **kwargs)
+
+
+def graph_dumper_aot(current_name: str, folder_name: str, dump_example_input: bool = False) -> CaptureBackend:
+    """Same signature and layout as ``torch._functorch.compilers.graph_dumper_aot``, working in torch 2.11.
+
+    Unlike functorch, the readable annotated graph is always written, and ``dump_example_input=True`` saves
+    the real first-call inputs (functorch tried to save FakeTensors).
+    """
+    return CaptureBackend(current_name, folder_name, dump_example_input=dump_example_input)

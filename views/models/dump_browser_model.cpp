@@ -1,0 +1,388 @@
+#include "views/models/dump_browser_model.h"
+
+#include "base/error.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+#include <map>
+
+namespace fxray::views {
+
+struct DumpBrowserModel::Item {
+    Item* parent = nullptr;
+    int row = 0;
+    ItemType type = ItemType::Source;
+    QString name;
+    QString kind;
+    QString address;
+    QString tooltip;
+    int entry = -1;
+    std::vector<std::unique_ptr<Item>> children;
+
+    Item* add(std::unique_ptr<Item> child)
+    {
+        child->parent = this;
+        child->row = static_cast<int>(children.size());
+        children.push_back(std::move(child));
+        return children.back().get();
+    }
+};
+
+namespace {
+
+using detail::BrowseResult;
+
+QString errorText(const std::exception& e)
+{
+    return QString::fromStdString(e.what());
+}
+
+// Runs on a pool thread. Copies only: nothing here touches the model, so a replaced or destroyed model is fine.
+void browse(QPromise<BrowseResult>& promise, const std::string& path, quint64 generation)
+{
+    BrowseResult found;
+    found.generation = generation;
+    try {
+        found.discovery = std::make_shared<const io::Discovery>(io::discover(path));
+        found.type = BrowseResult::Type::Discovered;
+    } catch (const std::exception& e) {  // fxray::Error (path missing, nothing found) or anything unexpected
+        found.type = BrowseResult::Type::Failed;
+        found.error = errorText(e);
+        promise.addResult(std::move(found));
+        return;
+    }
+    const std::shared_ptr<const io::Discovery> discovery = found.discovery;
+    promise.addResult(std::move(found));
+
+    for (std::size_t i = 0; i < discovery->graphs.size(); ++i) {
+        if (promise.isCanceled())
+            return;
+        BrowseResult r;
+        r.generation = generation;
+        r.entry = static_cast<int>(i);
+        try {
+            r.graph = std::make_shared<const io::LoadedGraph>(io::loadGraph(discovery->graphs[i]));
+            r.type = BrowseResult::Type::GraphLoaded;
+        } catch (const std::exception& e) {
+            r.type = BrowseResult::Type::GraphFailed;
+            r.error = errorText(e);
+        }
+        promise.addResult(std::move(r));
+    }
+}
+
+// What a graph belongs to at the top level: the folder holding the model folders of a seed dump, the log file
+// of a trace, the run/file otherwise.
+QString sourceOf(const io::GraphEntry& e)
+{
+    const QString path = QString::fromStdString(e.path);
+    if (e.format == io::SourceFormat::SeedDump) {
+        QDir dir(path);  // <root>/<model>/<model>_<kind>_<i>
+        if (dir.cdUp() && dir.cdUp())
+            return dir.path();
+    }
+    return path;
+}
+
+}  // namespace
+
+DumpBrowserModel::DumpBrowserModel(QObject* parent)
+    : QAbstractItemModel(parent)
+    , m_root(std::make_unique<Item>())
+{
+}
+
+DumpBrowserModel::~DumpBrowserModel()
+{
+    cancelWorker();
+}
+
+void DumpBrowserModel::cancelWorker()
+{
+    if (!m_watcher)
+        return;
+    // The old worker may still deliver queued results: cut the watcher off and let it die later.
+    m_watcher->disconnect(this);
+    m_watcher->cancel();
+    m_watcher->deleteLater();
+    m_watcher = nullptr;
+}
+
+void DumpBrowserModel::reload()
+{
+    if (!m_path.isEmpty())
+        setPath(m_path);
+}
+
+void DumpBrowserModel::setPath(const QString& path)
+{
+    cancelWorker();
+    ++m_generation;
+    beginResetModel();
+    m_root = std::make_unique<Item>();
+    m_graphs.clear();
+    m_discovery.reset();
+    m_done = 0;
+    m_failed = 0;
+    m_discoveryErrors.clear();
+    m_failure.clear();
+    endResetModel();
+
+    m_path = path;
+    m_loading = true;
+    Q_EMIT loadingStarted(path);
+
+    m_watcher = new QFutureWatcher<BrowseResult>(this);
+    connect(m_watcher, &QFutureWatcherBase::resultReadyAt, this, &DumpBrowserModel::handleResult);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &DumpBrowserModel::handleFinished);
+    m_watcher->setFuture(QtConcurrent::run(browse, path.toStdString(), m_generation));
+}
+
+void DumpBrowserModel::handleResult(int resultIndex)
+{
+    if (!m_watcher)
+        return;
+    const BrowseResult r = m_watcher->resultAt(resultIndex);
+    if (r.generation != m_generation)
+        return;  // stale: belongs to a path that was replaced
+    switch (r.type) {
+    case BrowseResult::Type::Failed:
+        m_failure = r.error;
+        Q_EMIT loadFailed(r.error);
+        return;
+    case BrowseResult::Type::Discovered:
+        buildTree(r.discovery);
+        Q_EMIT discovered(graphCount());
+        Q_EMIT progress(0, graphCount());
+        return;
+    case BrowseResult::Type::GraphLoaded:
+    case BrowseResult::Type::GraphFailed: break;
+    }
+    if (r.entry < 0 || static_cast<std::size_t>(r.entry) >= m_graphs.size())
+        return;
+    GraphState& state = m_graphs[static_cast<std::size_t>(r.entry)];
+    if (state.done)
+        return;
+    state.done = true;
+    state.graph = r.graph;
+    state.error = r.error;
+    ++m_done;
+    if (r.type == BrowseResult::Type::GraphFailed)
+        ++m_failed;
+    const QModelIndex first = indexForEntry(r.entry, NameColumn);
+    Q_EMIT dataChanged(first, indexForEntry(r.entry, ColumnCount - 1));
+    Q_EMIT graphLoaded(first);
+    Q_EMIT progress(m_done, graphCount());
+}
+
+void DumpBrowserModel::handleFinished()
+{
+    m_loading = false;
+    Q_EMIT loadingFinished();
+}
+
+void DumpBrowserModel::buildTree(std::shared_ptr<const io::Discovery> found)
+{
+    beginResetModel();
+    m_discovery = std::move(found);
+    const io::Discovery& discovery = *m_discovery;
+    m_root = std::make_unique<Item>();
+    m_graphs.assign(discovery.graphs.size(), GraphState{});
+    for (const std::string& e : discovery.errors)
+        m_discoveryErrors << QString::fromStdString(e);
+
+    const QFileInfo rootInfo(m_path);
+    const QDir rootDir(rootInfo.isDir() ? rootInfo.absoluteFilePath() : rootInfo.absolutePath());
+    std::map<QString, Item*> sources;
+    std::map<std::pair<Item*, QString>, Item*> groups;
+    for (std::size_t i = 0; i < discovery.graphs.size(); ++i) {
+        const io::GraphEntry& e = discovery.graphs[i];
+        const QString sourcePath = sourceOf(e);
+        Item*& source = sources[sourcePath];
+        if (!source) {
+            auto item = std::make_unique<Item>();
+            item->type = ItemType::Source;
+            QString label = rootDir.relativeFilePath(QFileInfo(sourcePath).absoluteFilePath());
+            if (label.isEmpty() || label == QLatin1String("."))
+                label = QFileInfo(sourcePath).fileName();
+            item->name = label;
+            item->kind = QString::fromUtf8(io::sourceFormatName(e.format).data(),
+                                           static_cast<qsizetype>(io::sourceFormatName(e.format).size()));
+            item->tooltip = sourcePath;
+            source = m_root->add(std::move(item));
+        }
+        const QString groupName = QString::fromStdString(e.group);
+        Item*& group = groups[{source, groupName}];
+        if (!group) {
+            auto item = std::make_unique<Item>();
+            item->type = ItemType::Group;
+            item->name = groupName.isEmpty() ? tr("(no group)") : groupName;
+            item->tooltip = item->name;
+            group = source->add(std::move(item));
+        }
+        auto graphItem = std::make_unique<Item>();
+        graphItem->type = ItemType::Graph;
+        graphItem->name = QString::fromStdString(e.title);
+        const std::string_view kind = io::graphKindName(e.kind);
+        graphItem->kind = QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()));
+        graphItem->address = QString::fromStdString(e.address);
+        graphItem->tooltip = graphItem->address;
+        graphItem->entry = static_cast<int>(i);
+        m_graphs[i].item = group->add(std::move(graphItem));
+    }
+    endResetModel();
+}
+
+int DumpBrowserModel::groupCount() const
+{
+    int n = 0;
+    for (const auto& source : m_root->children)
+        n += static_cast<int>(source->children.size());
+    return n;
+}
+
+DumpBrowserModel::Item* DumpBrowserModel::itemFor(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return nullptr;
+    return static_cast<Item*>(index.internalPointer());
+}
+
+const DumpBrowserModel::GraphState* DumpBrowserModel::stateFor(const QModelIndex& index) const
+{
+    const Item* item = itemFor(index);
+    if (!item || item->type != ItemType::Graph || item->entry < 0 ||
+        static_cast<std::size_t>(item->entry) >= m_graphs.size())
+        return nullptr;
+    return &m_graphs[static_cast<std::size_t>(item->entry)];
+}
+
+const io::GraphEntry* DumpBrowserModel::entry(const QModelIndex& index) const
+{
+    const Item* item = itemFor(index);
+    if (!item || item->type != ItemType::Graph || !m_discovery)
+        return nullptr;
+    return &m_discovery->graphs[static_cast<std::size_t>(item->entry)];
+}
+
+std::shared_ptr<const io::LoadedGraph> DumpBrowserModel::loadedGraph(const QModelIndex& index) const
+{
+    const GraphState* s = stateFor(index);
+    return s ? s->graph : nullptr;
+}
+
+QString DumpBrowserModel::loadError(const QModelIndex& index) const
+{
+    const GraphState* s = stateFor(index);
+    return s ? s->error : QString();
+}
+
+bool DumpBrowserModel::isGraphDone(const QModelIndex& index) const
+{
+    const GraphState* s = stateFor(index);
+    return s && s->done;
+}
+
+QModelIndex DumpBrowserModel::indexForEntry(int entryIndex, int column) const
+{
+    if (entryIndex < 0 || static_cast<std::size_t>(entryIndex) >= m_graphs.size())
+        return {};
+    Item* item = m_graphs[static_cast<std::size_t>(entryIndex)].item;
+    return item ? createIndex(item->row, column, item) : QModelIndex();
+}
+
+QModelIndex DumpBrowserModel::firstGraphIndex() const
+{
+    return indexForEntry(0);
+}
+
+QModelIndex DumpBrowserModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount || (parent.isValid() && parent.column() != 0))
+        return {};
+    const Item* p = parent.isValid() ? itemFor(parent) : m_root.get();
+    if (!p || static_cast<std::size_t>(row) >= p->children.size())
+        return {};
+    return createIndex(row, column, p->children[static_cast<std::size_t>(row)].get());
+}
+
+QModelIndex DumpBrowserModel::parent(const QModelIndex& child) const
+{
+    const Item* item = itemFor(child);
+    if (!item || !item->parent || item->parent == m_root.get())
+        return {};
+    return createIndex(item->parent->row, 0, item->parent);
+}
+
+int DumpBrowserModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
+    const Item* p = parent.isValid() ? itemFor(parent) : m_root.get();
+    return p ? static_cast<int>(p->children.size()) : 0;
+}
+
+int DumpBrowserModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QVariant DumpBrowserModel::data(const QModelIndex& index, int role) const
+{
+    const Item* item = itemFor(index);
+    if (!item)
+        return {};
+    const GraphState* state = stateFor(index);
+    const int nodes = state && state->graph ? static_cast<int>(state->graph->graph.nodes.size()) : -1;
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case NameColumn: return item->name;
+        case KindColumn:
+            if (item->type == ItemType::Group)
+                return item->children.size() == 1 ? tr("1 graph") : tr("%1 graphs").arg(item->children.size());
+            return item->kind;
+        case NodesColumn:
+            if (!state)
+                return {};
+            if (!state->done)
+                return QStringLiteral("…");
+            return nodes >= 0 ? QVariant(nodes) : QVariant(tr("error"));
+        case AddressColumn: return item->type == ItemType::Source ? item->tooltip : item->address;
+        default: return {};
+        }
+    case Qt::ToolTipRole:
+        if (state && !state->error.isEmpty())
+            return tr("Could not load %1:\n%2").arg(item->address, state->error);
+        return item->tooltip;
+    case Qt::TextAlignmentRole:
+        if (index.column() == NodesColumn)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        return {};
+    case AddressRole: return item->address;
+    case ItemTypeRole: return static_cast<int>(item->type);
+    case NodeCountRole: return nodes;
+    case EntryRole: return item->entry;
+    default: return {};
+    }
+}
+
+QVariant DumpBrowserModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn: return tr("Name");
+    case KindColumn: return tr("Kind");
+    case NodesColumn: return tr("Nodes");
+    case AddressColumn: return tr("Address");
+    default: return {};
+    }
+}
+
+}  // namespace fxray::views
