@@ -15,6 +15,12 @@ struct SourceLocation {
     std::string node;  // FX node name, when the error is about one node
 };
 
+// A location in a file (line 0 = the whole file).
+inline SourceLocation fileLocation(std::string file, int line = 0, int column = 0)
+{
+    return SourceLocation{std::move(file), line, column, {}};
+}
+
 class Error : public std::runtime_error {
 public:
     Error(std::string message, SourceLocation where = {}, std::string excerpt = {});

@@ -106,13 +106,6 @@ private:
         return d;
     }
 
-    static std::string floatText(double x)
-    {
-        char buf[64];
-        const auto r = std::to_chars(buf, buf + sizeof buf, x);
-        return std::string(buf, r.ptr);
-    }
-
     graph::ValueMeta entry(PickleId id) const
     {
         const PickleValue& v = at(id);
@@ -152,7 +145,7 @@ private:
         }
         if (it.size() == 2 && isFloat && (at(it[1]).kind == PickleKind::Float || at(it[1]).kind == PickleKind::Int)) {
             m.kind = graph::ValueMeta::Kind::SymFloat;
-            m.symExpr = at(it[1]).kind == PickleKind::Float ? floatText(at(it[1]).real)
+            m.symExpr = at(it[1]).kind == PickleKind::Float ? pythonFloatRepr(at(it[1]).real)
                                                             : std::to_string(at(it[1]).integer);
             return m;
         }

@@ -877,6 +877,20 @@ private:
     std::unordered_map<std::uint64_t, PickleId> m_memo;
 };
 
+}  // namespace
+
+std::string pythonFloatRepr(double x)
+{
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, x);
+    std::string s(buf, r.ptr);
+    if (s.find_first_of(".en") == std::string::npos)  // "3" -> "3.0"; keeps "1e+300", "inf", "nan"
+        s += ".0";
+    return s;
+}
+
+namespace {
+
 void describeInto(const Pickle& p, PickleId id, int depth, std::size_t maxChars, std::string& out)
 {
     if (out.size() > maxChars)
@@ -909,12 +923,7 @@ void describeInto(const Pickle& p, PickleId id, int depth, std::size_t maxChars,
     case PickleKind::None: out += "None"; break;
     case PickleKind::Bool: out += v.boolean ? "True" : "False"; break;
     case PickleKind::Int: out += std::to_string(v.integer); break;
-    case PickleKind::Float: {
-        char buf[64];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v.real);
-        out.append(buf, r.ptr);
-        break;
-    }
+    case PickleKind::Float: out += pythonFloatRepr(v.real); break;
     case PickleKind::String: out += "'" + printable(v.text, 40) + "'"; break;
     case PickleKind::Bytes: out += "b'" + printable(v.text, 40) + "'"; break;
     case PickleKind::List: list(v.items, "[", "]", false); break;

@@ -92,6 +92,9 @@ private:
     int m_protocol = 0;
 };
 
+// The shortest text that reads back as `x`, spelled as Python's repr() does ("3.0", "1e-05", "inf").
+std::string pythonFloatRepr(double x);
+
 // Parses one pickle. Errors (fxray::Error) name `fileName`, the byte offset and the opcode.
 // Bytes after STOP are ignored, as Python does.
 Pickle parsePickle(std::string_view data, const std::string& fileName, const PickleOptions& options);

@@ -4,6 +4,7 @@
 #include "io/pickle.h"
 
 #include <charconv>
+#include <limits>
 #include <unordered_map>
 
 namespace fxray::io {
@@ -256,7 +257,12 @@ private:
         const PickleValue& v = at(id);
         if (v.kind != PickleKind::Call || at(v.callee).kind != PickleKind::Global)
             fail("expected a tensor, found " + show(id));
+        // A parameter wraps a tensor; anything nested deeper, or wrapping itself, is not torch's doing.
+        if (m_rebuildDepth >= 8)
+            fail("tensor wrapped too deeply (self-referencing pickle?)");
+        ++m_rebuildDepth;
         auto record = rebuild(at(v.callee).qualifiedName(), v.args, id);
+        --m_rebuildDepth;
         m_tensors.emplace(id, record);
         return record;
     }
@@ -343,6 +349,10 @@ private:
                 empty = true;
         }
         if (!empty) {
+            std::int64_t numel = 1;
+            for (const auto size : t.sizes)
+                if (__builtin_mul_overflow(numel, size, &numel))
+                    fail("tensor of size " + dims(t.sizes) + " has too many elements");
             for (std::size_t i = 0; i < t.sizes.size(); ++i) {
                 std::int64_t span = 0;
                 if (__builtin_mul_overflow(t.sizes[i] - 1, t.strides[i], &span)
@@ -428,6 +438,7 @@ private:
     std::vector<char> m_onPath;
     std::size_t m_budget;
     std::vector<std::string> m_path;
+    int m_rebuildDepth = 0;
     std::unordered_map<PickleId, std::shared_ptr<const TensorRecord>> m_tensors;
     std::unordered_map<std::string, StorageInfo> m_storages;
 };
@@ -438,7 +449,8 @@ std::int64_t TensorRecord::numel() const
 {
     std::int64_t n = 1;
     for (const auto s : sizes)
-        n *= s;
+        if (__builtin_mul_overflow(n, s, &n))
+            return std::numeric_limits<std::int64_t>::max();  // records from readPtFile never overflow
     return n;
 }
 

@@ -136,10 +136,10 @@ void ZipReader::fail(const std::string& message) const
 
 void ZipReader::parse()
 {
-    if (m_size < kEocdSize)
-        fail("file too small to be a zip archive (" + std::to_string(m_size) + " bytes; truncated?)");
     if (m_size >= 2 && static_cast<unsigned char>(m_data[0]) == 0x80 && static_cast<unsigned char>(m_data[1]) <= 5)
         fail("this is a raw pickle, not a zip archive (legacy torch.save format is not supported)");
+    if (m_size < kEocdSize)
+        fail("file too small to be a zip archive (" + std::to_string(m_size) + " bytes; truncated?)");
 
     // End of central directory: the last signature within the 64 KiB comment window whose comment fits.
     std::size_t eocd = std::string_view::npos;

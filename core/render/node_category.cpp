@@ -132,7 +132,7 @@ NodeCategory classifyNode(const graph::Node& n)
 NodeStyle nodeStyle(NodeCategory c)
 {
     switch (c) {
-    case NodeCategory::Input: return {"#cfe2f3", "#3d6d99", "invhouse"};
+    case NodeCategory::Input: return {"#cfe2f3", "#3d6d99", "rect"};  // square corners: ops are rounded
     case NodeCategory::Constant: return {"#e4d7f5", "#6b4c9a", "cylinder"};
     case NodeCategory::Output: return {"#d9d9d9", "#505050", "house"};
     case NodeCategory::MatMul: return {"#f8c9a0", "#b35a16", "box"};

@@ -209,6 +209,11 @@ def torch_zip(entries, zip64_extra=False):
     return bytes(out)
 
 
+def fixed_time(name):
+    """A zip entry with a fixed date, so reruns write identical files."""
+    return zipfile.ZipInfo(name, date_time=(2025, 1, 1, 0, 0, 0))
+
+
 def f32(*values):
     return struct.pack("<%df" % len(values), *values)
 
@@ -342,8 +347,9 @@ def pt_files():
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("deflate/data.pkl", torch_pickle([1, 2, 3]))
-        z.writestr("deflate/byteorder", b"little")
+        z.writestr(fixed_time("deflate/data.pkl"), torch_pickle([1, 2, 3]),
+                   compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr(fixed_time("deflate/byteorder"), b"little", compress_type=zipfile.ZIP_STORED)
     write(ZIP_DIR, "deflate.pt", buf.getvalue())
 
     # Storage of 8 floats, tensor needs 16.
@@ -357,11 +363,16 @@ def pt_files():
     loop = []
     loop.append(loop)
     write(ZIP_DIR, "self_reference.pt", torch_zip(zip_entries("self_reference", None, data_pkl=torch_pickle(loop))))
+    # A parameter whose data is itself: _rebuild_from_type_v2(_rebuild_parameter, Tensor, L, None) with
+    # L = [<that very call>, True], closed through the memo.
+    wrapped = (b"\x80\x02]q\x00ctorch._tensor\n_rebuild_from_type_v2\n(ctorch._utils\n_rebuild_parameter\n"
+               b"ctorch\nTensor\nh\x00NtRq\x01h\x00(h\x01\x88e0.")
+    write(ZIP_DIR, "wrapped_self.pt", torch_zip(zip_entries("wrapped_self", None, data_pkl=wrapped)))
     write(ZIP_DIR, "hostile.pt", torch_zip(zip_entries("hostile", None, data_pkl=open(
         os.path.join(PICKLE_DIR, "os_system_p0.pkl"), "rb").read())))
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
-        z.writestr("notes/readme.txt", b"not a torch.save file")
+        z.writestr(fixed_time("notes/readme.txt"), b"not a torch.save file")
     write(ZIP_DIR, "not_torch.zip", buf.getvalue())
 
 

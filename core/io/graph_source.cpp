@@ -1,0 +1,476 @@
+// Discovery and loading of graphs from every dump format (see graph_source.h for the address scheme).
+#include "io/graph_source.h"
+
+#include "base/error.h"
+#include "graph/algorithms.h"
+#include "graph/fx_parser.h"
+#include "io/input_merge.h"
+#include "io/input_pickle.h"
+#include "io/text_file.h"
+#include "io/trace_log.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+namespace fxray::io {
+namespace fs = std::filesystem;
+
+namespace {
+
+// "<name>_<kind>_<i>" — the seed layout's folder and file stem.
+struct SeedName {
+    GraphKind kind = GraphKind::Unknown;
+    int index = -1;
+    std::string model;
+};
+
+std::optional<SeedName> parseSeedName(const std::string& folder)
+{
+    static const std::regex re(R"(^(.*)_(forward|backward|joint|inference)_(\d+)$)");
+    std::smatch m;
+    if (!std::regex_match(folder, m, re))
+        return std::nullopt;
+    SeedName n;
+    n.model = m[1];
+    const std::string kind = m[2];
+    n.kind = kind == "forward" ? GraphKind::Forward
+             : kind == "backward" ? GraphKind::Backward
+             : kind == "joint" ? GraphKind::Joint
+                               : GraphKind::Inference;
+    n.index = std::stoi(m[3]);
+    return n;
+}
+
+bool isSeedDumpFolder(const fs::path& dir)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(dir / "module.py", ec))
+        return false;
+    const std::string name = dir.filename().string();
+    return fs::exists(dir / (name + ".input"), ec) || fs::exists(dir / (name + ".readable.py"), ec) ||
+           parseSeedName(name).has_value();
+}
+
+bool isCompileDebugFolder(const fs::path& dir)
+{
+    std::error_code ec;
+    return fs::is_regular_file(dir / "fx_graph_readable.py", ec) || fs::is_regular_file(dir / "fx_graph_runnable.py", ec);
+}
+
+GraphKind compileDebugKind(const std::string& folder)
+{
+    // model__0_forward_1.0 / model__1_backward_3.2 / model__0_inference_0.0
+    if (folder.find("_forward_") != std::string::npos)
+        return GraphKind::Forward;
+    if (folder.find("_backward_") != std::string::npos)
+        return GraphKind::Backward;
+    if (folder.find("_inference_") != std::string::npos)
+        return GraphKind::Inference;
+    return GraphKind::Unknown;
+}
+
+GraphKind traceRecordKind(const std::string& record)
+{
+    static const std::map<std::string, GraphKind> kKinds = {
+        {"aot_forward_graph", GraphKind::Forward},     {"aot_backward_graph", GraphKind::Backward},
+        {"aot_joint_graph", GraphKind::Joint},         {"aot_inference_graph", GraphKind::Inference},
+        {"dynamo_output_graph", GraphKind::Dynamo},    {"before_pre_grad_graph", GraphKind::PreGrad},
+        {"after_pre_grad_graph", GraphKind::PreGrad},  {"before_post_grad_graph", GraphKind::PostGrad},
+        {"inductor_post_grad_graph", GraphKind::PostGrad}, {"fx_graph_runnable", GraphKind::Runnable},
+        {"compiled_autograd_graph", GraphKind::CompiledAutograd},
+    };
+    auto it = kKinds.find(record);
+    return it == kKinds.end() ? GraphKind::Unknown : it->second;
+}
+
+std::string selectorFor(const TraceOrigin& o)
+{
+    std::string s;
+    if (o.rank >= 0)
+        s += "r" + std::to_string(o.rank) + ":";
+    s += std::to_string(o.frameId) + "/" + std::to_string(o.frameCompileId);
+    if (o.attempt != 0)
+        s += "_" + std::to_string(o.attempt);
+    s += "/" + o.record;
+    if (o.ordinal > 0)
+        s += "." + std::to_string(o.ordinal);
+    return s;
+}
+
+// Graph records of one log, with their (stable) origins.
+std::vector<std::pair<TraceOrigin, std::size_t>> traceGraphs(const TraceLog& log)
+{
+    std::vector<std::pair<TraceOrigin, std::size_t>> out;
+    std::map<std::string, int> seen;
+    for (const TraceGraphRecord& g : graphRecords(log)) {
+        const TraceRecord& r = log.records[g.index];
+        TraceOrigin o;
+        o.rank = log.rank;
+        o.frameId = r.frameId;
+        o.frameCompileId = r.frameCompileId;
+        o.attempt = r.attempt;
+        o.record = g.name;
+        o.line = r.line;
+        TraceOrigin keyOrigin = o;
+        o.ordinal = seen[selectorFor(keyOrigin)]++;
+        out.emplace_back(o, g.index);
+    }
+    return out;
+}
+
+void addTraceEntries(const std::string& logPath, Discovery& d)
+{
+    TraceLog log = readTraceLog(logPath, /*keepPayloads=*/false);
+    for (const auto& [origin, index] : traceGraphs(log)) {
+        (void)index;
+        GraphEntry e;
+        e.format = SourceFormat::TraceLog;
+        e.path = logPath;
+        e.address = logPath + "#" + selectorFor(origin);
+        e.group = origin.compileId();
+        e.title = origin.record + (origin.ordinal > 0 ? "." + std::to_string(origin.ordinal) : "");
+        e.kind = traceRecordKind(origin.record);
+        e.trace = origin;
+        d.graphs.push_back(std::move(e));
+    }
+    for (const TraceRecord& r : log.records)
+        if (r.graph && !r.error.empty())
+            d.errors.push_back(r.error);
+}
+
+GraphEntry seedEntry(const std::string& dirPath)
+{
+    GraphEntry e;
+    e.format = SourceFormat::SeedDump;
+    e.path = dirPath;
+    e.address = dirPath;
+    const std::string name = fs::path(dirPath).filename().string();
+    e.title = name;
+    if (auto s = parseSeedName(name)) {
+        e.kind = s->kind;
+        e.index = s->index;
+        e.group = s->model;
+    } else {
+        e.group = fs::path(dirPath).parent_path().filename().string();
+    }
+    return e;
+}
+
+GraphEntry compileDebugEntry(const std::string& dirPath)
+{
+    GraphEntry e;
+    e.format = SourceFormat::CompileDebug;
+    e.path = dirPath;
+    e.address = dirPath;
+    fs::path p(dirPath);
+    e.title = p.filename().string();
+    e.kind = compileDebugKind(e.title);
+    // <run_...>/torchinductor/<model folder>: the run names the group.
+    e.group = p.parent_path().parent_path().filename().string();
+    return e;
+}
+
+GraphEntry pythonEntry(const std::string& filePath)
+{
+    GraphEntry e;
+    e.format = SourceFormat::PythonFile;
+    e.path = filePath;
+    e.address = filePath;
+    e.title = fs::path(filePath).filename().string();
+    e.group = fs::path(filePath).parent_path().filename().string();
+    const std::string stem = fs::path(filePath).stem().string();
+    std::string base = stem.ends_with(".readable") ? stem.substr(0, stem.size() - 9) : stem;
+    if (auto s = parseSeedName(base)) {
+        e.kind = s->kind;
+        e.index = s->index;
+    }
+    return e;
+}
+
+void walk(const fs::path& dir, Discovery& d, int depth)
+{
+    if (depth > 32)
+        return;  // symlink loops and absurd trees
+    if (isSeedDumpFolder(dir)) {
+        d.graphs.push_back(seedEntry(dir.lexically_normal().string()));
+        return;
+    }
+    if (isCompileDebugFolder(dir)) {
+        d.graphs.push_back(compileDebugEntry(dir.lexically_normal().string()));
+        return;
+    }
+    std::vector<fs::directory_entry> entries;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        entries.push_back(*it);
+    if (ec) {
+        d.errors.push_back(formatError("cannot list directory: " + ec.message(), fileLocation(dir.string()), {}));
+        return;
+    }
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
+    for (const auto& e : entries) {
+        std::error_code fe;
+        if (e.is_directory(fe)) {
+            walk(e.path(), d, depth + 1);
+        } else if (e.is_regular_file(fe)) {
+            const std::string name = e.path().filename().string();
+            const bool candidate = name.starts_with("dedicated_log_torch_trace") || e.path().extension() == ".log";
+            if (candidate && looksLikeTraceLog(e.path().string())) {
+                try {
+                    addTraceEntries(e.path().lexically_normal().string(), d);
+                } catch (const Error& err) {
+                    d.errors.push_back(err.what());
+                }
+            }
+        }
+    }
+}
+
+LoadedGraph loadSeed(const GraphEntry& entry)
+{
+    LoadedGraph lg;
+    lg.entry = entry;
+    fs::path dir(entry.path);
+    const std::string name = dir.filename().string();
+    const fs::path readable = dir / (name + ".readable.py");
+    const fs::path module = dir / "module.py";
+    std::error_code ec;
+    if (fs::exists(readable, ec)) {
+        lg.graph = graph::parseFxModule(readTextFile(readable.string()), {readable.string(), 1}).graph;
+        // module.py is what functorch wrote; the readable file adds metadata. They must be the same graph.
+        if (fs::exists(module, ec)) {
+            graph::Graph code = graph::parseFxModule(readTextFile(module.string()), {module.string(), 1}).graph;
+            graph::Graph stripped = lg.graph;
+            for (auto& n : stripped.nodes) {
+                n.meta.reset();
+                n.stack = -1;
+            }
+            for (auto& n : code.nodes)
+                n.stack = -1;
+            code.className = stripped.className;
+            code.outputForm = stripped.outputForm;
+            code.pytreeInputs = stripped.pytreeInputs;
+            std::string why;
+            if (!graph::graphsEqual(stripped, code, &why))
+                lg.warnings.push_back(readable.string() + " and module.py differ: " + why);
+        }
+    } else {
+        lg.graph = graph::parseFxModule(readTextFile(module.string()), {module.string(), 1}).graph;
+    }
+    std::optional<std::vector<graph::ValueMeta>> pickled;
+    const fs::path input = dir / (name + ".input");
+    if (fs::exists(input, ec))
+        pickled = readInputPickle(input.string());
+    lg.inputs = mergeInputMetadata(lg.graph, pickled, input.string(), {}, lg.warnings);
+    if (fs::exists(dir / (name + ".pt"), ec))
+        lg.savedInputsPath = (dir / (name + ".pt")).string();
+    if (fs::exists(dir / "state_dict.pt", ec))
+        lg.stateDictPath = (dir / "state_dict.pt").string();
+    return lg;
+}
+
+LoadedGraph loadCompileDebug(const GraphEntry& entry)
+{
+    LoadedGraph lg;
+    lg.entry = entry;
+    fs::path dir(entry.path);
+    const fs::path readable = dir / "fx_graph_readable.py";
+    const fs::path runnable = dir / "fx_graph_runnable.py";
+    std::error_code ec;
+    std::vector<graph::LoadArgsInput> loadArgs;
+    if (fs::exists(runnable, ec)) {
+        graph::ParsedModule m = graph::parseFxModule(readTextFile(runnable.string()), {runnable.string(), 1});
+        loadArgs = std::move(m.loadArgs);
+        lg.graph = std::move(m.graph);
+    }
+    if (fs::exists(readable, ec))
+        lg.graph = graph::parseFxModule(readTextFile(readable.string()), {readable.string(), 1}).graph;
+    lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, loadArgs, lg.warnings);
+    return lg;
+}
+
+LoadedGraph loadPython(const GraphEntry& entry)
+{
+    LoadedGraph lg;
+    lg.entry = entry;
+    graph::ParsedModule m = graph::parseFxModule(readTextFile(entry.path), {entry.path, 1});
+    lg.graph = std::move(m.graph);
+    lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
+    return lg;
+}
+
+LoadedGraph loadTrace(const GraphEntry& entry)
+{
+    if (!entry.trace)
+        throw Error("trace entry without an origin", fileLocation(entry.path));
+    TraceLog log = readTraceLog(entry.path, /*keepPayloads=*/true);
+    for (const auto& [origin, index] : traceGraphs(log)) {
+        if (selectorFor(origin) != selectorFor(*entry.trace))
+            continue;
+        const TraceRecord& r = log.records[index];
+        if (!r.payloadOk)
+            throw Error(r.error.empty() ? "payload of this record is damaged" : r.error, fileLocation(entry.path, r.line));
+        LoadedGraph lg;
+        lg.entry = entry;
+        graph::ParsedModule m = graph::parseFxModule(r.payload, {entry.path, r.payloadLine});
+        lg.graph = std::move(m.graph);
+        lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
+        return lg;
+    }
+    throw Error("no graph '" + selectorFor(*entry.trace) + "' in this log (see `fxray info " + entry.path + "`)",
+                fileLocation(entry.path));
+}
+
+// "r1:0/0_1/aot_forward_graph.2" -> origin
+TraceOrigin parseSelector(const std::string& sel, const std::string& path)
+{
+    static const std::regex re(R"(^(?:r(\d+):)?(\d+)/(\d+)(?:_(\d+))?/([A-Za-z0-9_]+)(?:\.(\d+))?$)");
+    std::smatch m;
+    if (!std::regex_match(sel, m, re))
+        throw Error("bad graph selector '" + sel + "' (expected e.g. 0/0/aot_forward_graph)", fileLocation(path));
+    TraceOrigin o;
+    o.rank = m[1].matched ? std::stoi(m[1]) : traceLogRank(path);
+    o.frameId = std::stoi(m[2]);
+    o.frameCompileId = std::stoi(m[3]);
+    o.attempt = m[4].matched ? std::stoi(m[4]) : 0;
+    o.record = m[5];
+    o.ordinal = m[6].matched ? std::stoi(m[6]) : 0;
+    return o;
+}
+
+}  // namespace
+
+std::string TraceOrigin::compileId() const
+{
+    std::string s = "[";
+    if (rank >= 0)
+        s += "r" + std::to_string(rank) + ":";
+    s += std::to_string(frameId) + "/" + std::to_string(frameCompileId);
+    if (attempt != 0)
+        s += "_" + std::to_string(attempt);
+    return s + "]";
+}
+
+std::string_view graphKindName(GraphKind k)
+{
+    switch (k) {
+    case GraphKind::Forward: return "forward";
+    case GraphKind::Backward: return "backward";
+    case GraphKind::Joint: return "joint";
+    case GraphKind::Inference: return "inference";
+    case GraphKind::Dynamo: return "dynamo";
+    case GraphKind::PreGrad: return "pre_grad";
+    case GraphKind::PostGrad: return "post_grad";
+    case GraphKind::Runnable: return "runnable";
+    case GraphKind::CompiledAutograd: return "compiled_autograd";
+    case GraphKind::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+
+std::string_view sourceFormatName(SourceFormat f)
+{
+    switch (f) {
+    case SourceFormat::SeedDump: return "seed";
+    case SourceFormat::TraceLog: return "trace";
+    case SourceFormat::CompileDebug: return "compile-debug";
+    case SourceFormat::PythonFile: return "python";
+    }
+    return "";
+}
+
+std::string_view metaSourceName(MetaSource s)
+{
+    switch (s) {
+    case MetaSource::InputPickle: return "input-pickle";
+    case MetaSource::Annotation: return "annotation";
+    case MetaSource::LoadArgs: return "load_args";
+    case MetaSource::None: return "none";
+    }
+    return "";
+}
+
+Discovery discover(const std::string& pathText)
+{
+    if (pathText.empty())
+        throw Error("empty path");
+    fs::path path(pathText);
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        throw Error("no such file or directory", fileLocation(pathText));
+    Discovery d;
+    if (fs::is_directory(path, ec)) {
+        walk(path, d, 0);
+        if (d.graphs.empty()) {
+            std::string msg = "no graphs found (looked for seed dump folders, TORCH_TRACE logs and "
+                              "TORCH_COMPILE_DEBUG directories)";
+            if (!d.errors.empty())
+                msg += "; " + std::to_string(d.errors.size()) + " file(s) could not be read:\n" + d.errors.front();
+            throw Error(msg, fileLocation(pathText));
+        }
+        return d;
+    }
+    // A single file.
+    const std::string name = path.filename().string();
+    if (name == "module.py" || path.extension() == ".input" || (path.extension() == ".pt" && isSeedDumpFolder(path.parent_path()))) {
+        if (isSeedDumpFolder(path.parent_path())) {
+            d.graphs.push_back(seedEntry(path.parent_path().lexically_normal().string()));
+            return d;
+        }
+    }
+    if (path.extension() == ".py") {
+        d.graphs.push_back(pythonEntry(path.lexically_normal().string()));
+        return d;
+    }
+    if (looksLikeTraceLog(pathText)) {
+        addTraceEntries(path.lexically_normal().string(), d);
+        if (d.graphs.empty())
+            throw Error("TORCH_TRACE log holds no graph records" +
+                            (d.errors.empty() ? std::string() : ":\n" + d.errors.front()),
+                        fileLocation(pathText));
+        return d;
+    }
+    throw Error("not a graph file (expected a dump folder, a TORCH_TRACE log, a TORCH_COMPILE_DEBUG directory or a .py file)",
+                fileLocation(pathText));
+}
+
+LoadedGraph loadGraph(const GraphEntry& entry)
+{
+    switch (entry.format) {
+    case SourceFormat::SeedDump: return loadSeed(entry);
+    case SourceFormat::CompileDebug: return loadCompileDebug(entry);
+    case SourceFormat::PythonFile: return loadPython(entry);
+    case SourceFormat::TraceLog: return loadTrace(entry);
+    }
+    throw Error("unknown graph source", fileLocation(entry.path));
+}
+
+LoadedGraph loadAddress(const std::string& address)
+{
+    std::size_t hash = address.rfind('#');
+    std::error_code ec;
+    if (hash != std::string::npos && !fs::exists(address, ec)) {
+        GraphEntry e;
+        e.format = SourceFormat::TraceLog;
+        e.path = fs::path(address.substr(0, hash)).lexically_normal().string();
+        if (!fs::exists(e.path, ec))
+            throw Error("no such file or directory", fileLocation(e.path));
+        TraceOrigin o = parseSelector(address.substr(hash + 1), e.path);
+        e.address = e.path + "#" + selectorFor(o);
+        e.group = o.compileId();
+        e.title = o.record + (o.ordinal > 0 ? "." + std::to_string(o.ordinal) : "");
+        e.kind = traceRecordKind(o.record);
+        e.trace = o;
+        return loadGraph(e);
+    }
+    Discovery d = discover(address);
+    if (d.graphs.size() != 1)
+        throw Error(std::to_string(d.graphs.size()) + " graphs found here; name one by its address (see `fxray info " +
+                        address + "`)",
+                    fileLocation(address));
+    return loadGraph(d.graphs.front());
+}
+
+}  // namespace fxray::io

@@ -1,0 +1,33 @@
+#include "io/text_file.h"
+
+#include "base/error.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace fxray::io {
+
+std::string readTextFile(const std::string& path, std::size_t maxBytes)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        throw Error("no such file", fileLocation(path));
+    if (!fs::is_regular_file(path, ec))
+        throw Error("not a regular file", fileLocation(path));
+    const auto size = fs::file_size(path, ec);
+    if (ec)
+        throw Error("cannot read: " + ec.message(), fileLocation(path));
+    if (size > maxBytes)
+        throw Error("file too large (" + std::to_string(size) + " bytes)", fileLocation(path));
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw Error("cannot open for reading", fileLocation(path));
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    if (static_cast<std::uintmax_t>(in.gcount()) != size)
+        throw Error("short read", fileLocation(path));
+    return text;
+}
+
+}  // namespace fxray::io
