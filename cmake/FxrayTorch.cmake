@@ -11,6 +11,12 @@ if(rc EQUAL 0 AND FXRAY_TORCH_PREFIX)
     set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
     set(CUDAToolkit_ROOT /usr/local/cuda)
   endif()
+  # Torch's CUDA config otherwise compiles a GPU-detection program (with our C++20 as CUDA20, which CMake 3.25
+  # cannot pass to nvcc) and needs no GPU to know what to target: name the arch (Hopper, the test machines).
+  if(NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
+    set(ENV{TORCH_CUDA_ARCH_LIST} "9.0")
+  endif()
+  set(CMAKE_CUDA_STANDARD 17)
   find_package(Torch QUIET)
   if(Torch_FOUND)
     set(FXRAY_HAVE_TORCH ON)

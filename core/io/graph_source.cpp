@@ -136,7 +136,7 @@ void addTraceEntries(const std::string& logPath, Discovery& d)
         d.graphs.push_back(std::move(e));
     }
     for (const TraceRecord& r : log.records)
-        if (r.graph && !r.error.empty())
+        if (r.isGraph && !r.error.empty())
             d.errors.push_back(r.error);
 }
 
@@ -310,8 +310,11 @@ LoadedGraph loadTrace(const GraphEntry& entry)
         if (selectorFor(origin) != selectorFor(*entry.trace))
             continue;
         const TraceRecord& r = log.records[index];
-        if (!r.payloadOk)
-            throw Error(r.error.empty() ? "payload of this record is damaged" : r.error, fileLocation(entry.path, r.line));
+        if (!r.payloadOk) {
+            if (r.error.empty())  // r.error already names path:line
+                throw Error("payload of this record is damaged", fileLocation(entry.path, r.line));
+            throw Error(r.error);
+        }
         LoadedGraph lg;
         lg.entry = entry;
         graph::ParsedModule m = graph::parseFxModule(r.payload, {entry.path, r.payloadLine});
@@ -392,10 +395,19 @@ std::string_view metaSourceName(MetaSource s)
     return "";
 }
 
+namespace {
+std::optional<GraphEntry> traceAddressEntry(const std::string& address);
+}
+
 Discovery discover(const std::string& pathText)
 {
     if (pathText.empty())
         throw Error("empty path");
+    if (auto e = traceAddressEntry(pathText)) {
+        Discovery single;
+        single.graphs.push_back(std::move(*e));
+        return single;
+    }
     fs::path path(pathText);
     std::error_code ec;
     if (!fs::exists(path, ec))
@@ -447,24 +459,35 @@ LoadedGraph loadGraph(const GraphEntry& entry)
     throw Error("unknown graph source", fileLocation(entry.path));
 }
 
-LoadedGraph loadAddress(const std::string& address)
+namespace {
+
+// "log#selector" -> the entry it names, without reading the log; nullopt when the text is not such an address.
+std::optional<GraphEntry> traceAddressEntry(const std::string& address)
 {
     std::size_t hash = address.rfind('#');
     std::error_code ec;
-    if (hash != std::string::npos && !fs::exists(address, ec)) {
-        GraphEntry e;
-        e.format = SourceFormat::TraceLog;
-        e.path = fs::path(address.substr(0, hash)).lexically_normal().string();
-        if (!fs::exists(e.path, ec))
-            throw Error("no such file or directory", fileLocation(e.path));
-        TraceOrigin o = parseSelector(address.substr(hash + 1), e.path);
-        e.address = e.path + "#" + selectorFor(o);
-        e.group = o.compileId();
-        e.title = o.record + (o.ordinal > 0 ? "." + std::to_string(o.ordinal) : "");
-        e.kind = traceRecordKind(o.record);
-        e.trace = o;
-        return loadGraph(e);
-    }
+    if (hash == std::string::npos || fs::exists(address, ec))
+        return std::nullopt;
+    GraphEntry e;
+    e.format = SourceFormat::TraceLog;
+    e.path = fs::path(address.substr(0, hash)).lexically_normal().string();
+    if (!fs::exists(e.path, ec))
+        throw Error("no such file or directory", fileLocation(e.path));
+    TraceOrigin o = parseSelector(address.substr(hash + 1), e.path);
+    e.address = e.path + "#" + selectorFor(o);
+    e.group = o.compileId();
+    e.title = o.record + (o.ordinal > 0 ? "." + std::to_string(o.ordinal) : "");
+    e.kind = traceRecordKind(o.record);
+    e.trace = o;
+    return e;
+}
+
+}  // namespace
+
+LoadedGraph loadAddress(const std::string& address)
+{
+    if (auto e = traceAddressEntry(address))
+        return loadGraph(*e);
     Discovery d = discover(address);
     if (d.graphs.size() != 1)
         throw Error(std::to_string(d.graphs.size()) + " graphs found here; name one by its address (see `fxray info " +

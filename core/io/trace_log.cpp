@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <utility>
 
 namespace fxray::io {
 
@@ -153,7 +154,8 @@ public:
             const void* nl = std::memchr(m_text.data() + pos, '\n', size - pos);
             const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - m_text.data()) : size;
             const std::size_t next = nl ? end + 1 : size;
-            ++lineNo;
+            if (lineNo < std::numeric_limits<int>::max())  // saturate rather than overflow on absurd files
+                ++lineNo;
             std::string_view line = m_text.substr(pos, end - pos);
             const bool hadCr = !line.empty() && line.back() == '\r';
             if (hadCr)
@@ -228,8 +230,10 @@ private:
             } else {
                 rec.kind = object.members().front().first;
             }
+            // Read through a const view: a non-const operator[] would insert missing keys.
+            const json::Value& h = rec.header;
             if (rec.kind == "artifact")
-                rec.artifactName = rec.header["artifact"].stringOr("name", "");
+                rec.artifactName = h["artifact"].stringOr("name", "");
             rec.frameId = headerInt(rec.header, "frame_id", -1);
             rec.frameCompileId = headerInt(rec.header, "frame_compile_id", -1);
             rec.attempt = headerInt(rec.header, "attempt", 0);
@@ -292,7 +296,7 @@ private:
         std::string& buf = payloadBuffer();
         if (m_headerOk && rec.payloadOk) {
             if (rec.hasPayload) {
-                const std::string& expected = rec.header["has_payload"].asString();
+                const std::string& expected = std::as_const(rec.header)["has_payload"].asString();
                 std::string actual = md5Hex(buf);
                 if (actual != expected && m_sawCr) {
                     std::string raw = rawPayload();
@@ -321,7 +325,7 @@ private:
             }
         }
         if (m_headerOk)
-            rec.graph = isGraphRecord(rec, buf);
+            rec.isGraph = isGraphRecord(rec, buf);
         if (!m_keepPayloads)
             m_scratch.clear();  // keeps its capacity for the next record
         m_open = kNone;
@@ -329,7 +333,7 @@ private:
 
     void stray(StrayKind kind, int lineNo)
     {
-        if (m_strayKind == kind && m_strayFirst + m_strayCount == lineNo) {
+        if (m_strayKind == kind && static_cast<long long>(m_strayFirst) + m_strayCount == lineNo) {
             ++m_strayCount;
             return;
         }
@@ -424,7 +428,7 @@ std::vector<TraceGraphRecord> graphRecords(const TraceLog& log)
 {
     std::vector<TraceGraphRecord> out;
     for (std::size_t i = 0; i < log.records.size(); ++i) {
-        if (log.records[i].graph)
+        if (log.records[i].isGraph)
             out.push_back({i, log.records[i].name()});
     }
     return out;

@@ -45,7 +45,7 @@ struct TraceRecord {
     // False when the payload must not be trusted: MD5 mismatch (e.g. truncated or edited log), payload
     // lines without "has_payload", or a header that did not parse. True for records without a payload.
     bool payloadOk = true;
-    bool graph = false;  // one of the graph records (see graphRecords); decided while the payload was at hand
+    bool isGraph = false;  // one of the graph records (see graphRecords); decided while the payload was at hand
     std::string error;   // "<path>:<line>: <what>" when something is wrong with this record, else empty
 
     // The record's name as users know it: the artifact name for artifacts, otherwise the kind.
@@ -102,7 +102,7 @@ struct TraceGraphRecord {
 // "def forward(". Records whose payload failed its MD5 are included (check payloadOk before using them).
 std::vector<TraceGraphRecord> graphRecords(const TraceLog& log);
 
-// The rule behind TraceRecord::graph, for one record (payload needed only for the "*_graph" fallback).
+// The rule behind TraceRecord::isGraph, for one record (payload needed only for the "*_graph" fallback).
 bool isGraphRecord(const TraceRecord& record, std::string_view payload);
 
 }  // namespace fxray::io

@@ -142,7 +142,7 @@ private Q_SLOTS:
         std::map<std::string, int> counts;
         for (const TraceGraphRecord& g : graphRecords(log)) {
             QCOMPARE(g.name, log.records[g.index].name());
-            QVERIFY(log.records[g.index].graph);
+            QVERIFY(log.records[g.index].isGraph);
             ++counts[g.name];
         }
         // Each count checked with grep on the log: grep -c '{"aot_joint_graph"', grep -c '"name": "fx_graph_runnable"', ...
@@ -155,7 +155,7 @@ private Q_SLOTS:
         // Look-alikes that are not graphs: aot_forward_graph_fw_metadata (a string artifact not named *_graph).
         for (const TraceRecord& r : log.records) {
             if (r.name() == "aot_forward_graph_fw_metadata" || r.kind == "chromium_event" || r.kind == "inductor_output_code")
-                QVERIFY(!r.graph);
+                QVERIFY(!r.isGraph);
         }
     }
 
@@ -199,7 +199,7 @@ private Q_SLOTS:
         QCOMPARE(fw->pid, 453);
         QCOMPARE(fw->timestamp, std::string("1121 11:39:52.969000"));
         QCOMPARE(fw->source, std::string("torch/_functorch/_aot_autograd/graph_compile.py:1708"));
-        QVERIFY(fw->graph);
+        QVERIFY(fw->isGraph);
         QCOMPARE(fw->header["has_payload"].asString(), std::string("23206f67a02123c143cf6c623499a5c6"));
         // The payload's line count matches the lines until the next header.
         const TraceRecord& next = *(fw + 1);
@@ -235,7 +235,7 @@ private Q_SLOTS:
             QVERIFY(lean.records[i].payload.empty());
             QCOMPARE(lean.records[i].payloadOk, full.records[i].payloadOk);
             QCOMPARE(lean.records[i].payloadLine, full.records[i].payloadLine);
-            QCOMPARE(lean.records[i].graph, full.records[i].graph);
+            QCOMPARE(lean.records[i].isGraph, full.records[i].isGraph);
         }
         QCOMPARE(graphRecords(lean).size(), graphRecords(full).size());
         QCOMPARE(graphRecords(lean).size(), std::size_t(24));
@@ -387,7 +387,7 @@ private Q_SLOTS:
         QVERIFY(bad.kind.empty());
         QVERIFY(bad.header.isNull());
         QVERIFY(!bad.payloadOk);
-        QVERIFY(!bad.graph);
+        QVERIFY(!bad.isGraph);
         QCOMPARE(bad.payloadLine, 9);
         // JSON starts at column 81; the second comma of ",," is byte 77 of the JSON.
         QCOMPARE(bad.error, path + ":8:158: malformed JSON header: invalid JSON: unexpected ',', expected a string key at byte 77");

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sets up (scripts/bootstrap.sh) and builds fxray. Usage: scripts/build.sh [--sanitize] [extra cmake args]
+#   FXRAY_BUILD_DIR  build directory (default: build, or build-asan with --sanitize)
+#   FXRAY_VENV       python venv with torch (default: ~/.cache/fxray/venv)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sanitize=OFF
+if [ "${1:-}" = "--sanitize" ]; then
+  sanitize=ON
+  shift
+fi
+FXRAY_VENV=${FXRAY_VENV:-$HOME/.cache/fxray/venv}
+if [ "$sanitize" = ON ]; then
+  BUILD_DIR=${FXRAY_BUILD_DIR:-build-asan}
+  # Core + CLI + their tests: sanitizers are for our parsing and graph code, not for Qt's widgets.
+  extra=(-DFXRAY_SANITIZE=ON -DFXRAY_GUI=OFF -DFXRAY_TORCH=OFF -DCMAKE_BUILD_TYPE=Debug)
+else
+  BUILD_DIR=${FXRAY_BUILD_DIR:-build}
+  extra=()
+fi
+
+bash scripts/bootstrap.sh
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/fxray/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+
+echo "[build] configuring $BUILD_DIR"
+cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_PYTHON="$FXRAY_VENV/bin/python" "${extra[@]}" "$@" >"$BUILD_DIR.configure.log" 2>&1 \
+  || { cat "$BUILD_DIR.configure.log"; exit 1; }
+grep -E "^-- fxray:" "$BUILD_DIR.configure.log" || true
+echo "[build] building $BUILD_DIR"
+ninja -C "$BUILD_DIR" -j"$(nproc)"

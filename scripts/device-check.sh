@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# For a CUDA machine with PyTorch but no Qt, Graphviz or network (the H100/H200 device):
+# configures core + CLI + the Qt-free tests against that machine's own PyTorch, builds with ninja, runs them.
+# Logs go to $OUT when set (else ./device-logs).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/device-logs}
+mkdir -p "$OUT"
+BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-device-build}
+PY=${FXRAY_PYTHON:-python3}
+
+{
+  echo "== machine"; uname -a; nproc; free -g | head -2
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || echo "no nvidia-smi"
+  "$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'available', torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else '')"
+  cmake --version | head -1; ninja --version; nvcc --version 2>&1 | tail -1
+} 2>&1 | tee "$OUT/machine.txt"
+
+echo "== configure" | tee "$OUT/configure.log"
+cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_GUI=OFF -DFXRAY_GRAPHVIZ=OFF -DFXRAY_PYTHON="$PY" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo 2>&1 | tee -a "$OUT/configure.log"
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] || { echo "configure failed ($rc)"; exit "$rc"; }
+
+echo "== build" | tee "$OUT/build.log"
+ninja -C "$BUILD_DIR" 2>&1 | tee -a "$OUT/build.log"
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] || { echo "build failed ($rc)"; exit "$rc"; }
+
+echo "== tests" | tee "$OUT/ctest.log"
+(cd "$BUILD_DIR" && ctest --output-on-failure -j8 --timeout 900) 2>&1 | tee -a "$OUT/ctest.log"
+rc=${PIPESTATUS[0]}
+
+echo "== fxray info on the samples" | tee "$OUT/info.log"
+"$BUILD_DIR/app/cli/fxray" info samples 2>&1 | tail -5 | tee -a "$OUT/info.log"
+exit "$rc"

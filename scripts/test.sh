@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# THE test command: sets up, builds and runs every test (unit, CLI end-to-end, capture pytest), then the core
+# and CLI tests again under ASan + UBSan. Usage: scripts/test.sh [--no-sanitize]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/build.sh
+echo "[test] ctest (build)"
+(cd build && ctest --output-on-failure -j2 --timeout 900)
+
+if [ "${1:-}" != "--no-sanitize" ]; then
+  bash scripts/build.sh --sanitize
+  echo "[test] ctest (build-asan: core + cli under ASan/UBSan)"
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+     ctest --output-on-failure -j2 --timeout 900 -L "core|cli")
+fi
