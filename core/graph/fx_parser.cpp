@@ -190,8 +190,9 @@ private:
         m_nodeName.clear();
         m_currentStack = -1;
         const LogicalLine& def = m_lines[i];
-        parseSignature(def);
         std::size_t end = skipBlock(i);
+        m_graph.nodes.reserve(end - i + 8);
+        parseSignature(def);
         for (std::size_t j = i + 1; j < end; ++j) {
             const LogicalLine& l = m_lines[j];
             if (l.commentOnly()) {
@@ -299,23 +300,31 @@ private:
 
     void parseStatementLine(const LogicalLine& l)
     {
-        // Drop comments inside brackets; keep a trailing comment for placeholders.
-        std::vector<Token> toks;
+        // Drop comments inside brackets (copying only in that rare case); keep a trailing comment for placeholders.
         std::string trailing;
-        for (std::size_t k = 0; k < l.tokens.size(); ++k) {
-            const Token& t = l.tokens[k];
-            if (t.kind == TokenKind::Comment) {
-                if (k + 1 == l.tokens.size())
-                    trailing = t.text;
-                continue;
-            }
-            toks.push_back(t);
+        std::size_t count = l.tokens.size();
+        if (l.tokens.back().kind == TokenKind::Comment) {
+            trailing = l.tokens.back().text;
+            --count;
         }
+        std::vector<Token> filtered;
+        const std::vector<Token>* source = &l.tokens;
+        for (std::size_t k = 0; k < count; ++k) {
+            if (l.tokens[k].kind == TokenKind::Comment) {
+                for (std::size_t m = 0; m < count; ++m)
+                    if (l.tokens[m].kind != TokenKind::Comment)
+                        filtered.push_back(l.tokens[m]);
+                source = &filtered;
+                count = filtered.size();
+                break;
+            }
+        }
+        const std::vector<Token>& toks = *source;
         // Split at top-level ';'.
         std::vector<std::pair<std::size_t, std::size_t>> parts;
         int depth = 0;
         std::size_t start = 0;
-        for (std::size_t k = 0; k < toks.size(); ++k) {
+        for (std::size_t k = 0; k < count; ++k) {
             const Token& t = toks[k];
             if (t.is("(") || t.is("[") || t.is("{"))
                 ++depth;
@@ -326,7 +335,7 @@ private:
                 start = k + 1;
             }
         }
-        parts.emplace_back(start, toks.size());
+        parts.emplace_back(start, count);
         int defined = -1;  // node defined by the first statement, owner of trailing frees
         for (std::size_t p = 0; p < parts.size(); ++p) {
             auto [b, e] = parts[p];

@@ -53,6 +53,7 @@ public:
                 continue;
             }
             if (current.tokens.empty()) {
+                current.tokens.reserve(32);
                 current.indent = column() - 1;
                 current.line = lineNo();
             }
@@ -113,29 +114,34 @@ public:
                 current.tokens.push_back({Token::Kind::String, readString(false), lineNo(), col});
                 continue;
             }
-            // Operators, longest first.
-            static constexpr std::string_view kOps[] = {
-                "**=", "//=", ">>=", "<<=", "...", "->", "**", "//", "==", "!=", "<=", ">=", "<<", ">>", "+=", "-=",
-                "*=", "/=", "%=", "&=", "|=", "^=", ":=", "(", ")", "[", "]", "{", "}", ",", ":", ";", ".", "=", "+",
-                "-", "*", "/", "%", "<", ">", "~", "&", "|", "^", "@"};
-            bool matched = false;
-            for (std::string_view op : kOps) {
-                if (m_text.substr(m_pos, op.size()) == op) {
-                    if (op == "(" || op == "[" || op == "{") {
-                        ++depth;
-                        brackets.push_back(op[0]);
-                    } else if (op == ")" || op == "]" || op == "}") {
-                        char open = op == ")" ? '(' : op == "]" ? '[' : '{';
-                        if (brackets.empty() || brackets.back() != open)
-                            fail("unbalanced '" + std::string(op) + "'");
-                        brackets.pop_back();
-                        --depth;
-                    }
-                    current.tokens.push_back({Token::Kind::Op, std::string(op), lineNo(), column()});
-                    m_pos += op.size();
-                    matched = true;
-                    break;
+            // Operators, longest first; dispatch on length so the common one-character case costs one lookup.
+            static constexpr std::string_view kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
+            static constexpr std::string_view kOps2[] = {"->", "**", "//", "==", "!=", "<=", ">=", "<<", ">>",
+                                                         "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ":="};
+            static constexpr std::string_view kOps1 = "()[]{},:;.=+-*/%<>~&|^@";
+            std::string_view op;
+            for (std::string_view o : kOps3)
+                if (op.empty() && m_text.compare(m_pos, 3, o) == 0)
+                    op = o;
+            for (std::string_view o : kOps2)
+                if (op.empty() && m_text[m_pos] == o[0] && m_text.compare(m_pos, 2, o) == 0)
+                    op = o;
+            if (op.empty() && kOps1.find(c) != std::string_view::npos)
+                op = m_text.substr(m_pos, 1);
+            bool matched = !op.empty();
+            if (matched) {
+                if (op == "(" || op == "[" || op == "{") {
+                    ++depth;
+                    brackets.push_back(op[0]);
+                } else if (op == ")" || op == "]" || op == "}") {
+                    char open = op == ")" ? '(' : op == "]" ? '[' : '{';
+                    if (brackets.empty() || brackets.back() != open)
+                        fail("unbalanced '" + std::string(op) + "'");
+                    brackets.pop_back();
+                    --depth;
                 }
+                current.tokens.push_back({Token::Kind::Op, std::string(op), lineNo(), column()});
+                m_pos += op.size();
             }
             if (!matched)
                 fail(std::string("unexpected character '") + c + "'");

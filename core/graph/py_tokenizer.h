@@ -14,7 +14,11 @@ struct Token {
     std::string text;  // Name/Number/Op: as written; String: decoded value; Comment: text after '#', trimmed
     int line;          // 1-based physical line (relative to the text)
     int column;        // 1-based
-    bool is(std::string_view op) const { return kind == Kind::Op && text == op; }
+    // Hot in the parser: compare lengths first, single characters directly.
+    bool is(std::string_view op) const
+    {
+        return kind == Kind::Op && text.size() == op.size() && (op.size() == 1 ? text[0] == op[0] : text == op);
+    }
     bool isName(std::string_view n) const { return kind == Kind::Name && text == n; }
 };
 

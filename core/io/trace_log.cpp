@@ -491,20 +491,22 @@ TraceLog readTraceLog(const std::string& path, bool keepPayloads)
     FilePtr file(std::fopen(path.c_str(), "rb"));
     if (!file)
         throw Error(std::string("cannot read TORCH_TRACE log: ") + std::strerror(errno), at(path));
+    // Read straight into the string (the size is known); keep reading in case the file grew meanwhile.
     std::string text;
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (!ec)
-        text.reserve(static_cast<std::size_t>(size));
+    const std::uintmax_t expected = fs::file_size(path, ec);
+    std::size_t size = ec ? 0 : static_cast<std::size_t>(expected);
+    text.resize(size);
+    size = std::fread(text.data(), 1, size, file.get());
+    text.resize(size);
     char chunk[1 << 16];
     for (;;) {
         const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
         text.append(chunk, got);
-        if (got < sizeof chunk) {
-            if (std::ferror(file.get()))
-                throw Error("cannot read TORCH_TRACE log: read error", at(path));
+        if (got < sizeof chunk)
             break;
-        }
     }
+    if (std::ferror(file.get()))
+        throw Error("cannot read TORCH_TRACE log: read error", at(path));
     return parseTraceLog(text, path, keepPayloads);
 }
 

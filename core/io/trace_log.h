@@ -56,7 +56,7 @@ struct TraceRecord {
 // offending lines are reported once.
 struct TraceDiagnostic {
     int line = 0;       // first offending line (1-based)
-    int lineCount = 1;  // how many consecutive lines this covers
+    int lineCount = 1;  // how many consecutive lines this covers (0 for the closing "N more problems not listed")
     std::string message;  // "<path>:<line>: <what>"
 };
 

@@ -165,7 +165,9 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
         return false;
     };
     const auto isFar = [&](int p, std::size_t u) {
-        return stubbable(p) && callPos[u] - callPos[static_cast<std::size_t>(p)] > options.stubDistance;
+        const std::size_t producer = static_cast<std::size_t>(p);
+        const int limit = isSource(g.nodes[producer].kind) ? options.stubDistance : options.valueStubDistance;
+        return stubbable(p) && callPos[u] - callPos[producer] > limit;
     };
 
     // A placeholder/get_attr whose every use is far is drawn only as its stubs: a lone node would sit in the top

@@ -36,6 +36,9 @@ struct DotOptions {
     // A use is far when more than this many call nodes lie between producer and user (program order, which is
     // close to the drawing's top-to-bottom order). Near uses keep their edge.
     int stubDistance = 8;
+    // The same for other values under StubPolicy::AllFarValues. Larger, so that residual connections inside a
+    // layer stay edges while activations saved for the backward pass (and the forward's outputs) become stubs.
+    int valueStubDistance = 40;
     std::string graphName = "fxray";
 };
 

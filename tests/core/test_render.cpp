@@ -273,6 +273,7 @@ private Q_SLOTS:
         render::DotOptions all;
         all.stubs = render::StubPolicy::AllFarValues;
         all.stubDistance = 2;
+        all.valueStubDistance = 2;
         const render::DotDocument allDoc = render::buildDot(chainGraph(3, 10), all);
         QVERIFY(allDoc.usedStubs);
         QVERIFY(allDoc.text.find("\"add_9@output\"") == std::string::npos);  // near

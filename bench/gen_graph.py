@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Writes a synthetic but realistic AOT forward graph of N nodes as a seed dump folder (module.py + annotated
+readable file + .input-free), for load/parse benchmarks: residual MLP blocks with stack-trace comments,
+frees after last use, annotations with strides. Stdlib only.
+
+usage: gen_graph.py OUT_DIR [--nodes 20000]"""
+import argparse
+import os
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--nodes", type=int, default=20000)
+    args = ap.parse_args()
+    name = os.path.basename(os.path.normpath(args.out))
+    os.makedirs(args.out, exist_ok=True)
+    per_block = 8  # ops per residual block
+    blocks = max(1, (args.nodes - 4) // (per_block + 2))
+    params, code, readable = [], [], []
+    ann = '"f32[64, 256][256, 1]cuda:0"'
+    params.append("x")
+    prev = "x"
+    for b in range(blocks):
+        w, bias = f"w_{b}", f"b_{b}"
+        params += [w, bias]
+        stmts = [
+            (f"t_{b}", f"torch.ops.aten.t.default({w})", '"f32[256, 256][1, 256]cuda:0"'),
+            (f"addmm_{b}", f"torch.ops.aten.addmm.default({bias}, {prev}, t_{b})", ann),
+            (f"relu_{b}", f"torch.ops.aten.relu.default(addmm_{b})", ann),
+            (f"mul_{b}", f"torch.ops.aten.mul.Tensor(relu_{b}, 0.5)", ann),
+            (f"var_mean_{b}", f"torch.ops.aten.var_mean.correction(mul_{b}, [1], correction = 0, keepdim = True)", None),
+            (f"getitem_{b}", f"var_mean_{b}[0]", '"f32[64, 1][1, 1]cuda:0"'),
+            (f"sub_{b}", f"torch.ops.aten.sub.Tensor(mul_{b}, getitem_{b})", ann),
+            (f"add_{b}", f"torch.ops.aten.add.Tensor(sub_{b}, {prev})", ann),
+        ]
+        readable.append(f"        # File: /src/model.py:{10 + b} in forward, code: x = self.block{b}(x)")
+        for lhs, rhs, a in stmts:
+            code.append(f"        {lhs} = {rhs}")
+            readable.append(f"        {lhs}: {a} = {rhs}" if a else f"        {lhs} = {rhs}")
+        prev = f"add_{b}"
+    code.append(f"        return ({prev},)")
+    readable.append(f"        return ({prev},)")
+    sig_code = "self, " + ", ".join(params)
+    w_ann, b_ann = '"f32[256, 256][256, 1]cuda:0"', '"f32[256][1]cuda:0"'
+    sig_readable = "self, " + ", ".join(
+        f"{p}: {ann if p == 'x' else (w_ann if p.startswith('w') else b_ann)}" for p in params)
+    with open(os.path.join(args.out, "module.py"), "w") as f:
+        f.write("import torch\nfrom torch import device\nclass FxModule(torch.nn.Module):\n"
+                f"    def forward({sig_code}):\n" + "\n".join(code) + "\n")
+    with open(os.path.join(args.out, name + ".readable.py"), "w") as f:
+        f.write("class GraphModule(torch.nn.Module):\n"
+                f"    def forward({sig_readable}):\n" + "\n".join(readable) + "\n")
+    print(f"{args.out}: {len(params) + blocks * per_block + 1} nodes")
+
+
+if __name__ == "__main__":
+    main()
