@@ -40,7 +40,9 @@ function(fxray_qtest source)
   target_compile_definitions(${name} PRIVATE
     FXRAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}" FXRAY_SAMPLES_DIR="${PROJECT_SOURCE_DIR}/samples"
     FXRAY_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data" FXRAY_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  target_precompile_headers(${name} REUSE_FROM fxray_qtest_pch)
+  if(T_LABEL STREQUAL "core")  # the shared PCH is built for QtCore-only tests
+    target_precompile_headers(${name} REUSE_FROM fxray_qtest_pch)
+  endif()
   fxray_warnings(${name})
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen" TIMEOUT 300)

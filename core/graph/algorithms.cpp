@@ -353,11 +353,11 @@ bool graphsEqual(const Graph& a, const Graph& b, std::string* why)
     if (a.subgraphs.size() != b.subgraphs.size())
         return differ("subgraph count");
     for (std::size_t k = 0; k < a.subgraphs.size(); ++k) {
-        if (a.subgraphs[k].first != b.subgraphs[k].first)
+        if (a.subgraphs[k].name != b.subgraphs[k].name)
             return differ("subgraph name");
         std::string sub;
-        if (!graphsEqual(a.subgraphs[k].second, b.subgraphs[k].second, &sub))
-            return differ("subgraph " + a.subgraphs[k].first + ": " + sub);
+        if (!graphsEqual(a.subgraphs[k].graph, b.subgraphs[k].graph, &sub))
+            return differ("subgraph " + a.subgraphs[k].name + ": " + sub);
     }
     return true;
 }

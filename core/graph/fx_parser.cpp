@@ -146,7 +146,7 @@ private:
         std::size_t end = skipBlock(i);
         next = end;
         std::optional<Graph> result;
-        std::vector<std::pair<std::string, Graph>> subgraphs;
+        std::vector<Subgraph> subgraphs;
         for (std::size_t j = i + 1; j < end;) {
             const auto& t = m_lines[j].tokens;
             if (t[0].isName("def") && t.size() > 1 && t[1].isName("forward") && !result) {
@@ -168,7 +168,7 @@ private:
                 m_graph = std::move(savedGraph);
                 m_names = std::move(savedNames);
                 if (sub)
-                    subgraphs.emplace_back(t.size() > 1 ? t[1].text : "", std::move(*sub));
+                    subgraphs.push_back(Subgraph{t.size() > 1 ? t[1].text : "", std::move(*sub)});
                 j = after;
                 continue;
             }

@@ -97,6 +97,8 @@ struct Node {
 // How the forward's output is written: `return (a, b)`, `return [a, b]`, `return a`, or the pytree joint form.
 enum class OutputForm { Tuple, List, Single, Pytree };  // Single: `return x`
 
+struct Subgraph;
+
 struct Graph {
     std::string className = "FxModule";  // class that held forward (FxModule, GraphModule, inner_f, Repro)
     std::vector<Node> nodes;              // program order; the output node is last
@@ -106,7 +108,7 @@ struct Graph {
     std::string sourceFile;                 // where it was parsed from (for error messages)
 
     // Subgraphs of higher-order ops (nested classes in print_readable), by attribute name.
-    std::vector<std::pair<std::string, Graph>> subgraphs;
+    std::vector<Subgraph> subgraphs;  // (a vector of an incomplete type is fine; Subgraph is defined below)
 
     int findNode(const std::string& name) const;  // -1 if absent
     int outputNode() const;                       // index of the output node, -1 if absent
@@ -114,6 +116,11 @@ struct Graph {
     std::size_t opCount() const;  // call_function + call_method nodes
 
     // Placeholder metadata and inputs are per-placeholder and in placeholder order.
+};
+
+struct Subgraph {
+    std::string name;  // the attribute the parent refers to (self.<name>)
+    Graph graph;
 };
 
 // Names the given node references and node-index maps, shared by printers and algorithms.

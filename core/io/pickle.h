@@ -60,6 +60,7 @@ struct PickleLimits {
 
 struct PickleOptions {
     // "module.name" of every global the pickle may name. Anything else is refused with an error naming it.
+    // Empty here (no globals at all); defaultPickleOptions() fills in defaultAllowedGlobals().
     std::unordered_set<std::string> allowedGlobals;
     PickleLimits limits;
 };

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 namespace fxray::io {
@@ -14,12 +15,11 @@ constexpr std::uint32_t kMaxDepth = 256;
 
 struct StorageInfo {
     std::string key;         // as in the persistent id ("0")
-    std::string entry;       // "<archive>/data/<key>"
     graph::DType dtype = graph::DType::UInt8;
     bool untyped = false;
     std::string location;
     std::int64_t numel = 0;  // elements of dtype (bytes when untyped)
-    std::string_view bytes;  // the whole zip entry
+    std::string_view bytes;  // the storage's bytes in the zip entry
 };
 
 std::optional<graph::DType> dtypeOfStorageClass(std::string_view name)
@@ -257,17 +257,23 @@ private:
         const PickleValue& v = at(id);
         if (v.kind != PickleKind::Call || at(v.callee).kind != PickleKind::Global)
             fail("expected a tensor, found " + show(id));
-        // A parameter wraps a tensor; anything nested deeper, or wrapping itself, is not torch's doing.
-        if (m_rebuildDepth >= 8)
-            fail("tensor wrapped too deeply (self-referencing pickle?)");
-        ++m_rebuildDepth;
         auto record = rebuild(at(v.callee).qualifiedName(), v.args, id);
-        --m_rebuildDepth;
         m_tensors.emplace(id, record);
         return record;
     }
 
     std::shared_ptr<const TensorRecord> rebuild(const std::string& func, PickleId argsId, PickleId callId)
+    {
+        // A parameter or subclass wraps a plain tensor; wrapping deeper, or around itself, is not torch's doing.
+        if (m_rebuildDepth >= 8)
+            fail("tensor wrapped too deeply (self-referencing pickle?)");
+        ++m_rebuildDepth;
+        auto record = rebuildCall(func, argsId, callId);
+        --m_rebuildDepth;
+        return record;
+    }
+
+    std::shared_ptr<const TensorRecord> rebuildCall(const std::string& func, PickleId argsId, PickleId callId)
     {
         const auto& a = tupleItems(argsId, "tensor arguments");
         if (func == "torch._utils._rebuild_parameter" || func == "torch._utils._rebuild_parameter_with_state") {
@@ -403,7 +409,6 @@ private:
             fail("unsupported storage type " + show(p.items[1]));
         }
         info.key = key;
-        info.entry = entryName;
         info.location = location;
         info.numel = numel;
 

@@ -138,7 +138,7 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
 
     StubPolicy policy = options.stubs;
     if (policy == StubPolicy::Auto)
-        policy = large ? StubPolicy::Parameters : StubPolicy::Never;
+        policy = large ? StubPolicy::AllFarValues : StubPolicy::Never;
     doc.usedTunedLimits = options.tunedLimits == Toggle::On || (options.tunedLimits == Toggle::Auto && large);
 
     // Position of each node among the call nodes: placeholders and get_attr sit at position 0 of the drawing's

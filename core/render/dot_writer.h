@@ -17,7 +17,11 @@ namespace fxray::render {
 // on them (BASELINES.md: a 362-node GPT-2 joint graph takes 36 s, 8.9 s without placeholder edges). A stub is a
 // small copy of the producer's name drawn right above one far user, replacing the long edge.
 enum class StubPolicy {
-    Auto,          // Parameters when the graph has more than DotOptions::largeGraphNodes nodes, else Never
+    // AllFarValues when the graph has more than DotOptions::largeGraphNodes nodes, else Never. Parameters alone is
+    // not enough: a forward graph returns its saved activations, so the output node alone has hundreds of long
+    // edges (24-layer GPT forward, 1,576 nodes: > 300 s even with tuned limits and parameter stubs; 2.8 s with
+    // far values stubbed; the 3,632-node joint graph: 8.5 s).
+    Auto,
     Never,         // every dependency is an edge
     Parameters,    // far uses of placeholders and get_attr become stubs
     AllFarValues,  // far uses of any value become stubs (saved activations too)

@@ -297,6 +297,8 @@ private Q_SLOTS:
         EXPECT_ERROR(readPtFile(path), path, "contains itself");
         const std::string wrapped = kZip + "wrapped_self.pt";
         EXPECT_ERROR(readPtFile(wrapped), wrapped, "tensor wrapped too deeply");
+        const std::string rewrapped = kZip + "rewrapped_self.pt";
+        EXPECT_ERROR(readPtFile(rewrapped), rewrapped, "tensor wrapped too deeply");
     }
 
     void hostileGlobalInDataPklIsRefused()

@@ -368,6 +368,10 @@ def pt_files():
     wrapped = (b"\x80\x02]q\x00ctorch._tensor\n_rebuild_from_type_v2\n(ctorch._utils\n_rebuild_parameter\n"
                b"ctorch\nTensor\nh\x00NtRq\x01h\x00(h\x01\x88e0.")
     write(ZIP_DIR, "wrapped_self.pt", torch_zip(zip_entries("wrapped_self", None, data_pkl=wrapped)))
+    # _rebuild_from_type_v2 whose arguments are its own argument list: L = [from_type_v2, Tensor, L, None].
+    rewrapped = (b"\x80\x02]q\x00ctorch._tensor\n_rebuild_from_type_v2\nq\x01h\x00(h\x01ctorch\nTensor\nq\x02"
+                 b"h\x00Ne0(h\x01h\x02h\x00NtR.")
+    write(ZIP_DIR, "rewrapped_self.pt", torch_zip(zip_entries("rewrapped_self", None, data_pkl=rewrapped)))
     write(ZIP_DIR, "hostile.pt", torch_zip(zip_entries("hostile", None, data_pkl=open(
         os.path.join(PICKLE_DIR, "os_system_p0.pkl"), "rb").read())))
     buf = io.BytesIO()

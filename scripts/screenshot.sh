@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Screenshot of the GUI for the docs: runs fxray-gui on the bundled samples under a virtual X server, waits for
+# its window, grabs the screen with ImageMagick and stops the app.
+#   scripts/screenshot.sh [out.png] [path]     (FXRAY_GUI=<binary> to pick the build; default build-gui, build)
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+OUT="${1:-$ROOT/docs/screenshot-main.png}"
+TARGET="${2:-$ROOT/samples}"
+GUI="${FXRAY_GUI:-}"
+if [[ -z "$GUI" ]]; then
+  for dir in build-gui build; do
+    if [[ -x "$ROOT/$dir/app/gui/fxray-gui" ]]; then GUI="$ROOT/$dir/app/gui/fxray-gui"; break; fi
+  done
+fi
+[[ -x "$GUI" ]] || { echo "screenshot: no fxray-gui binary (build it, or set FXRAY_GUI)" >&2; exit 2; }
+for tool in xvfb-run import xwininfo; do
+  command -v "$tool" >/dev/null || { echo "screenshot: $tool is missing (scripts/bootstrap.sh installs it)" >&2; exit 2; }
+done
+mkdir -p "$(dirname "$OUT")"
+
+# Inside the virtual display: no window manager, so the window is placed with -geometry to fill the screen.
+xvfb-run -a -s "-screen 0 1400x900x24" bash -s -- "$GUI" "$TARGET" "$OUT" <<'INNER'
+set -euo pipefail
+gui="$1"; target="$2"; out="$3"
+export QT_QPA_PLATFORM=xcb
+"$gui" -geometry 1400x900+0+0 "$target" >/tmp/fxray-screenshot.log 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+  if xwininfo -root -tree 2>/dev/null | grep -q '"fxray"'; then break; fi
+  kill -0 "$pid" 2>/dev/null || { echo "screenshot: fxray-gui exited early:" >&2; cat /tmp/fxray-screenshot.log >&2; exit 1; }
+  sleep 0.1
+done
+sleep 3  # discovery and loading run in the background: let the tree and the text fill in
+import -window root "$out"
+kill "$pid"
+wait "$pid" 2>/dev/null || true
+trap - EXIT
+INNER
+echo "wrote $OUT"
