@@ -15,7 +15,7 @@ DEB_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl1-mesa-dev
   libgraphviz-dev graphviz
-  xvfb xauth imagemagick fonts-dejavu-core
+  xvfb xauth x11-utils imagemagick fonts-dejavu-core
   zlib1g-dev
   clang libclang-rt-14-dev
 )

@@ -14,6 +14,8 @@
 #include <QStatusBar>
 #include <QTreeView>
 
+#include <algorithm>
+
 namespace fxray::views {
 
 MainWindow::MainWindow(QWidget* parent)
@@ -34,6 +36,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tree->header()->setStretchLastSection(true);
+    m_tree->setTextElideMode(Qt::ElideMiddle);  // long source paths keep both ends
 
     m_dumpsDock->setObjectName(QStringLiteral("dumpsDock"));
     m_dumpsDock->setWidget(m_tree);
@@ -142,8 +145,12 @@ void MainWindow::onLoadingStarted(const QString& path)
 void MainWindow::onDiscovered(int graphs)
 {
     m_tree->expandAll();
+    // Fit the columns, but keep the name column from pushing kind and node count out of the dock.
     for (int c = 0; c < DumpBrowserModel::ColumnCount - 1; ++c)
         m_tree->resizeColumnToContents(c);
+    const int maxNameWidth = std::max(200, m_dumpsDock->width() / 2);
+    if (m_tree->columnWidth(DumpBrowserModel::NameColumn) > maxNameWidth)
+        m_tree->setColumnWidth(DumpBrowserModel::NameColumn, maxNameWidth);
     if (graphs > 0 && !m_tree->currentIndex().isValid()) {
         const QModelIndex first = m_model->firstGraphIndex();
         m_tree->setCurrentIndex(first);

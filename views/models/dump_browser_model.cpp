@@ -75,15 +75,18 @@ void browse(QPromise<BrowseResult>& promise, const std::string& path, quint64 ge
     }
 }
 
-// What a graph belongs to at the top level: the folder holding the model folders of a seed dump, the log file
-// of a trace, the run/file otherwise.
+// What a graph belongs to at the top level: the folder that holds its group's folder (seed dump root: the group
+// is the model folder; TORCH_COMPILE_DEBUG root: the group is the run folder), else the file itself (a trace log,
+// whose groups are compile ids).
 QString sourceOf(const io::GraphEntry& e)
 {
-    const QString path = QString::fromStdString(e.path);
-    if (e.format == io::SourceFormat::SeedDump) {
-        QDir dir(path);  // <root>/<model>/<model>_<kind>_<i>
-        if (dir.cdUp() && dir.cdUp())
-            return dir.path();
+    const QString path = QDir::cleanPath(QString::fromStdString(e.path));
+    const QString group = QString::fromStdString(e.group);
+    if (!group.isEmpty()) {
+        const QString marker = QLatin1Char('/') + group + QLatin1Char('/');
+        const qsizetype at = (path + QLatin1Char('/')).lastIndexOf(marker);
+        if (at > 0)
+            return path.left(at);
     }
     return path;
 }
