@@ -20,5 +20,8 @@ const std::vector<Command>& commands();
 
 int runInfo(const Args& args);
 int runDot(const Args& args);
+#ifdef FXRAY_HAVE_REPLAY
+int runReplay(const Args& args);
+#endif
 
 }  // namespace fxray::cli

@@ -42,6 +42,16 @@ std::string disagreement(const ValueMeta& a, const ValueMeta& b)
     return {};
 }
 
+bool isInteger(const std::string& s)
+{
+    if (s.empty())
+        return false;
+    for (std::size_t i = s[0] == '-' ? 1 : 0; i < s.size(); ++i)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return s != "-";
+}
+
 }  // namespace
 
 std::vector<InputSpec> mergeInputMetadata(const graph::Graph& g,
@@ -90,9 +100,10 @@ std::vector<InputSpec> mergeInputMetadata(const graph::Graph& g,
                                        " says " + graph::formatAnnotation(candidates[0].meta) + " but " +
                                        std::string(metaSourceName(candidates[c].source)) + " says " +
                                        graph::formatAnnotation(candidates[c].meta) + " (" + what + ")");
-                // A scalar recorded without a value (".input" has "(int,)") takes the hint of a later source.
-                if (!spec.meta->isTensor() && spec.meta->symExpr.empty() && !candidates[c].meta.isTensor() &&
-                    !candidates[c].meta.symExpr.empty()) {
+                // A scalar recorded without a concrete value (".input" has "(int,)", an annotation says
+                // "Sym(s0)") takes the concrete hint of a later source (load_args' reader.symint(8)).
+                if (!spec.meta->isTensor() && !isInteger(spec.meta->symExpr) && !candidates[c].meta.isTensor() &&
+                    isInteger(candidates[c].meta.symExpr)) {
                     spec.meta->symExpr = candidates[c].meta.symExpr;
                 }
             }

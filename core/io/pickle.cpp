@@ -42,7 +42,8 @@ std::string_view opName(unsigned char op)
     case GLOBAL: return "GLOBAL"; case DICT: return "DICT"; case EMPTY_DICT: return "EMPTY_DICT";
     case APPENDS: return "APPENDS"; case GET: return "GET"; case BINGET: return "BINGET"; case INST: return "INST";
     case LONG_BINGET: return "LONG_BINGET"; case LIST: return "LIST"; case EMPTY_LIST: return "EMPTY_LIST";
-    case OBJ: return "OBJ"; case PUT: return "PUT"; case BINPUT: return "BINPUT"; case LONG_BINPUT: return "LONG_BINPUT";
+    case OBJ: return "OBJ"; case PUT: return "PUT"; case BINPUT: return "BINPUT";
+    case LONG_BINPUT: return "LONG_BINPUT";
     case SETITEM: return "SETITEM"; case TUPLE: return "TUPLE"; case EMPTY_TUPLE: return "EMPTY_TUPLE";
     case SETITEMS: return "SETITEMS"; case BINFLOAT: return "BINFLOAT"; case PROTO: return "PROTO";
     case NEWOBJ: return "NEWOBJ"; case EXT1: return "EXT1"; case EXT2: return "EXT2"; case EXT4: return "EXT4";
@@ -616,8 +617,8 @@ private:
         case FRAME: {
             const std::uint64_t n = readLE(8);
             if (n > remaining())
-                fail("truncated pickle: frame of " + std::to_string(n) + " bytes exceeds the " + std::to_string(remaining())
-                     + " bytes left");
+                fail("truncated pickle: frame of " + std::to_string(n) + " bytes exceeds the "
+                     + std::to_string(remaining()) + " bytes left");
             return;
         }
         case MARK:

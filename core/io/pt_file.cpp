@@ -397,8 +397,8 @@ private:
         if (numel < 0)
             fail("storage '" + entryName + "' has a negative size");
         StorageInfo info;
-        if (cls.kind == PickleKind::Global
-            && (cls.qualifiedName() == "torch.UntypedStorage" || cls.qualifiedName() == "torch.storage.UntypedStorage")) {
+        const std::string clsName = cls.kind == PickleKind::Global ? cls.qualifiedName() : std::string();
+        if (clsName == "torch.UntypedStorage" || clsName == "torch.storage.UntypedStorage") {
             info.untyped = true;
         } else if (cls.kind == PickleKind::Global && cls.text == "torch") {
             const auto dt = dtypeOfStorageClass(cls.name);

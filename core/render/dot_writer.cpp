@@ -198,7 +198,7 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
         const graph::Node& n = g.nodes[i];
         if (hidden(i))
             continue;
-        doc.vertices.push_back({n.name, static_cast<int>(i), -1, false});
+        doc.vertices.push_back({n.name, static_cast<int>(i), -1, false, {}});
         out += "  " + quoted(n.name) + " [label=<<B>" + escapeHtmlLabel(n.name) + "</B>";
         if (const std::string op = opLine(g, n); !op.empty())
             out += "<BR/><FONT POINT-SIZE=\"9\">" + escapeHtmlLabel(op) + "</FONT>";
@@ -212,29 +212,64 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
         out += "];\n";
     }
 
+    const NodeStyle stub = stubStyle();
+    const auto stubAttributes = [&out, &stub] {
+        // class=stub lets SVG consumers tell stubs from real nodes (<g class="node stub">).
+        out += ", class=\"stub\", fontsize=8, height=0.2, margin=\"0.05,0.01\", ";
+        appendStyle(out, stub);
+    };
     for (std::size_t u = 0; u < count; ++u) {
         const graph::Node& user = g.nodes[u];
+        const int userIndex = static_cast<int>(u);
+        std::vector<int> far;
         for (int p : producers[u]) {
-            const graph::Node& producer = g.nodes[static_cast<std::size_t>(p)];
-            if (!isFar(p, u)) {
-                doc.edges.push_back({producer.name, user.name, p, static_cast<int>(u)});
-                out += "  " + quoted(producer.name) + " -> " + quoted(user.name) + ";\n";
+            if (isFar(p, u)) {
+                far.push_back(p);
                 continue;
             }
-            const std::string id = producer.name + "@" + user.name;
-            doc.vertices.push_back({id, p, static_cast<int>(u), true});
-            doc.edges.push_back({id, user.name, p, static_cast<int>(u)});
-            ++doc.stubCount;
-            // class=stub lets SVG consumers tell stubs from real nodes (<g class="node stub">).
-            out += "  " + quoted(id) + " [label=<<FONT POINT-SIZE=\"8\">" + escapeHtmlLabel(producer.name) +
-                   "</FONT>>, class=\"stub\", fontsize=8, height=0.2, margin=\"0.05,0.01\", ";
-            const NodeStyle s = stubStyle();
-            appendStyle(out, s);
-            if (options.tooltips)
-                out += ", tooltip=" + quoted(tooltipText(g, producer));
-            out += "];\n";
-            out += "  " + quoted(id) + " -> " + quoted(user.name) + " [style=dashed];\n";
+            const graph::Node& producer = g.nodes[static_cast<std::size_t>(p)];
+            doc.edges.push_back({producer.name, user.name, p, userIndex});
+            out += "  " + quoted(producer.name) + " -> " + quoted(user.name) + ";\n";
         }
+        if (far.empty())
+            continue;
+        if (far.size() <= options.maxStubsPerUser) {
+            for (int p : far) {
+                const graph::Node& producer = g.nodes[static_cast<std::size_t>(p)];
+                const std::string id = producer.name + "@" + user.name;
+                doc.vertices.push_back({id, p, userIndex, true, {}});
+                doc.edges.push_back({id, user.name, p, userIndex});
+                ++doc.stubCount;
+                out += "  " + quoted(id) + " [label=<<FONT POINT-SIZE=\"8\">" + escapeHtmlLabel(producer.name) + "</FONT>>";
+                stubAttributes();
+                if (options.tooltips)
+                    out += ", tooltip=" + quoted(tooltipText(g, producer));
+                out += "];\n  " + quoted(id) + " -> " + quoted(user.name) + " [style=dashed];\n";
+            }
+            continue;
+        }
+        // Many far inputs (a forward's output returns every saved activation): one stub listing them, not hundreds
+        // side by side in one rank, which would make the drawing tens of thousands of points wide.
+        const std::string id = user.name + "@@inputs";  // "@@" never appears in single-stub ids
+        doc.vertices.push_back({id, -1, userIndex, true, far});
+        doc.edges.push_back({id, user.name, -1, userIndex});
+        ++doc.stubCount;
+        constexpr std::size_t kPerLine = 4, kLines = 3;
+        std::string label = "<B>" + std::to_string(far.size()) + " inputs</B>";
+        std::string tip = std::to_string(far.size()) + " inputs of " + user.name + ":";
+        for (std::size_t i = 0; i < far.size(); ++i) {
+            const std::string& name = g.nodes[static_cast<std::size_t>(far[i])].name;
+            tip += (i % 8 == 0 ? "\n" : ", ") + name;
+            if (i < kPerLine * kLines)
+                label += (i % kPerLine == 0 ? "<BR/>" : ", ") + escapeHtmlLabel(name);
+        }
+        if (far.size() > kPerLine * kLines)
+            label += "<BR/>… and " + std::to_string(far.size() - kPerLine * kLines) + " more";
+        out += "  " + quoted(id) + " [label=<<FONT POINT-SIZE=\"8\">" + label + "</FONT>>";
+        stubAttributes();
+        if (options.tooltips)
+            out += ", tooltip=" + quoted(tip);
+        out += "];\n  " + quoted(id) + " -> " + quoted(user.name) + " [style=dashed];\n";
     }
     out += "}\n";
     doc.usedStubs = doc.stubCount > 0;

@@ -43,20 +43,25 @@ struct DotOptions {
     // The same for other values under StubPolicy::AllFarValues. Larger, so that residual connections inside a
     // layer stay edges while activations saved for the backward pass (and the forward's outputs) become stubs.
     int valueStubDistance = 40;
+    // A user with more far inputs than this gets one stub listing them all instead of one stub each.
+    std::size_t maxStubsPerUser = 4;
     std::string graphName = "fxray";
 };
 
-// One drawn vertex: an FX node, or a stub standing for `node` next to its user `user`.
+// One drawn vertex: an FX node, or a stub standing for `node` (or for all of `merged`) next to its user `user`.
 struct DotVertex {
-    std::string id;  // DOT node id: the FX node name, or "<producer>@<user>" for a stub (FX names are identifiers)
-    int node = -1;   // index into Graph::nodes of the node drawn (for a stub: the producer it stands for)
-    int user = -1;   // stub only: the node it feeds
+    // DOT node id: the FX node name; "<producer>@<user>" for a stub, "<user>@@inputs" for a merged stub
+    // (FX names are identifiers, so neither collides with a node name).
+    std::string id;
+    int node = -1;   // index into Graph::nodes of the node drawn (a stub: the producer it stands for; merged: -1)
+    int user = -1;   // stubs only: the node it feeds
     bool stub = false;
+    std::vector<int> merged;  // merged stub: every producer it stands for
 };
 
 struct DotEdge {
     std::string from, to;  // vertex ids
-    int fromNode = -1, toNode = -1;  // FX node indices (a stub's edge has fromNode = the producer)
+    int fromNode = -1, toNode = -1;  // FX node indices (a stub's edge has fromNode = the producer; merged: -1)
 };
 
 struct DotDocument {

@@ -63,6 +63,7 @@ Layout computeLayout(const DotDocument& doc, std::string_view engine)
             box.node = it->second->node;
             box.user = it->second->user;
             box.stub = it->second->stub;
+            box.merged = it->second->merged;
         }
     }
     for (Layout::EdgePath& e : layout.edges) {

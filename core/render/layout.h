@@ -19,6 +19,7 @@ struct Layout {
         int node = -1;      // FX node index (for a stub: the producer it stands for); -1 when laid out from bare DOT
         int user = -1;      // stub only: the node it feeds
         bool stub = false;
+        std::vector<int> merged;  // merged stub: the producers it lists (see DotVertex)
         double x = 0.0, y = 0.0;  // centre
         double w = 0.0, h = 0.0;  // full width and height
     };

@@ -367,7 +367,8 @@ private Q_SLOTS:
     {
         const std::string path = (kSamples + "/mlp/mlp_forward_0/mlp_forward_0.input").toStdString();
         PickleOptions none;
-        EXPECT_ERROR(readPickleFile(path, none), "pickle global 'torch._subclasses.fake_tensor.FakeTensor' is not allowed");
+        EXPECT_ERROR(readPickleFile(path, none),
+                     "pickle global 'torch._subclasses.fake_tensor.FakeTensor' is not allowed");
         PickleOptions exact;
         exact.allowedGlobals = {"torch._subclasses.fake_tensor.FakeTensor", "torch.Size", "torch.float32",
                                 "torch.device"};

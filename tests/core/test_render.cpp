@@ -9,7 +9,9 @@
 #include <QtTest/QtTest>
 #include <QXmlStreamReader>
 
+#include <algorithm>
 #include <future>
+#include <fstream>
 #include <sstream>
 #include <set>
 #include <thread>
@@ -252,8 +254,11 @@ private Q_SLOTS:
         QVERIFY(doc.text.find("\"primals_15@add_14\" [label=") != std::string::npos);
         // Every FX node is drawn: as itself or through its stubs.
         std::set<int> drawn;
-        for (const render::DotVertex& v : doc.vertices)
-            drawn.insert(v.node);
+        for (const render::DotVertex& v : doc.vertices) {
+            if (v.node >= 0)
+                drawn.insert(v.node);
+            drawn.insert(v.merged.begin(), v.merged.end());
+        }
         QCOMPARE(drawn.size(), g.nodes.size());
         std::size_t stubs = 0;
         for (const render::DotVertex& v : doc.vertices)
@@ -278,6 +283,38 @@ private Q_SLOTS:
         QVERIFY(allDoc.usedStubs);
         QVERIFY(allDoc.text.find("\"add_9@output\"") == std::string::npos);  // near
         QVERIFY(allDoc.text.find("\"primals_1@output\"") != std::string::npos);
+    }
+
+    void manyFarInputsShareOneStub()
+    {
+        // A forward graph returns its saved activations: the output reads values from all over the graph.
+        graph::Graph g = chainGraph(4, 400);
+        std::vector<Arg> returned;
+        for (std::size_t i = 10; i + 1 < g.nodes.size(); i += 10)
+            returned.push_back(Arg::ofNode(static_cast<int>(i)));
+        g.nodes.back() = output(returned);
+        const render::DotDocument doc = render::buildDot(g);
+        const auto merged = std::find_if(doc.vertices.begin(), doc.vertices.end(),
+                                         [](const render::DotVertex& v) { return !v.merged.empty(); });
+        QVERIFY(merged != doc.vertices.end());
+        QCOMPARE(merged->id, std::string("output@@inputs"));
+        QCOMPARE(merged->user, static_cast<int>(g.nodes.size()) - 1);
+        QVERIFY(merged->merged.size() > 30);
+        QVERIFY(doc.text.find("\"output@@inputs\" -> \"output\"") != std::string::npos);
+        QVERIFY(doc.text.find("more</FONT>") != std::string::npos);
+        // No single stubs for the output, and only near values keep an edge into it.
+        QVERIFY(doc.text.find("@output\"") == std::string::npos);
+        QVERIFY(countOccurrences(doc.text, " -> \"output\"") <= 1 + static_cast<int>(returned.size() - merged->merged.size()));
+        if (!render::graphvizAvailable())
+            return;
+        const render::Layout layout = render::computeLayout(doc);
+        const auto box = std::find_if(layout.nodes.begin(), layout.nodes.end(),
+                                      [](const render::Layout::NodeBox& b) { return b.id == "output@@inputs"; });
+        QVERIFY(box != layout.nodes.end());
+        QVERIFY(box->stub);
+        QCOMPARE(box->merged, merged->merged);
+        std::ofstream("/tmp/scratch/chain_merged.dot") << doc.text; // DEBUG
+        QVERIFY2(layout.width < 2000, qPrintable(QString::number(layout.width)));  // one stub, not 40 in a row
     }
 
     void formatsForPaths()

@@ -1,0 +1,114 @@
+// `fxray replay <graph|path> [--device cuda|cuda:N|cpu] [--seed N] [--inputs random|saved] [--int-range LO,HI]
+//  [--sym-default N] [--stop-on-first] [--no-values] [--all-nodes] [--json]`
+// One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
+#include "arg_parser.h"
+#include "base/json.h"
+#include "commands.h"
+#include "io/graph_source.h"
+#include "replay/replayer.h"
+#include "replay/report_format.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace fxray::cli {
+namespace {
+
+replay::ReplayOptions parseOptions(const ArgParser& p)
+{
+    replay::ReplayOptions o;
+    o.device = p.value("--device").value_or("cpu");
+    if (auto s = p.value("--seed")) {
+        try {
+            o.seed = std::stoull(*s);
+        } catch (const std::exception&) {
+            throw Error("--seed wants a non-negative integer, got '" + *s + "'");
+        }
+    }
+    const std::string inputs = p.value("--inputs").value_or("random");
+    if (inputs != "random" && inputs != "saved")
+        throw Error("--inputs is random or saved, got '" + inputs + "'");
+    o.inputs = inputs == "saved" ? replay::ReplayOptions::Inputs::Saved : replay::ReplayOptions::Inputs::Random;
+    if (auto r = p.value("--int-range")) {
+        auto comma = r->find(',');
+        try {
+            if (comma == std::string::npos)
+                throw Error("");
+            o.intLow = std::stoll(r->substr(0, comma));
+            o.intHigh = std::stoll(r->substr(comma + 1));
+        } catch (const std::exception&) {
+            throw Error("--int-range wants LO,HI, got '" + *r + "'");
+        }
+        if (o.intHigh <= o.intLow)
+            throw Error("--int-range: HI must be above LO");
+    }
+    if (auto v = p.value("--sym-default")) {
+        try {
+            o.symbolDefault = std::stoll(*v);
+        } catch (const std::exception&) {
+            throw Error("--sym-default wants an integer, got '" + *v + "'");
+        }
+    }
+    o.stopOnFirst = p.flag("--stop-on-first");
+    o.valueChecks = !p.flag("--no-values");
+    return o;
+}
+
+}  // namespace
+
+int runReplay(const Args& args)
+{
+    ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default"},
+                {"--stop-on-first", "--no-values", "--all-nodes", "--json"});
+    p.expectPositionals(1, "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] "
+                           "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--all-nodes] [--json]");
+    const replay::ReplayOptions options = parseOptions(p);
+    const std::string& target = p.positionals()[0];
+
+    io::Discovery d = io::discover(target);
+    std::vector<replay::ReplayReport> reports;
+    for (const io::GraphEntry& e : d.graphs) {
+        try {
+            reports.push_back(replay::replayGraph(io::loadGraph(e), options));
+        } catch (const Error& err) {
+            replay::ReplayReport r;
+            r.address = e.address;
+            r.device = options.device;
+            r.fatal = err.what();
+            reports.push_back(std::move(r));
+        }
+    }
+    bool allPassed = d.errors.empty();
+    for (const auto& r : reports)
+        allPassed = allPassed && r.passed();
+
+    if (p.flag("--json")) {
+        json::Value out;
+        if (reports.size() == 1) {
+            out = replay::reportToJson(reports.front());
+        } else {
+            out = json::Object{};
+            json::Value arr = json::Array{};
+            for (const auto& r : reports)
+                arr.push_back(replay::reportToJson(r));
+            out["reports"] = std::move(arr);
+        }
+        std::cout << out.dump(json::Style::Pretty) << "\n";
+    } else if (reports.size() == 1) {
+        std::cout << replay::formatReport(reports.front(), p.flag("--all-nodes"));
+    } else {
+        std::printf("%-12s %6s %6s %6s %6s %6s  %s\n", "verdict", "nodes", "pass", "mism", "err", "unsup", "graph");
+        for (const auto& r : reports)
+            std::printf("%-12s %6zu %6d %6d %6d %6d  %s\n", r.verdict().c_str(), r.nodes.size(),
+                        r.count(replay::NodeStatus::Passed), r.count(replay::NodeStatus::Mismatch),
+                        r.count(replay::NodeStatus::Error), r.count(replay::NodeStatus::Unsupported), r.address.c_str());
+        for (const auto& r : reports)
+            if (!r.passed())
+                std::cout << "\n" << replay::formatReport(r, false);
+        for (const auto& e : d.errors)
+            std::cout << "error: " << e << "\n";
+    }
+    return allPassed ? 0 : 1;
+}
+
+}  // namespace fxray::cli

@@ -1,0 +1,295 @@
+#include "replay/input_factory.h"
+
+#include "base/error.h"
+#include "graph/algorithms.h"
+#include "graph/sym_expr.h"
+#include "io/pt_file.h"
+#include "replay/torch_types.h"
+
+#include <ATen/ATen.h>
+
+#include <cstring>
+
+namespace fxray::replay::detail {
+namespace {
+
+using graph::Arg;
+using graph::Node;
+
+// Ops that only reshape/move their first argument: an index flowing through them keeps its range.
+bool isPassThrough(const Node& n)
+{
+    static const char* kOps[] = {"view", "_unsafe_view", "reshape", "clone", "permute", "expand", "squeeze",
+                                 "unsqueeze", "flatten", "t", "transpose", "contiguous", "alias", "_to_copy",
+                                 "slice", "select", "repeat"};
+    if (!n.isOp())
+        return false;
+    for (const char* op : kOps)
+        if (n.target.op == op)
+            return true;
+    return false;
+}
+
+// Size of dim `dim` of the value `ref` as recorded (constant sizes only).
+std::optional<std::int64_t> recordedSize(const graph::Graph& g, const Arg& ref, std::int64_t dim)
+{
+    if (ref.kind != Arg::Kind::Node)
+        return std::nullopt;
+    const Node& n = g.nodes[static_cast<std::size_t>(ref.node)];
+    if (!n.meta || !n.meta->isTensor())
+        return std::nullopt;
+    const auto& sizes = n.meta->tensor.sizes;
+    const auto rank = static_cast<std::int64_t>(sizes.size());
+    if (dim < 0)
+        dim += rank;
+    if (dim < 0 || dim >= rank || !sizes[static_cast<std::size_t>(dim)].isConstant())
+        return std::nullopt;
+    return sizes[static_cast<std::size_t>(dim)].value;
+}
+
+std::int64_t intArg(const Node& n, std::size_t i, std::int64_t fallback)
+{
+    return i < n.args.size() && n.args[i].kind == Arg::Kind::Int ? n.args[i].i : fallback;
+}
+
+// The bound that consumer `user` puts on its argument `pos` (which holds the index values).
+std::optional<IntRange> boundFromUser(const graph::Graph& g, const Node& user, std::size_t pos)
+{
+    if (!user.isOp())
+        return std::nullopt;
+    const std::string& op = user.target.op;
+    auto make = [&](std::optional<std::int64_t> high, const std::string& why) -> std::optional<IntRange> {
+        if (!high || *high <= 0)
+            return std::nullopt;
+        return IntRange{0, *high, user.name + " (" + op + "): " + why};
+    };
+    if (op == "embedding" && pos == 1)
+        return make(recordedSize(g, user.args[0], 0), "rows of the weight");
+    if (op == "embedding_dense_backward" && pos == 1)
+        return make(intArg(user, 2, -1), "num_weights");
+    if ((op == "index_select" && pos == 2) || ((op == "gather" || op == "scatter" || op == "scatter_add" ||
+                                                op == "scatter_reduce") && pos == 2))
+        return make(recordedSize(g, user.args[0], intArg(user, 1, 0)), "size of the indexed dim");
+    if ((op == "nll_loss_forward" || op == "nll_loss" || op == "nll_loss2d_forward" || op == "cross_entropy_loss") &&
+        pos == 1) {
+        // Classes are dim 1 of an (N, C, ...) input, dim 0 of a (C) input.
+        const Node& in = g.nodes[static_cast<std::size_t>(user.args[0].node)];
+        std::int64_t dim = in.meta && in.meta->isTensor() && in.meta->tensor.sizes.size() == 1 ? 0 : 1;
+        return make(recordedSize(g, user.args[0], dim), "class count");
+    }
+    if ((op == "nll_loss_backward" || op == "nll_loss2d_backward") && pos == 2) {
+        const Node& in = g.nodes[static_cast<std::size_t>(user.args[1].node)];
+        std::int64_t dim = in.meta && in.meta->isTensor() && in.meta->tensor.sizes.size() == 1 ? 0 : 1;
+        return make(recordedSize(g, user.args[1], dim), "class count");
+    }
+    if ((op == "index" || op == "_unsafe_index" || op == "index_put" || op == "_index_put_impl") && pos == 1)
+        return std::nullopt;  // handled per list position by the caller
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::optional<IntRange>> inferIntRanges(const graph::Graph& g)
+{
+    const auto users = graph::computeUsers(g);
+    std::vector<std::optional<IntRange>> out(g.nodes.size());
+    for (int ph : g.placeholders()) {
+        // Walk forward through pass-through ops; take the tightest bound any consumer gives.
+        std::vector<int> frontier{ph};
+        std::vector<bool> seen(g.nodes.size(), false);
+        while (!frontier.empty()) {
+            int v = frontier.back();
+            frontier.pop_back();
+            if (seen[static_cast<std::size_t>(v)])
+                continue;
+            seen[static_cast<std::size_t>(v)] = true;
+            for (int u : users[static_cast<std::size_t>(v)]) {
+                const Node& user = g.nodes[static_cast<std::size_t>(u)];
+                if (isPassThrough(user) && !user.args.empty() && user.args[0].kind == Arg::Kind::Node &&
+                    user.args[0].node == v) {
+                    frontier.push_back(u);
+                    continue;
+                }
+                for (std::size_t pos = 0; pos < user.args.size(); ++pos) {
+                    const Arg& a = user.args[pos];
+                    std::optional<IntRange> r;
+                    if (a.kind == Arg::Kind::Node && a.node == v)
+                        r = boundFromUser(g, user, pos);
+                    if (a.kind == Arg::Kind::List && (user.target.op == "index" || user.target.op == "_unsafe_index" ||
+                                                      user.target.op == "index_put")) {
+                        for (std::size_t k = 0; k < a.items.size(); ++k)
+                            if (a.items[k].kind == Arg::Kind::Node && a.items[k].node == v)
+                                if (auto hi = recordedSize(g, user.args[0], static_cast<std::int64_t>(k)))
+                                    r = IntRange{0, *hi, user.name + " (index): size of dim " + std::to_string(k)};
+                    }
+                    auto& cur = out[static_cast<std::size_t>(ph)];
+                    if (r && (!cur || r->high < cur->high))
+                        cur = r;
+                }
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
+                                    std::vector<std::string>& notes)
+{
+    const graph::Graph& g = lg.graph;
+    const auto ranges = inferIntRanges(g);
+    const auto placeholders = g.placeholders();
+    at::Generator gen = at::detail::createCPUGenerator(options.seed);
+
+    // Symbols bound from SymInt inputs' hints, then from sizes that are a bare symbol with a known hint.
+    graph::SymExpr::Bindings bindings;
+    for (std::size_t k = 0; k < placeholders.size(); ++k) {
+        const auto& spec = lg.inputs[k];
+        const Node& n = g.nodes[static_cast<std::size_t>(placeholders[k])];
+        if (spec.meta && !spec.meta->isTensor() && !spec.meta->symExpr.empty() && n.meta && !n.meta->isTensor()) {
+            auto hint = graph::SymExpr::parse(spec.meta->symExpr).evaluate({});
+            std::string sym = graph::SymExpr::parse(n.meta->symExpr).singleSymbol();
+            if (hint && !sym.empty())
+                bindings[sym] = *hint;
+        }
+    }
+    // Symbols still free after the hints take the default, so every size that uses them is consistent.
+    auto assume = [&](const std::string& expr) {
+        for (const std::string& sym : graph::SymExpr::parse(expr).symbols()) {
+            if (!bindings.count(sym)) {
+                bindings[sym] = options.symbolDefault;
+                notes.push_back(sym + " = " + std::to_string(options.symbolDefault) + ": no hint recorded for it");
+            }
+        }
+    };
+    for (std::size_t k = 0; k < placeholders.size(); ++k) {
+        const auto& spec = lg.inputs[k];
+        if (!spec.meta)
+            continue;
+        if (spec.meta->isTensor()) {
+            for (const auto& d : spec.meta->tensor.sizes)
+                if (!d.isConstant())
+                    assume(d.expr);
+        } else if (!spec.meta->symExpr.empty()) {
+            assume(spec.meta->symExpr);
+        }
+    }
+    auto resolve = [&](const graph::SymDim& d, const std::string& input) -> std::int64_t {
+        if (d.isConstant())
+            return *d.value;
+        auto v = graph::SymExpr::parse(d.expr).evaluate(bindings);
+        if (!v)
+            throw Error("size '" + d.expr + "' of input '" + input + "' cannot be evaluated");
+        return *v;
+    };
+
+    std::vector<c10::IValue> out;
+    for (std::size_t k = 0; k < placeholders.size(); ++k) {
+        const auto& spec = lg.inputs[k];
+        const Node& n = g.nodes[static_cast<std::size_t>(placeholders[k])];
+        if (!spec.meta)
+            throw Error("input '" + n.name + "' has no recorded metadata to build it from",
+                        SourceLocation{g.sourceFile, n.line, 0, n.name});
+        const graph::ValueMeta& m = *spec.meta;
+        if (!m.isTensor()) {
+            if (m.kind == graph::ValueMeta::Kind::Float || m.kind == graph::ValueMeta::Kind::SymFloat) {
+                out.emplace_back(m.symExpr.empty() ? 1.0 : std::stod(m.symExpr));
+                continue;
+            }
+            std::optional<std::int64_t> v;
+            if (!m.symExpr.empty())
+                v = graph::SymExpr::parse(m.symExpr).evaluate(bindings);
+            if (!v)
+                throw Error("int input '" + n.name + "' has no recorded value or hint",
+                            SourceLocation{g.sourceFile, n.line, 0, n.name});
+            out.emplace_back(*v);
+            continue;
+        }
+        const graph::TensorMeta& t = m.tensor;
+        std::vector<std::int64_t> sizes, strides;
+        for (const auto& d : t.sizes)
+            sizes.push_back(resolve(d, n.name));
+        if (t.strides) {
+            for (const auto& d : *t.strides)
+                strides.push_back(resolve(d, n.name));
+        } else {
+            auto contiguous = c10::contiguous_strides(sizes);
+            strides.assign(contiguous.begin(), contiguous.end());
+        }
+        const std::int64_t offset = t.storageOffset ? resolve(*t.storageOffset, n.name) : 0;
+        const c10::ScalarType dtype = toScalarType(t.dtype);
+        const c10::Device dev = t.device ? mapDevice(*t.device, device) : device;
+        // Fill a flat base that covers every element the strides reach (expanded/overlapping strides included),
+        // then view it: generating on the CPU keeps values identical across devices for the same seed.
+        std::int64_t extent = 1;
+        bool empty = false;
+        for (std::size_t d = 0; d < sizes.size(); ++d) {
+            empty = empty || sizes[d] == 0;
+            extent += (sizes[d] - 1) * strides[d];
+        }
+        const std::int64_t baseNumel = empty ? offset : offset + extent;
+        auto cpu = at::TensorOptions().dtype(dtype).device(c10::kCPU);
+        at::Tensor base;
+        if (t.dtype == graph::DType::Bool) {
+            base = at::randint(0, 2, {baseNumel}, gen, cpu.dtype(at::kLong)).to(at::kBool);
+        } else if (graph::dtypeIsIntegral(t.dtype)) {
+            const auto& r = ranges[static_cast<std::size_t>(placeholders[k])];
+            std::int64_t lo = r ? r->low : options.intLow;
+            std::int64_t hi = r ? r->high : options.intHigh;
+            base = at::randint(lo, hi, {baseNumel}, gen, cpu.dtype(at::kLong)).to(dtype);
+        } else if (graph::dtypeIsFloating(t.dtype) || graph::dtypeIsComplex(t.dtype)) {
+            auto f32 = cpu.dtype(at::kFloat);
+            base = options.floatDist == ReplayOptions::FloatDist::Uniform ? at::rand({baseNumel}, gen, f32)
+                                                                          : at::randn({baseNumel}, gen, f32);
+            base = base.to(dtype);
+        } else {
+            throw Error("cannot generate values of dtype " + std::string(graph::dtypeTorchName(t.dtype)) + " for '" +
+                        n.name + "'");
+        }
+        at::Tensor onDevice = base.to(dev);
+        out.emplace_back(onDevice.as_strided(sizes, strides, offset));
+    }
+    return out;
+}
+
+std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::Device& device)
+{
+    if (lg.savedInputsPath.empty())
+        throw Error("this dump has no saved inputs (.pt); use random inputs", fileLocation(lg.entry.path));
+    io::PtFile pt = io::readPtFile(lg.savedInputsPath);
+    const io::PtValue& root = pt.root;
+    if (root.kind != io::PtValue::Kind::List && root.kind != io::PtValue::Kind::Tuple)
+        throw Error("saved inputs are not a list", fileLocation(lg.savedInputsPath));
+    const auto placeholders = lg.graph.placeholders();
+    if (root.items.size() != placeholders.size())
+        throw Error("saved inputs hold " + std::to_string(root.items.size()) + " values for " +
+                        std::to_string(placeholders.size()) + " graph inputs",
+                    fileLocation(lg.savedInputsPath));
+    std::vector<c10::IValue> out;
+    for (std::size_t k = 0; k < root.items.size(); ++k) {
+        const io::PtValue& v = root.items[k];
+        switch (v.kind) {
+        case io::PtValue::Kind::Int: out.emplace_back(v.integer); break;
+        case io::PtValue::Kind::Float: out.emplace_back(v.real); break;
+        case io::PtValue::Kind::Bool: out.emplace_back(v.boolean); break;
+        case io::PtValue::Kind::Tensor: {
+            const io::TensorRecord& r = *v.tensor;
+            const c10::ScalarType dtype = toScalarType(r.dtype);
+            const std::int64_t storageElems = r.storageNumel;
+            // Copy the raw storage, then view it with the recorded geometry.
+            at::Tensor storage = at::empty({storageElems}, at::TensorOptions().dtype(dtype));
+            std::memcpy(storage.data_ptr(), r.data.data(), std::min<std::size_t>(r.data.size(), storage.nbytes()));
+            at::Tensor t = storage.as_strided(r.sizes, r.strides, r.storageOffset);
+            const bool cpuScalar = r.location == "cpu";
+            out.emplace_back(cpuScalar ? t : t.to(device));
+            break;
+        }
+        default:
+            throw Error("saved input " + std::to_string(k) + " is a " + std::string(io::ptKindName(v.kind)) +
+                            ", not a tensor or number",
+                        fileLocation(lg.savedInputsPath));
+        }
+    }
+    return out;
+}
+
+}  // namespace fxray::replay::detail

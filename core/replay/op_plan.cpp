@@ -1,0 +1,470 @@
+#include "replay/op_plan.h"
+
+#include "graph/printer.h"
+#include "replay/torch_types.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/jit_type.h>
+
+#include <stdexcept>
+
+namespace fxray::replay::detail {
+namespace {
+
+using graph::Arg;
+
+// A planning failure for one node; becomes NodePlan::Kind::Unsupported with this message.
+struct PlanError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+ArgPlan constant(c10::IValue v)
+{
+    ArgPlan p;
+    p.constant = std::move(v);
+    return p;
+}
+
+ArgPlan valueOf(int node, ArgPlan::Kind kind = ArgPlan::Kind::Value)
+{
+    ArgPlan p;
+    p.kind = kind;
+    p.node = node;
+    return p;
+}
+
+c10::Layout toLayout(const std::string& s)
+{
+    if (s == "strided")
+        return c10::kStrided;
+    if (s == "sparse_coo")
+        return c10::kSparse;
+    if (s == "sparse_csr")
+        return c10::kSparseCsr;
+    if (s == "sparse_csc")
+        return c10::kSparseCsc;
+    if (s == "sparse_bsr")
+        return c10::kSparseBsr;
+    if (s == "sparse_bsc")
+        return c10::kSparseBsc;
+    if (s == "_mkldnn")
+        return c10::kMkldnn;
+    if (s == "jagged")
+        return c10::kJagged;
+    throw PlanError("unknown layout torch." + s);
+}
+
+c10::MemoryFormat toMemoryFormat(const std::string& s)
+{
+    if (s == "contiguous_format")
+        return c10::MemoryFormat::Contiguous;
+    if (s == "channels_last")
+        return c10::MemoryFormat::ChannelsLast;
+    if (s == "channels_last_3d")
+        return c10::MemoryFormat::ChannelsLast3d;
+    if (s == "preserve_format")
+        return c10::MemoryFormat::Preserve;
+    throw PlanError("unknown memory format torch." + s);
+}
+
+std::string argText(const Arg& a) { return graph::formatArg(graph::Graph{}, a); }
+
+// A Python number where the schema wants a Tensor becomes a 0-dim "wrapped number", as torch's Python binding
+// does, so type promotion treats it as a scalar (f32 tensor + 1 stays f32).
+at::Tensor wrappedNumber(const Arg& a)
+{
+    at::Tensor t = a.kind == Arg::Kind::Float ? at::scalar_tensor(a.f, at::kDouble)
+                   : a.kind == Arg::Kind::Bool ? at::scalar_tensor(a.b, at::kBool)
+                                               : at::scalar_tensor(a.i, at::kLong);
+    t.unsafeGetTensorImpl()->set_wrapped_number(true);
+    return t;
+}
+
+class Planner {
+public:
+    explicit Planner(const c10::Device& device) : m_device(device) {}
+
+    ArgPlan plan(const Arg& a, const c10::TypePtr& type)
+    {
+        using K = c10::TypeKind;
+        switch (type->kind()) {
+        case K::OptionalType:
+            if (a.kind == Arg::Kind::None)
+                return constant(c10::IValue());
+            return plan(a, type->castRaw<c10::OptionalType>()->getElementType());
+        case K::TensorType:
+            if (a.kind == Arg::Kind::Node)
+                return valueOf(a.node);
+            if (a.kind == Arg::Kind::None)  // Python passes None for a Tensor argument as an undefined tensor
+                return constant(at::Tensor());
+            if (a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Bool)
+                return constant(wrappedNumber(a));
+            break;
+        case K::IntType:
+        case K::SymIntType:
+            if (a.kind == Arg::Kind::Int)
+                return constant(a.i);
+            if (a.kind == Arg::Kind::Bool)
+                return constant(static_cast<std::int64_t>(a.b));
+            if (a.kind == Arg::Kind::Node)
+                return valueOf(a.node);
+            break;
+        case K::FloatType:
+        case K::SymFloatType:
+            if (a.kind == Arg::Kind::Float)
+                return constant(a.f);
+            if (a.kind == Arg::Kind::Int)
+                return constant(static_cast<double>(a.i));
+            if (a.kind == Arg::Kind::Node)
+                return valueOf(a.node, ArgPlan::Kind::ValueToDouble);
+            break;
+        case K::NumberType:
+        case K::ComplexType:
+            if (a.kind == Arg::Kind::Int)
+                return constant(a.i);
+            if (a.kind == Arg::Kind::Float)
+                return constant(a.f);
+            if (a.kind == Arg::Kind::Bool)
+                return constant(a.b);
+            if (a.kind == Arg::Kind::Node)
+                return valueOf(a.node);
+            break;
+        case K::BoolType:
+        case K::SymBoolType:
+            if (a.kind == Arg::Kind::Bool)
+                return constant(a.b);
+            if (a.kind == Arg::Kind::Int)
+                return constant(a.i != 0);
+            if (a.kind == Arg::Kind::Node)
+                return valueOf(a.node);
+            break;
+        case K::StringType:
+            if (a.kind == Arg::Kind::String)
+                return constant(a.s);
+            break;
+        case K::DeviceObjType:
+            if (a.kind == Arg::Kind::Device)
+                return constant(mapDevice(a.device, m_device));
+            if (a.kind == Arg::Kind::String)
+                return constant(mapDevice(graph::Device{a.s.substr(0, a.s.find(':')), -1}, m_device));
+            break;
+        case K::ScalarTypeType:
+            if (a.kind == Arg::Kind::DType)
+                return constant(toScalarType(a.dtype));
+            if (a.kind == Arg::Kind::Int)
+                return constant(a.i);
+            break;
+        case K::LayoutType:
+            if (a.kind == Arg::Kind::Layout)
+                return constant(toLayout(a.s));
+            break;
+        case K::MemoryFormatType:
+            if (a.kind == Arg::Kind::MemoryFormat)
+                return constant(toMemoryFormat(a.s));
+            break;
+        case K::GeneratorType:
+            if (a.kind == Arg::Kind::None)
+                return constant(c10::IValue());
+            break;
+        case K::ListType:
+            return planList(a, type->castRaw<c10::ListType>()->getElementType());
+        default: break;
+        }
+        throw PlanError("cannot pass " + argText(a) + " as " + type->str());
+    }
+
+private:
+    ArgPlan planList(const Arg& a, const c10::TypePtr& elem)
+    {
+        using K = c10::TypeKind;
+        std::vector<Arg> items;
+        if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple)
+            items = a.items;
+        else if (a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Node)
+            items = {a};  // a scalar where the schema wants a list of one (int[1] / SymInt[1])
+        else
+            throw PlanError("cannot pass " + argText(a) + " as a list of " + elem->str());
+        ArgPlan p;
+        bool allConst = true;
+        switch (elem->kind()) {
+        case K::IntType:
+        case K::SymIntType: {
+            p.kind = ArgPlan::Kind::IntList;
+            std::vector<std::int64_t> ints;
+            for (const Arg& i : items) {
+                p.items.push_back(plan(i, c10::IntType::get()));
+                allConst = allConst && p.items.back().kind == ArgPlan::Kind::Const;
+                if (allConst)
+                    ints.push_back(p.items.back().constant.toInt());
+            }
+            if (allConst)
+                return constant(std::move(ints));
+            return p;
+        }
+        case K::FloatType: {
+            std::vector<double> doubles;
+            for (const Arg& i : items) {
+                ArgPlan e = plan(i, c10::FloatType::get());
+                if (e.kind != ArgPlan::Kind::Const)
+                    throw PlanError("float lists with graph values are not supported");
+                doubles.push_back(e.constant.toDouble());
+            }
+            return constant(std::move(doubles));
+        }
+        case K::BoolType: {
+            c10::List<bool> bools;
+            for (const Arg& i : items) {
+                if (i.kind != Arg::Kind::Bool)
+                    throw PlanError("expected a list of bools");
+                bools.push_back(i.b);
+            }
+            return constant(std::move(bools));
+        }
+        case K::TensorType:
+            p.kind = ArgPlan::Kind::TensorList;
+            for (const Arg& i : items) {
+                if (i.kind != Arg::Kind::Node)
+                    throw PlanError("expected tensors in " + argText(a));
+                p.items.push_back(valueOf(i.node));
+            }
+            return p;
+        case K::OptionalType:
+            if (elem->castRaw<c10::OptionalType>()->getElementType()->kind() == K::TensorType) {
+                p.kind = ArgPlan::Kind::OptTensorList;
+                for (const Arg& i : items) {
+                    if (i.kind == Arg::Kind::None)
+                        p.items.push_back(constant(c10::IValue()));
+                    else if (i.kind == Arg::Kind::Node)
+                        p.items.push_back(valueOf(i.node));
+                    else
+                        throw PlanError("expected tensors or None in " + argText(a));
+                }
+                return p;
+            }
+            break;
+        default: break;
+        }
+        throw PlanError("unsupported list type " + elem->str() + "[]");
+    }
+
+    c10::Device m_device;
+};
+
+// prims ops are registered from Python, so a C++ process lacks them: rewrite the common ones into aten.
+bool lowerPrims(graph::Node& n)
+{
+    if (n.target.ns != "prims")
+        return true;
+    const std::string& op = n.target.op;
+    if (op == "convert_element_type" && n.args.size() == 2) {
+        n.target = graph::Target{graph::Target::Kind::Op, "aten", "_to_copy", "default"};
+        n.kwargs = {{"dtype", n.args[1]}};
+        n.args.resize(1);
+        return true;
+    }
+    if (op == "device_put" && n.args.size() == 2) {
+        n.target = graph::Target{graph::Target::Kind::Op, "aten", "_to_copy", "default"};
+        n.kwargs = {{"device", n.args[1]}};
+        n.args.resize(1);
+        return true;
+    }
+    return false;
+}
+
+NodePlan planOp(const graph::Node& original, const c10::Device& device)
+{
+    graph::Node n = original;
+    NodePlan p;
+    p.name = n.target.str();
+    if (!lowerPrims(n)) {
+        p.why = "prims." + n.target.op + " exists only in Python and fxray has no lowering for it";
+        return p;
+    }
+    if (n.target.ns == "higher_order") {
+        p.why = "higher-order op " + n.target.str() + " needs its subgraph interpreted (not supported yet)";
+        return p;
+    }
+    const std::string overload = n.target.overload == "default" ? "" : n.target.overload;
+    if (n.target.overload.empty()) {
+        p.why = "operator packet " + n.target.str() + " names no overload";
+        return p;
+    }
+    auto handle = c10::Dispatcher::singleton().findSchema({n.target.qualifiedName(), overload});
+    if (!handle) {
+        p.why = "operator " + n.target.qualifiedName() + (overload.empty() ? "" : "." + overload) +
+                " is not registered with LibTorch's dispatcher";
+        return p;
+    }
+    const c10::FunctionSchema& schema = handle->schema();
+    try {
+        Planner planner(device);
+        const auto& formals = schema.arguments();
+        std::size_t positional = 0;
+        for (const auto& f : formals)
+            positional += !f.kwarg_only();
+        if (n.args.size() > positional)
+            throw PlanError(std::to_string(n.args.size()) + " positional arguments, schema takes " + std::to_string(positional));
+        for (const auto& [key, v] : n.kwargs) {
+            bool known = false;
+            for (const auto& f : formals)
+                known = known || f.name() == key;
+            if (!known)
+                throw PlanError("no argument named '" + key + "' in " + schema.name() + "." + schema.overload_name());
+        }
+        for (std::size_t i = 0; i < formals.size(); ++i) {
+            const c10::Argument& f = formals[i];
+            const graph::Arg* given = nullptr;
+            if (!f.kwarg_only() && i < n.args.size())
+                given = &n.args[i];
+            for (const auto& [key, v] : n.kwargs)
+                if (key == f.name())
+                    given = &v;
+            if (given)
+                p.args.push_back(planner.plan(*given, f.real_type()));
+            else if (f.default_value())
+                p.args.push_back(constant(*f.default_value()));
+            else if (f.real_type()->kind() == c10::TypeKind::OptionalType)
+                p.args.push_back(constant(c10::IValue()));
+            else
+                throw PlanError("missing argument '" + f.name() + "'");
+        }
+    } catch (const PlanError& e) {
+        p.args.clear();
+        p.why = e.what();
+        return p;
+    }
+    const c10::DispatchKey key = device.is_cuda() ? c10::DispatchKey::CUDA : c10::DispatchKey::CPU;
+    // The computed table of a runtime key includes composite kernels (the plain kernel lookup would miss them).
+    if (!handle->hasComputedKernelForDispatchKey(key)) {
+        p.args.clear();
+        p.why = "no " + std::string(c10::toString(key)) + " kernel for " + n.target.str();
+        return p;
+    }
+    p.kind = NodePlan::Kind::Op;
+    p.op = handle;
+    return p;
+}
+
+ArgPlan planLoose(const graph::Arg& a)
+{
+    // Python-level ops take plain values: constants or node values.
+    if (a.kind == Arg::Kind::Node)
+        return valueOf(a.node);
+    switch (a.kind) {
+    case Arg::Kind::Int: return constant(a.i);
+    case Arg::Kind::Float: return constant(a.f);
+    case Arg::Kind::Bool: return constant(a.b);
+    case Arg::Kind::None: return constant(c10::IValue());
+    default: throw PlanError("unsupported operand " + argText(a));
+    }
+}
+
+}  // namespace
+
+std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device)
+{
+    std::vector<NodePlan> plans;
+    plans.reserve(g.nodes.size());
+    for (const graph::Node& n : g.nodes) {
+        NodePlan p;
+        p.name = n.target.str();
+        try {
+            switch (n.kind) {
+            case graph::NodeKind::Placeholder: p.kind = NodePlan::Kind::Input; break;
+            case graph::NodeKind::Output: p.kind = NodePlan::Kind::Output; break;
+            case graph::NodeKind::GetAttr: p.kind = NodePlan::Kind::Constant; break;
+            case graph::NodeKind::CallMethod:
+                p.why = "method call ." + n.target.op + "() belongs to a dynamo-level graph (needs Python)";
+                break;
+            case graph::NodeKind::CallFunction:
+                switch (n.target.kind) {
+                case graph::Target::Kind::Op: p = planOp(n, device); break;
+                case graph::Target::Kind::Getitem:
+                    if (n.args.size() != 2 || n.args[1].kind != Arg::Kind::Int)
+                        throw PlanError("getitem needs a value and an int index");
+                    p.kind = NodePlan::Kind::Getitem;
+                    p.args = {planLoose(n.args[0]), constant(n.args[1].i)};
+                    break;
+                case graph::Target::Kind::Operator:
+                    p.kind = NodePlan::Kind::Operator;
+                    p.name = n.target.op;
+                    for (const Arg& a : n.args)
+                        p.args.push_back(planLoose(a));
+                    break;
+                case graph::Target::Kind::Python: {
+                    const std::string& f = n.target.op;
+                    if (f == "torch.sym_float" || f == "torch.sym_int" || f == "torch.sym_max" || f == "torch.sym_min" ||
+                        f == "torch.sym_not") {
+                        p.kind = NodePlan::Kind::SymFloat;
+                        p.name = f.substr(6);
+                        for (const Arg& a : n.args)
+                            p.args.push_back(planLoose(a));
+                    } else {
+                        p.why = "python call " + f + "() needs Python";
+                    }
+                    break;
+                }
+                default: p.why = "unsupported target"; break;
+                }
+                break;
+            }
+        } catch (const PlanError& e) {
+            p.kind = NodePlan::Kind::Unsupported;
+            p.args.clear();
+            p.why = e.what();
+        }
+        plans.push_back(std::move(p));
+    }
+    return plans;
+}
+
+c10::IValue assembleArg(const ArgPlan& a, const std::vector<c10::IValue>& values)
+{
+    switch (a.kind) {
+    case ArgPlan::Kind::Const: return a.constant;
+    case ArgPlan::Kind::Value: return values[static_cast<std::size_t>(a.node)];
+    case ArgPlan::Kind::ValueToDouble: {
+        const c10::IValue& v = values[static_cast<std::size_t>(a.node)];
+        return v.isDouble() ? v : c10::IValue(v.isInt() ? static_cast<double>(v.toInt()) : v.toScalar().toDouble());
+    }
+    case ArgPlan::Kind::IntList: {
+        std::vector<std::int64_t> out;
+        out.reserve(a.items.size());
+        for (const ArgPlan& i : a.items)
+            out.push_back(assembleArg(i, values).toInt());
+        return out;
+    }
+    case ArgPlan::Kind::DoubleList: {
+        std::vector<double> out;
+        for (const ArgPlan& i : a.items)
+            out.push_back(assembleArg(i, values).toDouble());
+        return out;
+    }
+    case ArgPlan::Kind::TensorList: {
+        c10::List<at::Tensor> out;
+        out.reserve(a.items.size());
+        for (const ArgPlan& i : a.items)
+            out.push_back(assembleArg(i, values).toTensor());
+        return out;
+    }
+    case ArgPlan::Kind::OptTensorList: {
+        c10::List<std::optional<at::Tensor>> out;
+        out.reserve(a.items.size());
+        for (const ArgPlan& i : a.items) {
+            c10::IValue v = assembleArg(i, values);
+            out.push_back(v.isNone() ? std::optional<at::Tensor>() : std::optional<at::Tensor>(v.toTensor()));
+        }
+        return out;
+    }
+    }
+    return {};
+}
+
+void assembleStack(const NodePlan& plan, const std::vector<c10::IValue>& values, std::vector<c10::IValue>& stack)
+{
+    stack.clear();
+    for (const ArgPlan& a : plan.args)
+        stack.push_back(assembleArg(a, values));
+}
+
+}  // namespace fxray::replay::detail

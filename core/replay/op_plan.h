@@ -1,0 +1,56 @@
+#pragma once
+// Internal to core/replay (includes LibTorch). Each graph node is compiled once into a NodePlan: the
+// dispatcher operator it calls and how each schema argument is filled (constant IValues built up front,
+// references to earlier nodes' values). Running a plan then only assembles a stack and calls the kernel.
+#include "graph/graph.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/ivalue.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fxray::replay::detail {
+
+// How one argument is produced at run time.
+struct ArgPlan {
+    enum class Kind {
+        Const,          // `constant`
+        Value,          // the value of node `node` as is
+        ValueToDouble,  // node value (int/float/bool) as a double (schema says float)
+        IntList,        // ints and node values -> int[]
+        DoubleList,     // floats / ints -> float[]
+        TensorList,     // node tensors -> Tensor[]
+        OptTensorList,  // None or node tensors -> Tensor?[]
+    };
+    Kind kind = Kind::Const;
+    c10::IValue constant;
+    int node = -1;
+    std::vector<ArgPlan> items;
+};
+
+struct NodePlan {
+    enum class Kind {
+        Op,        // dispatcher call
+        Getitem,   // element of a tuple/list value
+        Operator,  // python arithmetic on ints/floats/bools
+        SymFloat,  // torch.sym_float / sym_int / sym_max / sym_min / sym_not
+        Input, Output, Constant, Unsupported,
+    };
+    Kind kind = Kind::Unsupported;
+    std::optional<c10::OperatorHandle> op;
+    std::vector<ArgPlan> args;  // Op: one per schema argument
+    std::string name;           // Operator / SymFloat: operator name; Op: qualified op for messages
+    std::string why;            // Unsupported: the reason
+};
+
+// Compiles every node of g for the given device. Never throws for a node: a node that cannot be planned
+// becomes Kind::Unsupported with the reason.
+std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device);
+
+// Builds the argument stack of an Op plan from node values.
+void assembleStack(const NodePlan& plan, const std::vector<c10::IValue>& values, std::vector<c10::IValue>& stack);
+c10::IValue assembleArg(const ArgPlan& a, const std::vector<c10::IValue>& values);
+
+}  // namespace fxray::replay::detail

@@ -1,0 +1,81 @@
+#pragma once
+// What a replay is asked to do and what it reports. Plain C++: the GUI, the CLI and the minimizer use these
+// without seeing LibTorch.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fxray::replay {
+
+struct ReplayOptions {
+    std::string device = "cpu";        // "cpu", "cuda", "cuda:N"
+    std::uint64_t seed = 0;
+    enum class Inputs { Random, Saved } inputs = Inputs::Random;
+    enum class FloatDist { Normal, Uniform } floatDist = FloatDist::Normal;
+    std::int64_t intLow = 0, intHigh = 16;  // range for int inputs nothing constrains (high exclusive)
+    bool stopOnFirst = false;
+    // Size symbols no input records a hint for ("s77" in a trace's AOT graph) take this value.
+    std::int64_t symbolDefault = 8;
+    // Value checks (NaN/Inf origin, min/max/mean) read every output back: one device sync per node.
+    bool valueChecks = true;
+    bool timing = true;
+};
+
+enum class NodeStatus { Passed, Mismatch, Error, Skipped, Unsupported, NotRun };
+std::string_view nodeStatusName(NodeStatus s);
+
+struct Mismatch {
+    enum class Kind { DType, Size, Stride, Device, Value };
+    Kind kind;
+    int output = 0;         // index in the node's flattened outputs
+    std::string expected;   // as recorded (with symbols evaluated): "f32", "[32, 128]", "cuda"
+    std::string actual;
+};
+std::string_view mismatchKindName(Mismatch::Kind k);
+
+struct OutputStats {
+    std::string meta;          // actual "f32[32, 128][128, 1]cpu" (or "int 24")
+    bool hasValues = false;    // floating/int tensor with value checks on
+    double min = 0, max = 0, mean = 0;
+    std::int64_t nanCount = 0, infCount = 0, numel = 0;
+};
+
+struct NodeResult {
+    std::string name;
+    std::string target;   // "aten.mm.default"
+    NodeStatus status = NodeStatus::NotRun;
+    std::vector<Mismatch> mismatches;
+    std::string error;    // op exception message, or why skipped/unsupported
+    std::vector<OutputStats> outputs;
+    bool nanOrigin = false;  // first node whose outputs hold NaN/Inf while its inputs did not
+    double timeUs = 0;       // host wall time of the op call (CUDA: event time when available)
+};
+
+struct ReplayReport {
+    std::string address;
+    std::string device;
+    std::uint64_t seed = 0;
+    std::string inputs;   // "random" / "saved"
+    std::vector<NodeResult> nodes;  // one per graph node, program order
+    std::vector<std::string> unsupported;  // coverage findings up front ("prims.foo: node x, y")
+    std::vector<std::string> notes;        // assumptions made (e.g. "s77 = 8: no hint recorded")
+    std::string firstNanNode;
+    double totalUs = 0;   // whole replay, synchronised
+    bool cancelled = false;
+    std::string fatal;    // set when the replay could not start (e.g. device unavailable)
+
+    int count(NodeStatus s) const;
+    bool passed() const;  // no mismatch, error, unsupported, NaN origin, fatal
+    std::string verdict() const;  // "pass", "mismatch", "error", "unsupported", "nan"
+};
+
+// Cooperative cancellation (set from another thread); progress is (done, total).
+struct CancelToken {
+    std::atomic<bool> cancelled{false};
+};
+using ProgressSink = std::function<void(std::size_t done, std::size_t total)>;
+
+}  // namespace fxray::replay

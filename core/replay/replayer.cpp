@@ -1,0 +1,381 @@
+// The checked interpreter: runs node plans in program order, frees values after their last use, checks each
+// node's outputs against the recorded metadata, finds where NaN/Inf first appears, times each node.
+#include "replay/replayer.h"
+
+#include "base/error.h"
+#include "io/pt_file.h"
+#include "replay/input_factory.h"
+#include "replay/op_plan.h"
+#include "replay/torch_types.h"
+#include "replay/value_checks.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Context.h>
+#include <c10/core/Event.h>
+#include <c10/core/InferenceMode.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+
+#include <chrono>
+#include <cmath>
+#include <map>
+
+namespace fxray::replay {
+namespace {
+
+using detail::NodePlan;
+
+c10::Device parseDevice(const std::string& text)
+{
+    try {
+        return c10::Device(text);
+    } catch (const c10::Error&) {
+        throw Error("bad device '" + text + "' (expected cpu, cuda or cuda:N)");
+    }
+}
+
+// Python-level arithmetic on ints/floats/bools (SymInt nodes).
+c10::IValue applyOperator(const std::string& op, const std::vector<c10::IValue>& a)
+{
+    auto isInt = [](const c10::IValue& v) { return v.isInt() || v.isBool(); };
+    auto asInt = [](const c10::IValue& v) { return v.isBool() ? static_cast<std::int64_t>(v.toBool()) : v.toInt(); };
+    auto asDouble = [&](const c10::IValue& v) { return v.isDouble() ? v.toDouble() : static_cast<double>(asInt(v)); };
+    if (a.size() == 1) {
+        if (op == "neg")
+            return isInt(a[0]) ? c10::IValue(-asInt(a[0])) : c10::IValue(-asDouble(a[0]));
+        if (op == "not_" || op == "sym_not")
+            return c10::IValue(!a[0].toBool());
+        if (op == "float" || op == "sym_float")
+            return c10::IValue(asDouble(a[0]));
+        if (op == "int" || op == "sym_int")
+            return c10::IValue(static_cast<std::int64_t>(asDouble(a[0])));
+    }
+    if (a.size() == 2) {
+        const bool ints = isInt(a[0]) && isInt(a[1]);
+        const std::int64_t x = ints ? asInt(a[0]) : 0, y = ints ? asInt(a[1]) : 0;
+        const double p = asDouble(a[0]), q = asDouble(a[1]);
+        if (op == "add")
+            return ints ? c10::IValue(x + y) : c10::IValue(p + q);
+        if (op == "sub")
+            return ints ? c10::IValue(x - y) : c10::IValue(p - q);
+        if (op == "mul")
+            return ints ? c10::IValue(x * y) : c10::IValue(p * q);
+        if (op == "truediv")
+            return c10::IValue(p / q);
+        if (op == "floordiv" || op == "mod") {
+            if (ints) {
+                if (y == 0)
+                    throw Error("integer division by zero");
+                std::int64_t fd = x / y - ((x % y != 0) && ((x < 0) != (y < 0)) ? 1 : 0);
+                return op == "floordiv" ? c10::IValue(fd) : c10::IValue(x - fd * y);
+            }
+            double fd = std::floor(p / q);
+            return op == "floordiv" ? c10::IValue(fd) : c10::IValue(p - fd * q);
+        }
+        if (op == "pow")
+            return ints && y >= 0 ? c10::IValue(static_cast<std::int64_t>(std::llround(std::pow(p, q)))) : c10::IValue(std::pow(p, q));
+        if (op == "eq")
+            return c10::IValue(p == q);
+        if (op == "ne")
+            return c10::IValue(p != q);
+        if (op == "lt")
+            return c10::IValue(p < q);
+        if (op == "le")
+            return c10::IValue(p <= q);
+        if (op == "gt")
+            return c10::IValue(p > q);
+        if (op == "ge")
+            return c10::IValue(p >= q);
+        if (op == "and_")
+            return ints ? c10::IValue(x & y) : c10::IValue(a[0].toBool() && a[1].toBool());
+        if (op == "or_")
+            return ints ? c10::IValue(x | y) : c10::IValue(a[0].toBool() || a[1].toBool());
+        if (op == "sym_max")
+            return ints ? c10::IValue(std::max(x, y)) : c10::IValue(std::max(p, q));
+        if (op == "sym_min")
+            return ints ? c10::IValue(std::min(x, y)) : c10::IValue(std::min(p, q));
+    }
+    throw Error("operator." + op + " on " + std::to_string(a.size()) + " operand(s) is not supported");
+}
+
+c10::IValue getItem(const c10::IValue& base, std::int64_t index)
+{
+    auto pick = [&](std::int64_t size) {
+        std::int64_t i = index < 0 ? index + size : index;
+        if (i < 0 || i >= size)
+            throw Error("index " + std::to_string(index) + " out of range for " + std::to_string(size) + " values");
+        return static_cast<std::size_t>(i);
+    };
+    if (base.isTuple()) {
+        const auto& e = base.toTupleRef().elements();
+        return e[pick(static_cast<std::int64_t>(e.size()))];
+    }
+    if (base.isList()) {
+        auto l = base.toListRef();
+        return l[pick(static_cast<std::int64_t>(l.size()))];
+    }
+    throw Error("getitem on " + detail::describeValue(base));
+}
+
+// State dict constants for get_attr nodes, by attribute name.
+std::map<std::string, at::Tensor> loadConstants(const io::LoadedGraph& lg, const c10::Device& device)
+{
+    std::map<std::string, at::Tensor> out;
+    bool needed = false;
+    for (const auto& n : lg.graph.nodes)
+        needed = needed || n.kind == graph::NodeKind::GetAttr;
+    if (!needed || lg.stateDictPath.empty())
+        return out;
+    io::PtFile pt = io::readPtFile(lg.stateDictPath);
+    for (const auto& [key, v] : pt.root.entries) {
+        if (key.kind != io::PtValue::Kind::String || !v.isTensor())
+            continue;
+        const io::TensorRecord& r = *v.tensor;
+        at::Tensor storage = at::empty({r.storageNumel}, at::TensorOptions().dtype(detail::toScalarType(r.dtype)));
+        std::memcpy(storage.data_ptr(), r.data.data(), std::min<std::size_t>(r.data.size(), storage.nbytes()));
+        out[key.text] = storage.as_strided(r.sizes, r.strides, r.storageOffset).to(device);
+    }
+    return out;
+}
+
+// CUDA (or other accelerator) event pairs for per-node device time; empty on CPU.
+class DeviceTimer {
+public:
+    DeviceTimer(const c10::Device& device, std::size_t nodes) : m_device(device)
+    {
+        if (!device.is_cuda())
+            return;
+        m_impl = c10::impl::getDeviceGuardImpl(device.type());
+        m_start.reserve(nodes);
+        m_end.reserve(nodes);
+        for (std::size_t i = 0; i < nodes; ++i) {
+            m_start.emplace_back(device.type(), c10::EventFlag::BACKEND_DEFAULT);
+            m_end.emplace_back(device.type(), c10::EventFlag::BACKEND_DEFAULT);
+        }
+    }
+    bool active() const { return m_impl != nullptr; }
+    void begin(std::size_t i) { m_start[i].record(m_impl->getStream(m_device)); m_used.push_back(i); }
+    void end(std::size_t i) { m_end[i].record(m_impl->getStream(m_device)); }
+    // Call after synchronising. Milliseconds -> microseconds.
+    void collect(std::vector<NodeResult>& results)
+    {
+        for (std::size_t i : m_used)
+            results[i].timeUs = m_start[i].elapsedTime(m_end[i]) * 1000.0;
+    }
+
+private:
+    c10::Device m_device;
+    const c10::impl::DeviceGuardImplInterface* m_impl = nullptr;
+    std::vector<c10::Event> m_start, m_end;
+    std::vector<std::size_t> m_used;
+};
+
+void synchronize(const c10::Device& device)
+{
+    if (device.is_cuda())
+        c10::impl::getDeviceGuardImpl(device.type())->synchronizeDevice(device.index());
+}
+
+std::string errorText(const c10::Error& e)
+{
+    std::string s = e.what_without_backtrace();
+    if (auto nl = s.find("\nException raised from"); nl != std::string::npos)
+        s.resize(nl);
+    return s;
+}
+
+}  // namespace
+
+int cudaDeviceCount()
+{
+    return at::hasCUDA() ? static_cast<int>(c10::impl::getDeviceGuardImpl(c10::kCUDA)->deviceCount()) : 0;
+}
+
+std::vector<std::string> coverageReport(const graph::Graph& g, const std::string& deviceText)
+{
+    const c10::Device device = parseDevice(deviceText);
+    const auto plans = detail::planGraph(g, device);
+    std::map<std::string, std::vector<std::string>> byReason;
+    for (std::size_t i = 0; i < plans.size(); ++i)
+        if (plans[i].kind == NodePlan::Kind::Unsupported)
+            byReason[plans[i].why].push_back(g.nodes[i].name);
+    std::vector<std::string> out;
+    for (const auto& [why, nodes] : byReason) {
+        std::string line = why + ": ";
+        for (std::size_t k = 0; k < nodes.size(); ++k)
+            line += (k ? ", " : "") + nodes[k];
+        out.push_back(line);
+    }
+    return out;
+}
+
+ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
+                         const ProgressSink& progress)
+{
+    const graph::Graph& g = lg.graph;
+    ReplayReport report;
+    report.address = lg.entry.address;
+    report.device = options.device;
+    report.seed = options.seed;
+    report.inputs = options.inputs == ReplayOptions::Inputs::Saved ? "saved" : "random";
+    report.nodes.resize(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        report.nodes[i].name = g.nodes[i].name;
+        report.nodes[i].target = g.nodes[i].kind == graph::NodeKind::CallFunction ? g.nodes[i].target.str()
+                                                                                  : std::string(graph::nodeKindName(g.nodes[i].kind));
+    }
+
+    c10::Device device(c10::kCPU);
+    std::vector<c10::IValue> inputs;
+    std::map<std::string, at::Tensor> constants;
+    std::vector<NodePlan> plans;
+    try {
+        device = parseDevice(options.device);
+        if (device.is_cuda()) {
+            const int count = cudaDeviceCount();
+            if (count == 0)
+                throw Error("no CUDA device is available to this process");
+            if (device.has_index() && device.index() >= count)
+                throw Error("cuda:" + std::to_string(device.index()) + " does not exist (" + std::to_string(count) +
+                            " CUDA device(s))");
+            if (!device.has_index())
+                device = c10::Device(c10::kCUDA, 0);
+        }
+        plans = detail::planGraph(g, device);
+        report.unsupported = coverageReport(g, device.str());
+        at::manual_seed(options.seed);
+        inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, device)
+                                                                : detail::makeInputs(lg, options, device, report.notes);
+        constants = loadConstants(lg, device);
+    } catch (const Error& e) {
+        report.fatal = e.what();
+        return report;
+    } catch (const c10::Error& e) {
+        report.fatal = errorText(e);
+        return report;
+    }
+
+    c10::InferenceMode inferenceMode;  // no autograd bookkeeping: replay runs kernels only
+    const std::size_t n = g.nodes.size();
+    std::vector<c10::IValue> values(n);
+    std::vector<bool> available(n, false), nonFinite(n, false);
+    std::vector<c10::IValue> stack;
+    graph::SymExpr::Bindings bindings;
+    DeviceTimer timer(device, options.timing ? n : 0);
+    std::size_t nextInput = 0;
+    const auto start = std::chrono::steady_clock::now();
+
+    for (std::size_t i = 0; i < n; ++i) {
+        if (cancel && cancel->cancelled.load()) {
+            report.cancelled = true;
+            break;
+        }
+        const graph::Node& node = g.nodes[i];
+        const NodePlan& plan = plans[i];
+        NodeResult& r = report.nodes[i];
+
+        // Inputs to this node that are missing (an earlier error or unsupported node) make it skipped.
+        std::string missing;
+        graph::forEachNodeRef(node, [&](int ref) {
+            if (missing.empty() && !available[static_cast<std::size_t>(ref)])
+                missing = g.nodes[static_cast<std::size_t>(ref)].name;
+        });
+        bool inputNonFinite = false;
+        graph::forEachNodeRef(node, [&](int ref) { inputNonFinite = inputNonFinite || nonFinite[static_cast<std::size_t>(ref)]; });
+
+        if (plan.kind == NodePlan::Kind::Unsupported) {
+            r.status = NodeStatus::Unsupported;
+            r.error = plan.why;
+        } else if (!missing.empty() && plan.kind != NodePlan::Kind::Output) {
+            r.status = NodeStatus::Skipped;
+            r.error = "input '" + missing + "' was not computed";
+        } else {
+            try {
+                const auto t0 = std::chrono::steady_clock::now();
+                if (timer.active() && plan.kind == NodePlan::Kind::Op)
+                    timer.begin(i);
+                switch (plan.kind) {
+                case NodePlan::Kind::Input: values[i] = inputs[nextInput++]; break;
+                case NodePlan::Kind::Constant: {
+                    auto it = constants.find(node.attr);
+                    if (it == constants.end())
+                        throw Error("constant self." + node.attr + " is not in state_dict.pt");
+                    values[i] = it->second;
+                    break;
+                }
+                case NodePlan::Kind::Op:
+                    detail::assembleStack(plan, values, stack);
+                    plan.op->callBoxed(stack);
+                    if (stack.size() == 1)
+                        values[i] = std::move(stack[0]);
+                    else if (stack.empty())
+                        values[i] = c10::IValue();
+                    else
+                        values[i] = c10::ivalue::Tuple::create(std::move(stack));
+                    break;
+                case NodePlan::Kind::Getitem:
+                    values[i] = getItem(detail::assembleArg(plan.args[0], values), plan.args[1].constant.toInt());
+                    break;
+                case NodePlan::Kind::Operator:
+                case NodePlan::Kind::SymFloat: {
+                    std::vector<c10::IValue> operands;
+                    for (const auto& a : plan.args)
+                        operands.push_back(detail::assembleArg(a, values));
+                    values[i] = applyOperator(plan.name, operands);
+                    break;
+                }
+                case NodePlan::Kind::Output: break;
+                case NodePlan::Kind::Unsupported: break;
+                }
+                if (timer.active() && plan.kind == NodePlan::Kind::Op)
+                    timer.end(i);
+                r.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+                available[i] = true;
+
+                if (plan.kind == NodePlan::Kind::Output) {
+                    // The graph's outputs: their stats, and NaN/Inf there counts as seen (origin is upstream).
+                    graph::forEachNodeRef(node, [&](int ref) {
+                        r.outputs.push_back(detail::statsOf(values[static_cast<std::size_t>(ref)], options.valueChecks));
+                    });
+                    r.status = NodeStatus::Passed;
+                } else {
+                    if (node.meta)
+                        detail::checkValue(values[i], *node.meta, device, 0, bindings, r.mismatches);
+                    for (const at::Tensor& t : detail::flattenTensors(values[i])) {
+                        r.outputs.push_back(detail::statsOf(t, options.valueChecks));
+                        const auto& s = r.outputs.back();
+                        if (s.nanCount + s.infCount > 0)
+                            nonFinite[i] = true;
+                    }
+                    if (nonFinite[i] && !inputNonFinite) {
+                        r.nanOrigin = true;
+                        if (report.firstNanNode.empty())
+                            report.firstNanNode = node.name;
+                    }
+                    r.status = r.mismatches.empty() ? NodeStatus::Passed : NodeStatus::Mismatch;
+                }
+            } catch (const c10::Error& e) {
+                r.status = NodeStatus::Error;
+                r.error = errorText(e);
+            } catch (const Error& e) {
+                r.status = NodeStatus::Error;
+                r.error = e.what();
+            } catch (const std::exception& e) {
+                r.status = NodeStatus::Error;
+                r.error = e.what();
+            }
+        }
+        for (int f : node.frees)
+            values[static_cast<std::size_t>(f)] = c10::IValue();
+        if (progress)
+            progress(i + 1, n);
+        if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
+            break;
+    }
+    synchronize(device);
+    report.totalUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    if (timer.active())
+        timer.collect(report.nodes);
+    return report;
+}
+
+}  // namespace fxray::replay

@@ -1,0 +1,14 @@
+#pragma once
+// ReplayReport as JSON (the CLI's --json, the GUI's export) and as a text table. Plain C++.
+#include "base/json.h"
+#include "replay/replay_types.h"
+
+#include <string>
+
+namespace fxray::replay {
+
+json::Value reportToJson(const ReplayReport& r);
+// Summary line plus one row per node that did not pass (all nodes with allNodes), and the slowest nodes.
+std::string formatReport(const ReplayReport& r, bool allNodes);
+
+}  // namespace fxray::replay
