@@ -25,6 +25,7 @@ function(fxray_module name)
   endif()
   add_library(fxray_${name} STATIC ${M_SOURCES})
   add_library(fxray::${name} ALIAS fxray_${name})
+  set_target_properties(fxray_${name} PROPERTIES AUTOMOC OFF)  # core has no Qt
   target_include_directories(fxray_${name} PUBLIC ${PROJECT_SOURCE_DIR}/core)
   target_link_libraries(fxray_${name} PUBLIC ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
   target_precompile_headers(fxray_${name} PRIVATE <string> <vector> <string_view> <optional> <unordered_map> <memory>)

@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <future>
-#include <fstream>
 #include <sstream>
 #include <set>
 #include <thread>
@@ -313,7 +312,6 @@ private Q_SLOTS:
         QVERIFY(box != layout.nodes.end());
         QVERIFY(box->stub);
         QCOMPARE(box->merged, merged->merged);
-        std::ofstream("/tmp/scratch/chain_merged.dot") << doc.text; // DEBUG
         QVERIFY2(layout.width < 2000, qPrintable(QString::number(layout.width)));  // one stub, not 40 in a row
     }
 
