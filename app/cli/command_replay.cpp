@@ -1,5 +1,6 @@
 // `fxray replay <graph|path> [--device cuda|cuda:N|cpu] [--seed N] [--inputs random|saved] [--int-range LO,HI]
-//  [--sym-default N] [--stop-on-first] [--no-values] [--all-nodes] [--json]`
+//  [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected OUT.pt]
+//  [--repeat N [--warmup N]] [--all-nodes] [--json]`
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
 #include "arg_parser.h"
 #include "base/json.h"
@@ -50,6 +51,25 @@ replay::ReplayOptions parseOptions(const ArgParser& p)
         }
     }
     o.stopOnFirst = p.flag("--stop-on-first");
+    o.compareDevice = p.value("--compare-device").value_or("");
+    o.expectedOutputsPath = p.value("--expected").value_or("");
+    if (!o.compareDevice.empty() && !o.expectedOutputsPath.empty())
+        throw Error("--compare-device and --expected each name the reference: give one");
+    auto count = [&](const char* name) {
+        auto v = p.value(name);
+        if (!v)
+            return 0;
+        try {
+            int n = std::stoi(*v);
+            if (n < 0)
+                throw Error("");
+            return n;
+        } catch (const std::exception&) {
+            throw Error(std::string(name) + " wants a count, got '" + *v + "'");
+        }
+    };
+    o.repeat = count("--repeat");
+    o.warmup = count("--warmup");
     o.valueChecks = !p.flag("--no-values");
     return o;
 }
@@ -58,10 +78,12 @@ replay::ReplayOptions parseOptions(const ArgParser& p)
 
 int runReplay(const Args& args)
 {
-    ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default"},
+    ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected", "--repeat",
+                 "--warmup"},
                 {"--stop-on-first", "--no-values", "--all-nodes", "--json"});
     p.expectPositionals(1, "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] "
-                           "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--all-nodes] [--json]");
+                           "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
+                           "OUT.pt] [--repeat N [--warmup N]] [--all-nodes] [--json]");
     const replay::ReplayOptions options = parseOptions(p);
     const std::string& target = p.positionals()[0];
 

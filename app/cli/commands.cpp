@@ -12,7 +12,8 @@ const std::vector<Command>& commands()
 #ifdef FXRAY_HAVE_REPLAY
         {"replay", "run graphs through LibTorch with every node's dtype/size/stride checked against the dump",
          "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] "
-         "[--int-range LO,HI] [--stop-on-first] [--no-values] [--all-nodes] [--json]",
+         "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values]\n"
+         "                   [--compare-device DEV | --expected OUT.pt] [--repeat N [--warmup N]] [--all-nodes] [--json]",
          &runReplay},
 #endif
     };

@@ -4,11 +4,10 @@
 #include "graph/algorithms.h"
 #include "graph/sym_expr.h"
 #include "io/pt_file.h"
+#include "replay/pt_tensors.h"
 #include "replay/torch_types.h"
 
 #include <ATen/ATen.h>
-
-#include <cstring>
 
 namespace fxray::replay::detail {
 namespace {
@@ -256,40 +255,19 @@ std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::D
     if (lg.savedInputsPath.empty())
         throw Error("this dump has no saved inputs (.pt); use random inputs", fileLocation(lg.entry.path));
     io::PtFile pt = io::readPtFile(lg.savedInputsPath);
-    const io::PtValue& root = pt.root;
-    if (root.kind != io::PtValue::Kind::List && root.kind != io::PtValue::Kind::Tuple)
-        throw Error("saved inputs are not a list", fileLocation(lg.savedInputsPath));
-    const auto placeholders = lg.graph.placeholders();
-    if (root.items.size() != placeholders.size())
-        throw Error("saved inputs hold " + std::to_string(root.items.size()) + " values for " +
-                        std::to_string(placeholders.size()) + " graph inputs",
+    std::vector<c10::IValue> values = valuesFromPtList(pt);
+    const std::size_t expected = lg.graph.placeholders().size();
+    if (values.size() != expected)
+        throw Error("saved inputs hold " + std::to_string(values.size()) + " values for " + std::to_string(expected) +
+                        " graph inputs",
                     fileLocation(lg.savedInputsPath));
-    std::vector<c10::IValue> out;
-    for (std::size_t k = 0; k < root.items.size(); ++k) {
-        const io::PtValue& v = root.items[k];
-        switch (v.kind) {
-        case io::PtValue::Kind::Int: out.emplace_back(v.integer); break;
-        case io::PtValue::Kind::Float: out.emplace_back(v.real); break;
-        case io::PtValue::Kind::Bool: out.emplace_back(v.boolean); break;
-        case io::PtValue::Kind::Tensor: {
-            const io::TensorRecord& r = *v.tensor;
-            const c10::ScalarType dtype = toScalarType(r.dtype);
-            const std::int64_t storageElems = r.storageNumel;
-            // Copy the raw storage, then view it with the recorded geometry.
-            at::Tensor storage = at::empty({storageElems}, at::TensorOptions().dtype(dtype));
-            std::memcpy(storage.data_ptr(), r.data.data(), std::min<std::size_t>(r.data.size(), storage.nbytes()));
-            at::Tensor t = storage.as_strided(r.sizes, r.strides, r.storageOffset);
-            const bool cpuScalar = r.location == "cpu";
-            out.emplace_back(cpuScalar ? t : t.to(device));
-            break;
-        }
-        default:
-            throw Error("saved input " + std::to_string(k) + " is a " + std::string(io::ptKindName(v.kind)) +
-                            ", not a tensor or number",
-                        fileLocation(lg.savedInputsPath));
-        }
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        const io::PtValue& v = pt.root.items[k];
+        // Tensors saved on the CPU (0-dim scalars such as a step count) stay there, as in the captured run.
+        if (values[k].isTensor() && v.tensor->location != "cpu")
+            values[k] = values[k].toTensor().to(device);
     }
-    return out;
+    return values;
 }
 
 }  // namespace fxray::replay::detail

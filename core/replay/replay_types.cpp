@@ -45,6 +45,9 @@ std::string ReplayReport::verdict() const
         return "unsupported";
     if (!firstNanNode.empty())
         return "nan";
+    for (const auto& c : comparisons)
+        if (!c.ok)
+            return "diverged";
     if (cancelled)
         return "cancelled";
     return "pass";

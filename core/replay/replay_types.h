@@ -21,7 +21,25 @@ struct ReplayOptions {
     std::int64_t symbolDefault = 8;
     // Value checks (NaN/Inf origin, min/max/mean) read every output back: one device sync per node.
     bool valueChecks = true;
-    bool timing = true;
+    bool timing = true;  // per-node times (CUDA events on a GPU)
+    // Speed measurement: after the checked run, `warmup` then `repeat` more checked runs on the same inputs,
+    // each timed as a whole (synchronised). Per-node timing is off in those runs.
+    int warmup = 0, repeat = 0;
+    // Accuracy: replay the same inputs on this device too and compare the graph outputs ("" = no).
+    std::string compareDevice;
+    // Accuracy: compare the graph outputs with these (a torch.save'd list, e.g. from the capture companion).
+    std::string expectedOutputsPath;
+};
+
+// One graph output compared with a reference (another device's replay, or saved outputs).
+struct OutputComparison {
+    int output = 0;
+    std::string what;      // "f32[32, 10]" or "int", "None"
+    double maxAbs = 0, maxRel = 0;
+    double atol = 0, rtol = 0;
+    std::int64_t mismatched = 0;  // elements outside atol + rtol * |reference|
+    bool ok = true;
+    std::string note;      // shape/dtype/kind disagreement, NaN placement, ...
 };
 
 enum class NodeStatus { Passed, Mismatch, Error, Skipped, Unsupported, NotRun };
@@ -64,6 +82,9 @@ struct ReplayReport {
     std::vector<std::string> notes;        // assumptions made (e.g. "s77 = 8: no hint recorded")
     std::string firstNanNode;
     double totalUs = 0;   // whole replay, synchronised
+    std::vector<double> iterationUs;  // the timed repeats (options.repeat), each synchronised
+    std::string reference;            // what outputs were compared with ("cpu replay", "<file>")
+    std::vector<OutputComparison> comparisons;
     bool cancelled = false;
     std::string fatal;    // set when the replay could not start (e.g. device unavailable)
 

@@ -6,6 +6,7 @@
 #include "io/pt_file.h"
 #include "replay/input_factory.h"
 #include "replay/op_plan.h"
+#include "replay/pt_tensors.h"
 #include "replay/torch_types.h"
 #include "replay/value_checks.h"
 
@@ -129,10 +130,7 @@ std::map<std::string, at::Tensor> loadConstants(const io::LoadedGraph& lg, const
     for (const auto& [key, v] : pt.root.entries) {
         if (key.kind != io::PtValue::Kind::String || !v.isTensor())
             continue;
-        const io::TensorRecord& r = *v.tensor;
-        at::Tensor storage = at::empty({r.storageNumel}, at::TensorOptions().dtype(detail::toScalarType(r.dtype)));
-        std::memcpy(storage.data_ptr(), r.data.data(), std::min<std::size_t>(r.data.size(), storage.nbytes()));
-        out[key.text] = storage.as_strided(r.sizes, r.strides, r.storageOffset).to(device);
+        out[key.text] = detail::tensorFromRecord(*v.tensor).to(device);
     }
     return out;
 }
@@ -208,79 +206,67 @@ std::vector<std::string> coverageReport(const graph::Graph& g, const std::string
     return out;
 }
 
-ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
-                         const ProgressSink& progress)
-{
-    const graph::Graph& g = lg.graph;
-    ReplayReport report;
-    report.address = lg.entry.address;
-    report.device = options.device;
-    report.seed = options.seed;
-    report.inputs = options.inputs == ReplayOptions::Inputs::Saved ? "saved" : "random";
-    report.nodes.resize(g.nodes.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-        report.nodes[i].name = g.nodes[i].name;
-        report.nodes[i].target = g.nodes[i].kind == graph::NodeKind::CallFunction ? g.nodes[i].target.str()
-                                                                                  : std::string(graph::nodeKindName(g.nodes[i].kind));
-    }
+namespace {
 
-    c10::Device device(c10::kCPU);
+// The graph's outputs in the order the output node lists them, None entries included (flattened like pytree).
+void collectOutputs(const graph::Arg& a, const std::vector<c10::IValue>& values, std::vector<c10::IValue>& out)
+{
+    switch (a.kind) {
+    case graph::Arg::Kind::List:
+    case graph::Arg::Kind::Tuple:
+        for (const graph::Arg& item : a.items)
+            collectOutputs(item, values, out);
+        break;
+    case graph::Arg::Kind::Node: out.push_back(values[static_cast<std::size_t>(a.node)]); break;
+    case graph::Arg::Kind::Int: out.emplace_back(a.i); break;
+    case graph::Arg::Kind::Float: out.emplace_back(a.f); break;
+    case graph::Arg::Kind::Bool: out.emplace_back(a.b); break;
+    default: out.emplace_back(); break;
+    }
+}
+
+// Everything one pass over the graph needs, built once per replay.
+struct Prepared {
+    const graph::Graph* graph = nullptr;
+    std::vector<NodePlan> plans;
     std::vector<c10::IValue> inputs;
     std::map<std::string, at::Tensor> constants;
-    std::vector<NodePlan> plans;
-    try {
-        device = parseDevice(options.device);
-        if (device.is_cuda()) {
-            const int count = cudaDeviceCount();
-            if (count == 0)
-                throw Error("no CUDA device is available to this process");
-            if (device.has_index() && device.index() >= count)
-                throw Error("cuda:" + std::to_string(device.index()) + " does not exist (" + std::to_string(count) +
-                            " CUDA device(s))");
-            if (!device.has_index())
-                device = c10::Device(c10::kCUDA, 0);
-        }
-        plans = detail::planGraph(g, device);
-        report.unsupported = coverageReport(g, device.str());
-        at::manual_seed(options.seed);
-        inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, device)
-                                                                : detail::makeInputs(lg, options, device, report.notes);
-        constants = loadConstants(lg, device);
-    } catch (const Error& e) {
-        report.fatal = e.what();
-        return report;
-    } catch (const c10::Error& e) {
-        report.fatal = errorText(e);
-        return report;
-    }
+    c10::Device device{c10::kCPU};
+};
 
-    c10::InferenceMode inferenceMode;  // no autograd bookkeeping: replay runs kernels only
+// One pass. With `results`, every node is checked and reported there; `timer` may be null. Returns the graph's
+// outputs (the values the output node reads, in order).
+std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& options, std::vector<NodeResult>* results,
+                                   DeviceTimer* timer, ReplayReport* report, CancelToken* cancel,
+                                   const ProgressSink& progress)
+{
+    const graph::Graph& g = *p.graph;
     const std::size_t n = g.nodes.size();
     std::vector<c10::IValue> values(n);
     std::vector<bool> available(n, false), nonFinite(n, false);
-    std::vector<c10::IValue> stack;
+    std::vector<c10::IValue> stack, outputs;
     graph::SymExpr::Bindings bindings;
-    DeviceTimer timer(device, options.timing ? n : 0);
     std::size_t nextInput = 0;
-    const auto start = std::chrono::steady_clock::now();
 
     for (std::size_t i = 0; i < n; ++i) {
         if (cancel && cancel->cancelled.load()) {
-            report.cancelled = true;
+            if (report)
+                report->cancelled = true;
             break;
         }
         const graph::Node& node = g.nodes[i];
-        const NodePlan& plan = plans[i];
-        NodeResult& r = report.nodes[i];
+        const NodePlan& plan = p.plans[i];
+        NodeResult scratch;
+        NodeResult& r = results ? (*results)[i] : scratch;
 
         // Inputs to this node that are missing (an earlier error or unsupported node) make it skipped.
         std::string missing;
+        bool inputNonFinite = false;
         graph::forEachNodeRef(node, [&](int ref) {
             if (missing.empty() && !available[static_cast<std::size_t>(ref)])
                 missing = g.nodes[static_cast<std::size_t>(ref)].name;
+            inputNonFinite = inputNonFinite || nonFinite[static_cast<std::size_t>(ref)];
         });
-        bool inputNonFinite = false;
-        graph::forEachNodeRef(node, [&](int ref) { inputNonFinite = inputNonFinite || nonFinite[static_cast<std::size_t>(ref)]; });
 
         if (plan.kind == NodePlan::Kind::Unsupported) {
             r.status = NodeStatus::Unsupported;
@@ -290,14 +276,15 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
             r.error = "input '" + missing + "' was not computed";
         } else {
             try {
-                const auto t0 = std::chrono::steady_clock::now();
-                if (timer.active() && plan.kind == NodePlan::Kind::Op)
-                    timer.begin(i);
+                const bool timeIt = results && options.timing;
+                const auto t0 = timeIt ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+                if (timer && plan.kind == NodePlan::Kind::Op)
+                    timer->begin(i);
                 switch (plan.kind) {
-                case NodePlan::Kind::Input: values[i] = inputs[nextInput++]; break;
+                case NodePlan::Kind::Input: values[i] = p.inputs[nextInput++]; break;
                 case NodePlan::Kind::Constant: {
-                    auto it = constants.find(node.attr);
-                    if (it == constants.end())
+                    auto it = p.constants.find(node.attr);
+                    if (it == p.constants.end())
                         throw Error("constant self." + node.attr + " is not in state_dict.pt");
                     values[i] = it->second;
                     break;
@@ -323,33 +310,43 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
                     values[i] = applyOperator(plan.name, operands);
                     break;
                 }
-                case NodePlan::Kind::Output: break;
+                case NodePlan::Kind::Output:
+                    if (!node.args.empty())
+                        collectOutputs(node.args[0], values, outputs);
+                    break;
                 case NodePlan::Kind::Unsupported: break;
                 }
-                if (timer.active() && plan.kind == NodePlan::Kind::Op)
-                    timer.end(i);
-                r.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+                if (timer && plan.kind == NodePlan::Kind::Op)
+                    timer->end(i);
+                if (timeIt)
+                    r.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
                 available[i] = true;
 
-                if (plan.kind == NodePlan::Kind::Output) {
-                    // The graph's outputs: their stats, and NaN/Inf there counts as seen (origin is upstream).
-                    graph::forEachNodeRef(node, [&](int ref) {
-                        r.outputs.push_back(detail::statsOf(values[static_cast<std::size_t>(ref)], options.valueChecks));
-                    });
+                if (!results) {
+                    // unchecked pass
+                } else if (plan.kind == NodePlan::Kind::Output) {
+                    // The graph's outputs: their stats; NaN/Inf there was already traced to its origin upstream.
+                    r.outputs.clear();
+                    for (const c10::IValue& v : outputs)
+                        r.outputs.push_back(detail::statsOf(v, options.valueChecks));
                     r.status = NodeStatus::Passed;
                 } else {
+                    r.mismatches.clear();
+                    r.outputs.clear();
                     if (node.meta)
-                        detail::checkValue(values[i], *node.meta, device, 0, bindings, r.mismatches);
-                    for (const at::Tensor& t : detail::flattenTensors(values[i])) {
-                        r.outputs.push_back(detail::statsOf(t, options.valueChecks));
-                        const auto& s = r.outputs.back();
-                        if (s.nanCount + s.infCount > 0)
-                            nonFinite[i] = true;
+                        detail::checkValue(values[i], *node.meta, p.device, 0, bindings, r.mismatches);
+                    if (options.valueChecks) {
+                        for (const at::Tensor& t : detail::flattenTensors(values[i])) {
+                            r.outputs.push_back(detail::statsOf(t, true));
+                            const auto& st = r.outputs.back();
+                            if (st.nanCount + st.infCount > 0)
+                                nonFinite[i] = true;
+                        }
                     }
                     if (nonFinite[i] && !inputNonFinite) {
                         r.nanOrigin = true;
-                        if (report.firstNanNode.empty())
-                            report.firstNanNode = node.name;
+                        if (report && report->firstNanNode.empty())
+                            report->firstNanNode = node.name;
                     }
                     r.status = r.mismatches.empty() ? NodeStatus::Passed : NodeStatus::Mismatch;
                 }
@@ -371,10 +368,129 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
             break;
     }
-    synchronize(device);
+    return outputs;
+}
+
+c10::Device resolveDevice(const std::string& text)
+{
+    c10::Device device = parseDevice(text);
+    if (device.is_cuda()) {
+        const int count = cudaDeviceCount();
+        if (count == 0)
+            throw Error("no CUDA device is available to this process");
+        if (device.has_index() && device.index() >= count)
+            throw Error("cuda:" + std::to_string(device.index()) + " does not exist (" + std::to_string(count) +
+                        " CUDA device(s))");
+        if (!device.has_index())
+            device = c10::Device(c10::kCUDA, 0);
+    }
+    return device;
+}
+
+std::vector<c10::IValue> moveTo(const std::vector<c10::IValue>& values, const c10::Device& from, const c10::Device& to)
+{
+    std::vector<c10::IValue> out;
+    for (const auto& v : values) {
+        // Tensors on the replay device move; CPU scalars stay where they were.
+        if (v.isTensor() && v.toTensor().defined() && v.toTensor().device() == from)
+            out.emplace_back(v.toTensor().to(to));
+        else
+            out.push_back(v);
+    }
+    return out;
+}
+
+}  // namespace
+
+ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
+                         const ProgressSink& progress)
+{
+    const graph::Graph& g = lg.graph;
+    ReplayReport report;
+    report.address = lg.entry.address;
+    report.device = options.device;
+    report.seed = options.seed;
+    report.inputs = options.inputs == ReplayOptions::Inputs::Saved ? "saved" : "random";
+    report.nodes.resize(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        report.nodes[i].name = g.nodes[i].name;
+        report.nodes[i].target = g.nodes[i].kind == graph::NodeKind::CallFunction ? g.nodes[i].target.str()
+                                                                                  : std::string(graph::nodeKindName(g.nodes[i].kind));
+    }
+
+    Prepared p;
+    p.graph = &g;
+    try {
+        p.device = resolveDevice(options.device);
+        p.plans = detail::planGraph(g, p.device);
+        report.unsupported = coverageReport(g, p.device.str());
+        at::manual_seed(options.seed);
+        p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
+                                                                  : detail::makeInputs(lg, options, p.device, report.notes);
+        p.constants = loadConstants(lg, p.device);
+    } catch (const Error& e) {
+        report.fatal = e.what();
+        return report;
+    } catch (const c10::Error& e) {
+        report.fatal = errorText(e);
+        return report;
+    }
+
+    c10::InferenceMode inferenceMode;  // no autograd bookkeeping: replay runs kernels only
+    DeviceTimer timer(p.device, options.timing ? g.nodes.size() : 0);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<c10::IValue> outputs =
+        interpret(p, options, &report.nodes, timer.active() ? &timer : nullptr, &report, cancel, progress);
+    synchronize(p.device);
     report.totalUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (timer.active())
         timer.collect(report.nodes);
+
+    // Timed repeats: the same checked pass, whole-graph wall time, synchronised.
+    if (options.repeat > 0 && !report.cancelled) {
+        ReplayOptions timed = options;
+        timed.timing = false;
+        std::vector<NodeResult> scratch = report.nodes;
+        for (int k = 0; k < options.warmup + options.repeat; ++k) {
+            const auto t0 = std::chrono::steady_clock::now();
+            interpret(p, timed, &scratch, nullptr, nullptr, cancel, {});
+            synchronize(p.device);
+            if (k >= options.warmup)
+                report.iterationUs.push_back(
+                    std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        }
+    }
+
+    // Accuracy against another device or saved outputs.
+    try {
+        std::vector<c10::IValue> reference;
+        if (!options.compareDevice.empty()) {
+            Prepared other = p;
+            other.device = resolveDevice(options.compareDevice);
+            other.plans = detail::planGraph(g, other.device);
+            other.inputs = moveTo(p.inputs, p.device, other.device);
+            for (auto& [name, t] : other.constants)
+                t = t.to(other.device);
+            ReplayOptions unchecked = options;
+            unchecked.stopOnFirst = false;
+            reference = interpret(other, unchecked, nullptr, nullptr, nullptr, cancel, {});
+            report.reference = other.device.str() + " replay";
+        } else if (!options.expectedOutputsPath.empty()) {
+            reference = detail::valuesFromPtList(io::readPtFile(options.expectedOutputsPath));
+            report.reference = options.expectedOutputsPath;
+        }
+        if (!report.reference.empty()) {
+            if (reference.size() != outputs.size())
+                throw Error("reference has " + std::to_string(reference.size()) + " outputs, the graph " +
+                            std::to_string(outputs.size()));
+            for (std::size_t k = 0; k < outputs.size(); ++k)
+                report.comparisons.push_back(detail::compareOutput(outputs[k], reference[k], static_cast<int>(k)));
+        }
+    } catch (const Error& e) {
+        report.fatal = std::string("comparison: ") + e.what();
+    } catch (const c10::Error& e) {
+        report.fatal = "comparison: " + errorText(e);
+    }
     return report;
 }
 

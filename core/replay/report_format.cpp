@@ -41,6 +41,21 @@ json::Value reportToJson(const ReplayReport& r)
     if (!r.fatal.empty())
         o["fatal"] = r.fatal;
     o["total_us"] = r.totalUs;
+    if (!r.iterationUs.empty()) {
+        json::Value it = json::Array{};
+        for (double v : r.iterationUs)
+            it.push_back(v);
+        o["iteration_us"] = std::move(it);
+    }
+    if (!r.reference.empty()) {
+        o["reference"] = r.reference;
+        json::Value cs = json::Array{};
+        for (const OutputComparison& c : r.comparisons)
+            cs.push_back(json::Object{{"output", c.output}, {"what", c.what}, {"max_abs", c.maxAbs}, {"max_rel", c.maxRel},
+                                      {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok},
+                                      {"note", c.note}});
+        o["comparisons"] = std::move(cs);
+    }
     o["cancelled"] = r.cancelled;
     json::Value counts = json::Object{};
     for (NodeStatus s : {NodeStatus::Passed, NodeStatus::Mismatch, NodeStatus::Error, NodeStatus::Skipped,
@@ -98,6 +113,19 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
            " unsupported; " + fixed(r.totalUs / 1000.0, 2) + " ms\n";
     for (const auto& u : r.unsupported)
         out += "  unsupported: " + u + "\n";
+    if (!r.reference.empty()) {
+        out += "  outputs vs " + r.reference + ":\n";
+        for (const OutputComparison& c : r.comparisons)
+            out += "    [" + std::to_string(c.output) + "] " + c.what + (c.ok ? "  ok" : "  DIVERGED") + "  max abs " +
+                   fixed(c.maxAbs, 8) + " max rel " + fixed(c.maxRel, 8) +
+                   (c.mismatched ? "  " + std::to_string(c.mismatched) + " elements outside tolerance" : "") +
+                   (c.note.empty() ? "" : "  (" + c.note + ")") + "\n";
+    }
+    if (!r.iterationUs.empty()) {
+        std::vector<double> v = r.iterationUs;
+        std::sort(v.begin(), v.end());
+        out += "  timed repeats: median " + fixed(v[v.size() / 2], 1) + " us over " + std::to_string(v.size()) + " runs\n";
+    }
     for (const auto& note : r.notes)
         out += "  assumed " + note + "\n";
     if (!r.firstNanNode.empty())

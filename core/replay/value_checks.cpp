@@ -175,4 +175,66 @@ OutputStats statsOf(const c10::IValue& value, bool values)
     return s;
 }
 
+OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& reference, int index)
+{
+    OutputComparison c;
+    c.output = index;
+    c.what = describeValue(actual);
+    if (actual.isTensor() != reference.isTensor()) {
+        c.ok = false;
+        c.note = "reference is " + describeValue(reference);
+        return c;
+    }
+    if (!actual.isTensor()) {
+        if (actual.isNone() && reference.isNone())
+            return c;
+        const bool same = (actual.isInt() && reference.isInt() && actual.toInt() == reference.toInt()) ||
+                          (actual.isDouble() && reference.isDouble() && actual.toDouble() == reference.toDouble()) ||
+                          (actual.isBool() && reference.isBool() && actual.toBool() == reference.toBool());
+        if (!same) {
+            c.ok = false;
+            c.note = "reference is " + describeValue(reference);
+        }
+        return c;
+    }
+    const at::Tensor a = actual.toTensor().cpu();
+    const at::Tensor b = reference.toTensor().cpu();
+    if (a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type()) {
+        c.ok = false;
+        c.note = "reference is " + describeValue(reference);
+        return c;
+    }
+    if (!a.is_floating_point() && !a.is_complex()) {
+        c.mismatched = a.ne(b).sum().item<std::int64_t>();
+        c.ok = c.mismatched == 0;
+        if (a.numel() > 0 && a.scalar_type() != at::kBool)
+            c.maxAbs = (a.to(at::kDouble) - b.to(at::kDouble)).abs().max().item<double>();
+        return c;
+    }
+    switch (a.scalar_type()) {
+    case at::kDouble: c.atol = c.rtol = 1e-7; break;
+    case at::kHalf: c.atol = 1e-3; c.rtol = 1e-2; break;
+    case at::kBFloat16: c.atol = 1e-2; c.rtol = 2e-2; break;
+    default: c.atol = c.rtol = 1e-4; break;
+    }
+    if (a.numel() == 0)
+        return c;
+    const at::Tensor x = a.to(at::kDouble), y = b.to(at::kDouble);
+    const at::Tensor nanA = at::isnan(x), nanB = at::isnan(y);
+    if (!at::equal(nanA, nanB)) {
+        c.ok = false;
+        c.note = "NaNs in different places";
+    }
+    const at::Tensor both = at::logical_and(at::isfinite(x), at::isfinite(y));
+    const at::Tensor diff = at::where(both, (x - y).abs(), at::zeros_like(x));
+    c.maxAbs = diff.max().item<double>();
+    c.maxRel = (diff / (y.abs() + 1e-12)).max().item<double>();
+    // Infinities must match exactly (same sign, same place).
+    const at::Tensor infBad = at::logical_and(at::logical_not(both), at::logical_not(at::logical_and(nanA, nanB)));
+    const at::Tensor infMismatch = at::logical_and(infBad, x.ne(y));
+    c.mismatched = (diff > (c.atol + c.rtol * y.abs())).sum().item<std::int64_t>() + infMismatch.sum().item<std::int64_t>();
+    c.ok = c.ok && c.mismatched == 0;
+    return c;
+}
+
 }  // namespace fxray::replay::detail

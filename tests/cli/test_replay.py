@@ -58,6 +58,41 @@ def aot_graphs_in_traces_and_debug_dirs_replay_or_name_the_cuda_only_op():
 
 
 @check
+def outputs_with_saved_inputs_equal_pytorch_eager():
+    # tests/data/expected/*.pt come from PyTorch eager running each dump's module.py (make_expected.py).
+    expected_root = os.path.join(SOURCE, "tests", "data", "expected")
+    for d in seed_dumps():
+        rel = os.path.relpath(d, SAMPLES)
+        code, r = replay_json(d, "--inputs", "saved", "--expected", os.path.join(expected_root, rel + ".pt"))
+        assert code == 0 and r["verdict"] == "pass", (rel, r["verdict"], r.get("fatal"))
+        assert r["comparisons"] and all(c["ok"] for c in r["comparisons"]), (rel, r["comparisons"])
+
+
+@check
+def outputs_that_differ_from_the_reference_are_reported_as_diverged():
+    d = os.path.join(SAMPLES, "h100", "dumps", "mlp", "mlp_forward_0")
+    expected = os.path.join(SOURCE, "tests", "data", "expected", "h100", "dumps", "mlp", "mlp_forward_0.pt")
+    code, r = replay_json(d, "--inputs", "random", "--expected", expected)  # random inputs: other values
+    assert code == 1 and r["verdict"] == "diverged", r["verdict"]
+    first = r["comparisons"][0]
+    assert not first["ok"] and first["mismatched"] > 0 and first["max_abs"] > 1e-3
+
+
+@check
+def compare_device_replays_the_same_inputs_twice():
+    d = os.path.join(SAMPLES, "h100", "dumps", "cnn_channels_last", "cnn_channels_last_backward_0")
+    code, r = replay_json(d, "--compare-device", "cpu")
+    assert code == 0 and r["reference"] == "cpu replay" and all(c["ok"] and c["max_abs"] == 0 for c in r["comparisons"])
+
+
+@check
+def timed_repeats_report_each_iteration():
+    d = os.path.join(SAMPLES, "h100", "dumps", "mlp", "mlp_backward_0")
+    _, r = replay_json(d, "--repeat", "5", "--warmup", "1", "--no-values")
+    assert len(r["iteration_us"]) == 5 and all(t > 0 for t in r["iteration_us"])
+
+
+@check
 def wrong_stride_annotation_is_a_stride_mismatch_at_that_node():
     code, r = replay_json(os.path.join(FAULTS, "wrong_stride"))
     assert code == 1 and r["verdict"] == "mismatch"
