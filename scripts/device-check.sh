@@ -32,5 +32,11 @@ echo "== tests" | tee "$OUT/ctest.log"
 rc=${PIPESTATUS[0]}
 
 echo "== fxray info on the samples" | tee "$OUT/info.log"
-"$BUILD_DIR/app/cli/fxray" info samples 2>&1 | tail -5 | tee -a "$OUT/info.log"
+"$BUILD_DIR/app/cli/fxray" info samples 2>&1 | tail -3 | tee -a "$OUT/info.log"
+
+if [ "${FXRAY_DEVICE_BENCH:-1}" = 1 ]; then
+  echo "== replay benchmark (fxray vs Python references, same run)" | tee "$OUT/bench.log"
+  "$PY" bench/replay_bench.py --fxray "$BUILD_DIR/app/cli/fxray" --device cuda --repeats 100 --warmup 20 \
+    --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/bench.log"
+fi
 exit "$rc"

@@ -9,6 +9,8 @@ const std::vector<Command>& commands()
          "fxray info <path> [--json]", &runInfo},
         {"dot", "write a graph as DOT, or render it to SVG/PNG/PDF through Graphviz",
          "fxray dot <graph> -o out.{dot,svg,png,pdf} [--no-meta]", &runDot},
+        {"show", "print a graph as annotated readable code (or --code: module.py form)", "fxray show <graph> [--code]",
+         &runShow},
 #ifdef FXRAY_HAVE_REPLAY
         {"replay", "run graphs through LibTorch with every node's dtype/size/stride checked against the dump",
          "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] "

@@ -83,6 +83,7 @@ struct ReplayReport {
     std::string firstNanNode;
     double totalUs = 0;   // whole replay, synchronised
     std::vector<double> iterationUs;  // the timed repeats (options.repeat), each synchronised
+    std::int64_t peakDeviceBytes = -1;  // CUDA caching allocator's peak during the checked run; -1 on CPU
     std::string reference;            // what outputs were compared with ("cpu replay", "<file>")
     std::vector<OutputComparison> comparisons;
     bool cancelled = false;

@@ -12,9 +12,15 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
+#include <ATen/Parallel.h>
 #include <c10/core/Event.h>
 #include <c10/core/InferenceMode.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
+
+#if __has_include(<c10/cuda/CUDACachingAllocator.h>)
+#include <c10/cuda/CUDACachingAllocator.h>
+#define FXRAY_HAVE_CUDA_ALLOCATOR 1
+#endif
 
 #include <chrono>
 #include <cmath>
@@ -418,6 +424,8 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
                                                                                   : std::string(graph::nodeKindName(g.nodes[i].kind));
     }
 
+    // Python's `import torch` does this; without it ATen's CPU kernels can run on one OpenMP thread.
+    at::init_num_threads();
     Prepared p;
     p.graph = &g;
     try {
@@ -437,6 +445,11 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     }
 
     c10::InferenceMode inferenceMode;  // no autograd bookkeeping: replay runs kernels only
+#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
+    // Peak over the run, inputs included (they are allocated already): what the graph needs on the device.
+    if (p.device.is_cuda())
+        c10::cuda::CUDACachingAllocator::resetPeakStats(p.device.index());
+#endif
     DeviceTimer timer(p.device, options.timing ? g.nodes.size() : 0);
     const auto start = std::chrono::steady_clock::now();
     std::vector<c10::IValue> outputs =
@@ -445,6 +458,13 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     report.totalUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (timer.active())
         timer.collect(report.nodes);
+#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
+    if (p.device.is_cuda())
+        report.peakDeviceBytes =
+            c10::cuda::CUDACachingAllocator::getDeviceStats(p.device.index())
+                .allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)]
+                .peak;
+#endif
 
     // Timed repeats: the same checked pass, whole-graph wall time, synchronised.
     if (options.repeat > 0 && !report.cancelled) {

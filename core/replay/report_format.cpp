@@ -41,6 +41,8 @@ json::Value reportToJson(const ReplayReport& r)
     if (!r.fatal.empty())
         o["fatal"] = r.fatal;
     o["total_us"] = r.totalUs;
+    if (r.peakDeviceBytes >= 0)
+        o["peak_device_bytes"] = r.peakDeviceBytes;
     if (!r.iterationUs.empty()) {
         json::Value it = json::Array{};
         for (double v : r.iterationUs)

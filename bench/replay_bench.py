@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Checked replay speed on a GPU: fxray vs the Python references of ../shared/BASELINES.md, in one run.
+
+For each graph: fxray's checked replay (every node's dtype/size/stride checked; `fxray replay --no-values`,
+median of timed repeats) against, on the same inputs' metadata and device,
+  eager   the graph's own code run as a Python module (GraphModule-equivalent)
+  interp  torch.fx.Interpreter over the symbolically traced module
+  checked a fx.Interpreter that checks dtype/size/significant strides against the annotations after every node
+          (what functorch's DebugInterpreter does, symbol binding skipped)
+  cuda graph  torch.cuda.CUDAGraph replay of the eager module
+and the peak device memory of fxray's replay vs eager. Prints µs per graph, µs per node, and ratios.
+usage: bench/replay_bench.py --fxray build/app/cli/fxray [--repeats 50] [--device cuda]"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import torch
+import torch.fx
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+H100 = os.path.join(ROOT, "samples", "h100")
+GRAPHS = [
+    ("mlp forward_0", os.path.join(H100, "dumps", "mlp", "mlp_forward_0")),
+    ("mlp backward_0", os.path.join(H100, "dumps", "mlp", "mlp_backward_0")),
+    ("cnn_channels_last forward_0", os.path.join(H100, "dumps", "cnn_channels_last", "cnn_channels_last_forward_0")),
+    ("cnn_channels_last backward_0", os.path.join(H100, "dumps", "cnn_channels_last", "cnn_channels_last_backward_0")),
+    ("embed_ce forward_0", os.path.join(H100, "dumps", "embed_ce", "embed_ce_forward_0")),
+    ("embed_ce backward_0", os.path.join(H100, "dumps", "embed_ce", "embed_ce_backward_0")),
+    ("transformer encoder layer fwd", os.path.join(H100, "trace", "mlp_encoder_inductor.log") + "#1/0/aot_forward_graph"),
+    ("transformer encoder layer bwd", os.path.join(H100, "trace", "mlp_encoder_inductor.log") + "#1/0/aot_backward_graph"),
+]
+DTYPES = {"f64": torch.float64, "f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+          "i64": torch.int64, "i32": torch.int32, "i16": torch.int16, "i8": torch.int8, "u8": torch.uint8, "b8": torch.bool}
+ANNOT = re.compile(r'^\s+(\w+): "([a-z0-9]+)\[([^\]]*)\](?:\[([^\]]*)\])?([a-z]+(?::\d+)?)?"', re.M)
+
+
+def dims(text):
+    return [int(x) for x in text.split(",") if x.strip()] if text is not None else None
+
+
+def load(fxray, address, device):
+    """The graph's readable code (from fxray show), as a module, and its annotations per node."""
+    text = subprocess.run([fxray, "show", address], capture_output=True, text=True, check=True).stdout
+    ann = {}
+    sig = re.search(r"def forward\(self, (.*?)\):", text, re.S).group(1)
+    for name, dt, sizes, strides, _dev in re.findall(r'(\w+): "([a-z0-9]+)\[([^\]]*)\](?:\[([^\]]*)\])?([a-z]+(?::\d+)?)?"', sig):
+        ann[name] = (DTYPES[dt], dims(sizes), dims(strides) if strides != "" or sizes == "" else None)
+    for name, dt, sizes, strides, _dev in ANNOT.findall(text):
+        ann[name] = (DTYPES[dt], dims(sizes), dims(strides) if strides is not None else None)
+    src = "import torch\nfrom torch import device\nfrom math import inf, nan\n" + text
+    src = src.replace("device(type='cuda', index=0)", f"device(type='{device.type}', index={device.index or 0})")
+    scope = {}
+    exec(compile(src, address, "exec"), scope)
+    mod = scope["GraphModule"]()
+    return mod, ann, text
+
+
+def make_inputs(mod_text, ann, device, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    sig = re.search(r"def forward\(self, (.*?)\):", mod_text, re.S).group(1)
+    names = re.findall(r"(\w+)(?:: \"[^\"]*\")?(?:,|$)", sig)
+    out = []
+    for n in names:
+        if n == "self":
+            continue
+        dt, sizes, strides = ann[n]
+        if strides is None:
+            strides = torch.empty(sizes).stride()
+        t = torch.empty_strided(sizes, strides, dtype=dt, device="cpu")
+        if dt.is_floating_point:
+            t.copy_(torch.randn(sizes, generator=g).to(dt))
+        elif dt == torch.bool:
+            t.copy_(torch.randint(0, 2, sizes, generator=g).bool())
+        else:
+            t.copy_(torch.randint(0, 16, sizes, generator=g).to(dt))
+        out.append(t.to(device) if device.type != "cpu" else t)
+    return out
+
+
+STMT = re.compile(r'^\s+(\w+)(?:: "[^"]*")? = ', re.M)
+
+
+def annotations_by_node(gm, ann, text):
+    """Re-tracing renames nodes, so annotations are matched by position: the n-th call in the traced graph is the
+    n-th assignment in the code."""
+    body = text[text.index("def forward"):]
+    names = [n for n in STMT.findall(body) if n not in ("self",)]
+    calls = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method", "get_attr")]
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    sig = re.search(r"def forward\(self, (.*?)\):", text, re.S).group(1)
+    params = [p for p in re.findall(r"(\w+)(?:: \"[^\"]*\")?(?:,|$)", sig) if p != "self"]
+    by_node = {n: ann.get(name) for n, name in zip(placeholders, params)}
+    assert len(calls) == len(names), (len(calls), len(names))
+    by_node.update({n: ann.get(name) for n, name in zip(calls, names)})
+    return by_node
+
+
+class CheckingInterpreter(torch.fx.Interpreter):
+    """dtype / size / significant-stride checks after every node, as DebugInterpreter does."""
+
+    def __init__(self, gm, by_node):
+        super().__init__(gm)
+        self.by_node = by_node
+
+    def run_node(self, n):
+        r = super().run_node(n)
+        a = self.by_node.get(n)
+        if a is not None and isinstance(r, torch.Tensor):
+            dt, sizes, strides = a
+            assert r.dtype == dt, n.name
+            assert list(r.shape) == sizes, n.name
+            if strides is not None and r.numel() > 0:
+                for s, want, have in zip(r.shape, strides, r.stride()):
+                    if s > 1:
+                        assert want == have, n.name
+        return r
+
+
+def median_us(fn, repeats, warmup, sync):
+    for _ in range(warmup):
+        fn()
+    sync()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append((time.perf_counter() - t0) * 1e6)
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fxray", default=os.path.join(ROOT, "build", "app", "cli", "fxray"))
+    ap.add_argument("--repeats", type=int, default=50)
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--device", default="cuda")
+    ap.add_argument("--json", help="also write the rows here")
+    args = ap.parse_args()
+    device = torch.device(args.device)
+    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+    rows = []
+    for title, address in GRAPHS:
+        fx = subprocess.run([args.fxray, "replay", address, "--device", args.device, "--no-values", "--json",
+                             "--repeat", str(args.repeats), "--warmup", str(args.warmup)], capture_output=True, text=True)
+        rep = json.loads(fx.stdout)
+        if rep["verdict"] != "pass":
+            print(f"{title}: fxray verdict {rep['verdict']} {rep.get('fatal', '')} {rep.get('unsupported', '')}: skipped",
+                  file=sys.stderr)
+            continue
+        nodes = len(rep["nodes"])
+        fx_us = statistics.median(rep["iteration_us"])
+        mod, ann, text = load(args.fxray, address, device)
+        inputs = make_inputs(text, ann, device)
+        with torch.no_grad():
+            eager = median_us(lambda: mod(*inputs), args.repeats, args.warmup, sync)
+            gm = torch.fx.symbolic_trace(mod)
+            interp = median_us(lambda: torch.fx.Interpreter(gm).run(*inputs), args.repeats, args.warmup, sync)
+            by_node = annotations_by_node(gm, ann, text)
+            checked = median_us(lambda: CheckingInterpreter(gm, by_node).run(*inputs), args.repeats, args.warmup, sync)
+            cg = None
+            peak_eager = None
+            if device.type == "cuda":
+                torch.cuda.reset_peak_memory_stats()
+                mod(*inputs)
+                sync()
+                peak_eager = torch.cuda.max_memory_allocated()
+                s = torch.cuda.Stream()
+                s.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(s):
+                    for _ in range(3):
+                        mod(*inputs)
+                torch.cuda.current_stream().wait_stream(s)
+                graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(graph):
+                    mod(*inputs)
+                cg = median_us(graph.replay, args.repeats, args.warmup, sync)
+        rows.append(dict(graph=title, nodes=nodes, fxray_us=fx_us, eager_us=eager, interp_us=interp, checked_us=checked,
+                         cuda_graph_us=cg, fxray_peak=rep.get("peak_device_bytes"), eager_peak=peak_eager,
+                         verdict=rep["verdict"]))
+
+    print(f"{'graph':32} {'nodes':>5} {'fxray checked':>14} {'py eager':>10} {'fx.Interp':>10} {'py checked':>11} "
+          f"{'CUDA graph':>10} {'fx/eager':>9} {'checked/fx':>11} {'peak fx/eager':>14}")
+    for r in rows:
+        per = lambda us: f"{us:8.0f} ({us / r['nodes']:4.1f})"  # noqa: E731
+        cg = f"{r['cuda_graph_us']:10.0f}" if r["cuda_graph_us"] else f"{'-':>10}"
+        peak = (f"{r['fxray_peak'] / 2**20:6.1f}/{r['eager_peak'] / 2**20:.1f} MiB"
+                if r["fxray_peak"] is not None and r["eager_peak"] else "-")
+        print(f"{r['graph']:32} {r['nodes']:5d} {per(r['fxray_us']):>14} {r['eager_us']:10.0f} {r['interp_us']:10.0f} "
+              f"{r['checked_us']:11.0f} {cg} {r['fxray_us'] / r['eager_us']:8.2f}x {r['checked_us'] / r['fxray_us']:10.1f}x "
+              f"{peak:>14}")
+    print(f"(µs per whole graph, µs/node in brackets; medians of {args.repeats} runs after {args.warmup} warm-up; "
+          f"device {torch.cuda.get_device_name() if device.type == 'cuda' else 'cpu'})")
+    if args.json:
+        json.dump(rows, open(args.json, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
