@@ -83,21 +83,28 @@ def make_inputs(mod_text, ann, device, seed=0):
     return out
 
 
-STMT = re.compile(r'^\s+(\w+)(?:: "[^"]*")? = ', re.M)
+STMT = re.compile(r'^\s+(\w+)(?:: "[^"]*")? = (torch\.ops\.([\w.]+)\(|\w+\[)?', re.M)
 
 
 def annotations_by_node(gm, ann, text):
-    """Re-tracing renames nodes, so annotations are matched by position: the n-th call in the traced graph is the
-    n-th assignment in the code."""
+    """Re-tracing renames nodes and folds constant-only calls (full, arange) into get_attr constants, so the code's
+    statements are aligned with the traced graph's calls by target, in order; folded ones go unchecked."""
     body = text[text.index("def forward"):]
-    names = [n for n in STMT.findall(body) if n not in ("self",)]
-    calls = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method", "get_attr")]
+    stmts = [(name, op if op else ("getitem" if sub.endswith("[") else None)) for name, sub, op in STMT.findall(body)]
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     sig = re.search(r"def forward\(self, (.*?)\):", text, re.S).group(1)
     params = [p for p in re.findall(r"(\w+)(?:: \"[^\"]*\")?(?:,|$)", sig) if p != "self"]
     by_node = {n: ann.get(name) for n, name in zip(placeholders, params)}
-    assert len(calls) == len(names), (len(calls), len(names))
-    by_node.update({n: ann.get(name) for n, name in zip(calls, names)})
+    k = 0
+    for n in gm.graph.nodes:
+        if n.op not in ("call_function", "call_method"):
+            continue
+        target = "getitem" if getattr(n.target, "__name__", "") == "getitem" else str(n.target)
+        while k < len(stmts) and stmts[k][1] != target:
+            k += 1  # a statement traced away (constant folded)
+        if k < len(stmts):
+            by_node[n] = ann.get(stmts[k][0])
+            k += 1
     return by_node
 
 

@@ -157,8 +157,13 @@ public:
         }
     }
     bool active() const { return m_impl != nullptr; }
-    void begin(std::size_t i) { m_start[i].record(m_impl->getStream(m_device)); m_used.push_back(i); }
-    void end(std::size_t i) { m_end[i].record(m_impl->getStream(m_device)); }
+    void begin(std::size_t i) { m_start[i].record(m_impl->getStream(m_device)); }
+    // Only nodes that got here are timed (an op that threw has no end event).
+    void end(std::size_t i)
+    {
+        m_end[i].record(m_impl->getStream(m_device));
+        m_used.push_back(i);
+    }
     // Call after synchronising. Milliseconds -> microseconds.
     void collect(std::vector<NodeResult>& results)
     {

@@ -24,7 +24,8 @@ std::vector<at::Tensor> flattenTensors(const c10::IValue& value);
 OutputStats statsOf(const c10::IValue& value, bool values);
 
 // Compares one graph output with its reference, with dtype-aware tolerances (f64 1e-7, f32 1e-4, f16 1e-3/1e-2,
-// bf16 1e-2/2e-2 absolute/relative; integers and bools exactly). NaNs must sit in the same places.
+// bf16 1e-2/2e-2 absolute/relative; the absolute part scaled by max(1, max |reference|); integers and bools
+// exactly). NaNs must sit in the same places.
 OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& reference, int index);
 
 }  // namespace fxray::replay::detail
