@@ -164,6 +164,7 @@ def main():
         nodes = len(rep["nodes"])
         fx_us = statistics.median(rep["iteration_us"])
         mod, ann, text = load(args.fxray, address, device)
+        base = torch.cuda.memory_allocated() if device.type == "cuda" else 0
         inputs = make_inputs(text, ann, device)
         with torch.no_grad():
             eager = median_us(lambda: mod(*inputs), args.repeats, args.warmup, sync)
@@ -174,10 +175,11 @@ def main():
             cg = None
             peak_eager = None
             if device.type == "cuda":
+                # Like fxray's figure: inputs included, nothing left over from earlier graphs.
                 torch.cuda.reset_peak_memory_stats()
                 mod(*inputs)
                 sync()
-                peak_eager = torch.cuda.max_memory_allocated()
+                peak_eager = torch.cuda.max_memory_allocated() - base
                 s = torch.cuda.Stream()
                 s.wait_stream(torch.cuda.current_stream())
                 with torch.cuda.stream(s):
@@ -191,6 +193,11 @@ def main():
         rows.append(dict(graph=title, nodes=nodes, fxray_us=fx_us, eager_us=eager, interp_us=interp, checked_us=checked,
                          cuda_graph_us=cg, fxray_peak=rep.get("peak_device_bytes"), eager_peak=peak_eager,
                          verdict=rep["verdict"]))
+        del mod, inputs, gm
+        if device.type == "cuda":
+            del graph
+            torch.cuda.synchronize()
+            torch.cuda.empty_cache()
 
     print(f"{'graph':32} {'nodes':>5} {'fxray checked':>14} {'py eager':>10} {'fx.Interp':>10} {'py checked':>11} "
           f"{'CUDA graph':>10} {'fx/eager':>9} {'checked/fx':>11} {'peak fx/eager':>14}")
