@@ -13,7 +13,7 @@ say() { printf '[bootstrap] %s\n' "$*"; }
 # Debian packages. Each entry: package name. Checked with dpkg-query so a re-run costs ~0.1 s.
 DEB_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl1-mesa-dev
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl1-mesa-dev
   libgraphviz-dev graphviz
   xvfb xauth x11-utils imagemagick fonts-dejavu-core
   zlib1g-dev
