@@ -1,4 +1,5 @@
-// `fxray replay <graph|path> [--device cuda|cuda:N|cpu] [--seed N] [--inputs random|saved] [--int-range LO,HI]
+// `fxray replay <graph|path> [--device cuda|cuda:N|cpu] [--seed N] [--inputs random|saved] [--floats normal|uniform]
+//  [--int-range LO,HI]
 //  [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected OUT.pt]
 //  [--repeat N [--warmup N]] [--all-nodes] [--json]`
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
@@ -30,6 +31,10 @@ replay::ReplayOptions parseOptions(const ArgParser& p)
     if (inputs != "random" && inputs != "saved")
         throw Error("--inputs is random or saved, got '" + inputs + "'");
     o.inputs = inputs == "saved" ? replay::ReplayOptions::Inputs::Saved : replay::ReplayOptions::Inputs::Random;
+    const std::string floats = p.value("--floats").value_or("normal");
+    if (floats != "normal" && floats != "uniform")
+        throw Error("--floats is normal or uniform, got '" + floats + "'");
+    o.floatDist = floats == "uniform" ? replay::ReplayOptions::FloatDist::Uniform : replay::ReplayOptions::FloatDist::Normal;
     if (auto r = p.value("--int-range")) {
         auto comma = r->find(',');
         try {
@@ -79,9 +84,9 @@ replay::ReplayOptions parseOptions(const ArgParser& p)
 int runReplay(const Args& args)
 {
     ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected", "--repeat",
-                 "--warmup"},
+                 "--warmup", "--floats"},
                 {"--stop-on-first", "--no-values", "--all-nodes", "--json"});
-    p.expectPositionals(1, "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] "
+    p.expectPositionals(1, "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
                            "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
                            "OUT.pt] [--repeat N [--warmup N]] [--all-nodes] [--json]");
     const replay::ReplayOptions options = parseOptions(p);

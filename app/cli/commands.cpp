@@ -13,7 +13,7 @@ const std::vector<Command>& commands()
          &runShow},
 #ifdef FXRAY_HAVE_REPLAY
         {"replay", "run graphs through LibTorch with every node's dtype/size/stride checked against the dump",
-         "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] "
+         "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
          "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values]\n"
          "                   [--compare-device DEV | --expected OUT.pt] [--repeat N [--warmup N]] [--all-nodes] [--json]",
          &runReplay},

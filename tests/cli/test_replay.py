@@ -166,6 +166,16 @@ def same_seed_same_values_other_seed_other_values():
 
 
 @check
+def uniform_floats_stay_in_zero_one():
+    d = os.path.join(SAMPLES, "h100", "dumps", "mlp", "mlp_forward_0")
+    _, r = replay_json(d, "--floats", "uniform")
+    s = node(r, "primals_1")["outputs"][0]
+    assert 0 <= s["min"] and s["max"] < 1, s
+    _, r = replay_json(d)
+    assert node(r, "primals_1")["outputs"][0]["min"] < 0  # normal by default
+
+
+@check
 def channels_last_inputs_keep_their_strides():
     d = os.path.join(SAMPLES, "h100", "dumps", "cnn_channels_last", "cnn_channels_last_forward_0")
     _, r = replay_json(d)
