@@ -10,6 +10,7 @@
 #include "replay/replayer.h"
 #include "replay/report_format.h"
 
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 
@@ -21,11 +22,9 @@ replay::ReplayOptions parseOptions(const ArgParser& p)
     replay::ReplayOptions o;
     o.device = p.value("--device").value_or("cpu");
     if (auto s = p.value("--seed")) {
-        try {
-            o.seed = std::stoull(*s);
-        } catch (const std::exception&) {
+        auto [ptr, ec] = std::from_chars(s->data(), s->data() + s->size(), o.seed);
+        if (ec != std::errc() || ptr != s->data() + s->size())
             throw Error("--seed wants a non-negative integer, got '" + *s + "'");
-        }
     }
     const std::string inputs = p.value("--inputs").value_or("random");
     if (inputs != "random" && inputs != "saved")
@@ -95,14 +94,20 @@ int runReplay(const Args& args)
     io::Discovery d = io::discover(target);
     std::vector<replay::ReplayReport> reports;
     for (const io::GraphEntry& e : d.graphs) {
-        try {
-            reports.push_back(replay::replayGraph(io::loadGraph(e), options));
-        } catch (const Error& err) {
+        // One graph's failure must not lose the other graphs' reports.
+        auto failed = [&](const std::string& why) {
             replay::ReplayReport r;
             r.address = e.address;
             r.device = options.device;
-            r.fatal = err.what();
+            r.fatal = why;
             reports.push_back(std::move(r));
+        };
+        try {
+            reports.push_back(replay::replayGraph(io::loadGraph(e), options));
+        } catch (const Error& err) {
+            failed(err.what());
+        } catch (const std::exception& err) {
+            failed(std::string("internal error: ") + err.what());
         }
     }
     bool allPassed = d.errors.empty();

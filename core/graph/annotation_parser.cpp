@@ -40,8 +40,11 @@ SymDim parseDim(std::string_view d, std::string_view whole, const SourceLocation
         d.remove_suffix(1);
     std::int64_t v = 0;
     auto [ptr, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
-    if (ec == std::errc() && ptr == d.data() + d.size())
+    if (ec == std::errc() && ptr == d.data() + d.size()) {
+        if (v < 0)
+            fail("negative size/stride entry '" + std::string(d) + "'", whole, where);
         return SymDim::constant(v);
+    }
     if (!validExpr(d))
         fail("bad size/stride entry '" + std::string(d) + "'", whole, where);
     return SymDim::symbolic(std::string(d));

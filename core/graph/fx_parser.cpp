@@ -689,6 +689,13 @@ private:
 
     Arg parsePrimary(Cursor& c)
     {
+        // Brackets are bounded by the tokenizer; this also bounds chains of unary signs.
+        if (++m_valueDepth > 512)
+            fail(c.done() ? (*c.tokens)[c.end - 1] : c.peek(), "value nested too deeply");
+        struct Leave {
+            int& d;
+            ~Leave() { --d; }
+        } leave{m_valueDepth};
         if (c.done())
             fail((*c.tokens)[c.end - 1], "expected a value");
         const Token& t = c.peek();
@@ -952,6 +959,9 @@ private:
                     else if (k == "storage_offset" && v.kind == Arg::Kind::String)
                         tm.storageOffset = SymDim::symbolic(v.s);
                 }
+                if (tm.strides && tm.strides->size() != tm.sizes.size())
+                    fail(first, "stride has " + std::to_string(tm.strides->size()) + " entries but size has " +
+                                    std::to_string(tm.sizes.size()));
                 if (!tm.strides)
                     tm.strides = contiguousStrides(tm.sizes);
                 if (!tm.storageOffset)
@@ -1058,6 +1068,7 @@ private:
     int m_currentStack = -1;
     std::string m_nodeName;
     bool m_bareNamesAsStrings = false;
+    int m_valueDepth = 0;
 };
 
 }  // namespace

@@ -7,6 +7,8 @@
 namespace fxray::graph::detail {
 namespace {
 
+constexpr int kMaxBracketDepth = 256;
+
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -131,7 +133,9 @@ public:
             bool matched = !op.empty();
             if (matched) {
                 if (op == "(" || op == "[" || op == "{") {
-                    ++depth;
+                    // Generated code nests a few levels; the limit keeps the recursive parser's stack bounded.
+                    if (++depth > kMaxBracketDepth)
+                        fail("brackets nested deeper than " + std::to_string(kMaxBracketDepth));
                     brackets.push_back(op[0]);
                 } else if (op == ")" || op == "]" || op == "}") {
                     char open = op == ")" ? '(' : op == "]" ? '[' : '{';

@@ -21,12 +21,18 @@ namespace {
 using NodePtr = std::shared_ptr<const SymExpr::Node>;
 using Kind = SymExpr::Node::Kind;
 
+// Annotations are short; anything longer is not a size expression, and the limit bounds recursion depth.
+constexpr std::size_t kMaxExprLength = 4096;
+constexpr int kMaxDepth = 200;
+
 class Parser {
 public:
     explicit Parser(std::string_view t) : m_t(t) {}
 
     NodePtr run()
     {
+        if (m_t.size() > kMaxExprLength)
+            fail("expression longer than " + std::to_string(kMaxExprLength) + " characters");
         NodePtr e = additive();
         skip();
         if (m_p != m_t.size())
@@ -96,6 +102,12 @@ private:
     }
     NodePtr unary()
     {
+        if (++m_depth > kMaxDepth)
+            fail("expression nested deeper than " + std::to_string(kMaxDepth));
+        struct Leave {
+            int& d;
+            ~Leave() { --d; }
+        } leave{m_depth};
         if (eat("-"))
             return make(Kind::Neg, {unary()});
         if (eat("+"))
@@ -157,12 +169,40 @@ private:
 
     std::string_view m_t;
     std::size_t m_p = 0;
+    int m_depth = 0;
 };
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b)
+// Python's floor division; nullopt where it is undefined or overflows (x // 0, INT64_MIN // -1).
+std::optional<std::int64_t> floorDiv(std::int64_t a, std::int64_t b)
 {
+    if (b == 0 || (a == INT64_MIN && b == -1))
+        return std::nullopt;
     std::int64_t q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+std::optional<std::int64_t> pythonMod(std::int64_t a, std::int64_t b)
+{
+    auto q = floorDiv(a, b);
+    if (!q)
+        return std::nullopt;
+    return a - *q * b;  // |a - q*b| < |b|: no overflow
+}
+
+std::optional<std::int64_t> checkedAdd(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+}
+std::optional<std::int64_t> checkedSub(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r;
+    return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+}
+std::optional<std::int64_t> checkedMul(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional(r);
 }
 
 std::optional<std::int64_t> eval(const SymExpr::Node& n, const SymExpr::Bindings& b)
@@ -178,7 +218,7 @@ std::optional<std::int64_t> eval(const SymExpr::Node& n, const SymExpr::Bindings
     }
     case Kind::Neg: {
         auto v = arg(0);
-        return v ? std::optional(-*v) : std::nullopt;
+        return v && *v != INT64_MIN ? std::optional(-*v) : std::nullopt;
     }
     default: break;
     }
@@ -190,24 +230,22 @@ std::optional<std::int64_t> eval(const SymExpr::Node& n, const SymExpr::Bindings
         v.push_back(*x);
     }
     switch (n.kind) {
-    case Kind::Add: return v[0] + v[1];
-    case Kind::Sub: return v[0] - v[1];
-    case Kind::Mul: return v[0] * v[1];
+    case Kind::Add: return checkedAdd(v[0], v[1]);
+    case Kind::Sub: return checkedSub(v[0], v[1]);
+    case Kind::Mul: return checkedMul(v[0], v[1]);
     case Kind::FloorDiv:
     case Kind::TrueDiv:  // sizes divide exactly where sympy prints '/'
-        if (v[1] == 0)
-            return std::nullopt;
         return floorDiv(v[0], v[1]);
-    case Kind::Mod:
-        if (v[1] == 0)
-            return std::nullopt;
-        return v[0] - floorDiv(v[0], v[1]) * v[1];
+    case Kind::Mod: return pythonMod(v[0], v[1]);
     case Kind::Pow: {
         if (v[1] < 0)
             return std::nullopt;
-        std::int64_t r = 1;
-        for (std::int64_t k = 0; k < v[1] && k < 64; ++k)
-            r *= v[0];
+        std::optional<std::int64_t> r = 1;
+        for (std::int64_t k = 0; k < v[1] && r; ++k) {
+            r = checkedMul(*r, v[0]);
+            if (r && (*r == 0 || *r == 1) && (v[0] == 0 || v[0] == 1))
+                break;  // 0**n and 1**n: no need to loop to n
+        }
         return r;
     }
     case Kind::Call: {
@@ -219,17 +257,22 @@ std::optional<std::int64_t> eval(const SymExpr::Node& n, const SymExpr::Bindings
             return r;
         }
         if ((f == "floor" || f == "ceiling" || f == "FloorToInt" || f == "CeilToInt" || f == "TruncToInt" ||
-             f == "Abs" || f == "Identity") && v.size() == 1)
+             f == "Abs" || f == "Identity") && v.size() == 1) {
+            if (f == "Abs" && v[0] == INT64_MIN)
+                return std::nullopt;
             return f == "Abs" ? (v[0] < 0 ? -v[0] : v[0]) : v[0];
-        if ((f == "FloorDiv" || f == "CleanDiv" || f == "IntTrueDiv") && v.size() == 2 && v[1] != 0)
+        }
+        if ((f == "FloorDiv" || f == "CleanDiv" || f == "IntTrueDiv") && v.size() == 2)
             return floorDiv(v[0], v[1]);
-        if (f == "CeilDiv" && v.size() == 2 && v[1] != 0)
-            return -floorDiv(-v[0], v[1]);
-        if ((f == "Mod" || f == "PythonMod") && v.size() == 2 && v[1] != 0)
-            return v[0] - floorDiv(v[0], v[1]) * v[1];
-        if (f == "ModularIndexing" && v.size() == 3 && v[1] != 0 && v[2] != 0) {
-            std::int64_t q = floorDiv(v[0], v[1]);
-            return q - floorDiv(q, v[2]) * v[2];
+        if (f == "CeilDiv" && v.size() == 2 && v[0] != INT64_MIN) {
+            auto q = floorDiv(-v[0], v[1]);
+            return q && *q != INT64_MIN ? std::optional(-*q) : std::nullopt;
+        }
+        if ((f == "Mod" || f == "PythonMod") && v.size() == 2)
+            return pythonMod(v[0], v[1]);
+        if (f == "ModularIndexing" && v.size() == 3) {
+            auto q = floorDiv(v[0], v[1]);
+            return q ? pythonMod(*q, v[2]) : std::nullopt;
         }
         return std::nullopt;
     }

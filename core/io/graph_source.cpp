@@ -10,6 +10,8 @@
 #include "io/trace_log.h"
 
 #include <algorithm>
+#include <charconv>
+#include <set>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -26,6 +28,16 @@ struct SeedName {
     std::string model;
 };
 
+// Digits from a file or folder name; nullopt when they do not fit an int.
+std::optional<int> smallInt(const std::string& digits)
+{
+    int v = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    if (ec != std::errc() || ptr != digits.data() + digits.size())
+        return std::nullopt;
+    return v;
+}
+
 std::optional<SeedName> parseSeedName(const std::string& folder)
 {
     static const std::regex re(R"(^(.*)_(forward|backward|joint|inference)_(\d+)$)");
@@ -39,7 +51,10 @@ std::optional<SeedName> parseSeedName(const std::string& folder)
              : kind == "backward" ? GraphKind::Backward
              : kind == "joint" ? GraphKind::Joint
                                : GraphKind::Inference;
-    n.index = std::stoi(m[3]);
+    auto index = smallInt(m[3]);
+    if (!index)
+        return std::nullopt;
+    n.index = *index;
     return n;
 }
 
@@ -189,10 +204,14 @@ GraphEntry pythonEntry(const std::string& filePath)
     return e;
 }
 
-void walk(const fs::path& dir, Discovery& d, int depth)
+void walk(const fs::path& dir, Discovery& d, int depth, std::set<fs::path>& visited)
 {
     if (depth > 32)
-        return;  // symlink loops and absurd trees
+        return;  // absurd trees
+    // Symlinked directories are followed once: a link to an ancestor must not make the walk exponential.
+    std::error_code cec;
+    if (!visited.insert(fs::canonical(dir, cec)).second)
+        return;
     if (isSeedDumpFolder(dir)) {
         d.graphs.push_back(seedEntry(dir.lexically_normal().string()));
         return;
@@ -213,7 +232,7 @@ void walk(const fs::path& dir, Discovery& d, int depth)
     for (const auto& e : entries) {
         std::error_code fe;
         if (e.is_directory(fe)) {
-            walk(e.path(), d, depth + 1);
+            walk(e.path(), d, depth + 1, visited);
         } else if (e.is_regular_file(fe)) {
             const std::string name = e.path().filename().string();
             const bool candidate = name.starts_with("dedicated_log_torch_trace") || e.path().extension() == ".log";
@@ -333,13 +352,21 @@ TraceOrigin parseSelector(const std::string& sel, const std::string& path)
     std::smatch m;
     if (!std::regex_match(sel, m, re))
         throw Error("bad graph selector '" + sel + "' (expected e.g. 0/0/aot_forward_graph)", fileLocation(path));
+    auto number = [&](int group, int fallback) {
+        if (!m[static_cast<std::size_t>(group)].matched)
+            return fallback;
+        auto v = smallInt(m[static_cast<std::size_t>(group)]);
+        if (!v)
+            throw Error("number out of range in graph selector '" + sel + "'", fileLocation(path));
+        return *v;
+    };
     TraceOrigin o;
-    o.rank = m[1].matched ? std::stoi(m[1]) : traceLogRank(path);
-    o.frameId = std::stoi(m[2]);
-    o.frameCompileId = std::stoi(m[3]);
-    o.attempt = m[4].matched ? std::stoi(m[4]) : 0;
+    o.rank = number(1, traceLogRank(path));
+    o.frameId = number(2, 0);
+    o.frameCompileId = number(3, 0);
+    o.attempt = number(4, 0);
     o.record = m[5];
-    o.ordinal = m[6].matched ? std::stoi(m[6]) : 0;
+    o.ordinal = number(6, 0);
     return o;
 }
 
@@ -414,7 +441,8 @@ Discovery discover(const std::string& pathText)
         throw Error("no such file or directory", fileLocation(pathText));
     Discovery d;
     if (fs::is_directory(path, ec)) {
-        walk(path, d, 0);
+        std::set<fs::path> visited;
+        walk(path, d, 0, visited);
         if (d.graphs.empty()) {
             std::string msg = "no graphs found (looked for seed dump folders, TORCH_TRACE logs and "
                               "TORCH_COMPILE_DEBUG directories)";

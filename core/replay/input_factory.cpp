@@ -9,6 +9,8 @@
 
 #include <ATen/ATen.h>
 
+#include <charconv>
+
 namespace fxray::replay::detail {
 namespace {
 
@@ -72,11 +74,15 @@ std::optional<IntRange> boundFromUser(const graph::Graph& g, const Node& user, s
     if ((op == "nll_loss_forward" || op == "nll_loss" || op == "nll_loss2d_forward" || op == "cross_entropy_loss") &&
         pos == 1) {
         // Classes are dim 1 of an (N, C, ...) input, dim 0 of a (C) input.
+        if (user.args[0].kind != Arg::Kind::Node)
+            return std::nullopt;
         const Node& in = g.nodes[static_cast<std::size_t>(user.args[0].node)];
         std::int64_t dim = in.meta && in.meta->isTensor() && in.meta->tensor.sizes.size() == 1 ? 0 : 1;
         return make(recordedSize(g, user.args[0], dim), "class count");
     }
     if ((op == "nll_loss_backward" || op == "nll_loss2d_backward") && pos == 2) {
+        if (user.args.size() < 2 || user.args[1].kind != Arg::Kind::Node)
+            return std::nullopt;
         const Node& in = g.nodes[static_cast<std::size_t>(user.args[1].node)];
         std::int64_t dim = in.meta && in.meta->isTensor() && in.meta->tensor.sizes.size() == 1 ? 0 : 1;
         return make(recordedSize(g, user.args[1], dim), "class count");
@@ -84,6 +90,11 @@ std::optional<IntRange> boundFromUser(const graph::Graph& g, const Node& user, s
     if ((op == "index" || op == "_unsafe_index" || op == "index_put" || op == "_index_put_impl") && pos == 1)
         return std::nullopt;  // handled per list position by the caller
     return std::nullopt;
+}
+
+bool isIntLike(const graph::ValueMeta& m)
+{
+    return m.kind == graph::ValueMeta::Kind::Int || m.kind == graph::ValueMeta::Kind::SymInt;
 }
 
 }  // namespace
@@ -144,7 +155,7 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
     for (std::size_t k = 0; k < placeholders.size(); ++k) {
         const auto& spec = lg.inputs[k];
         const Node& n = g.nodes[static_cast<std::size_t>(placeholders[k])];
-        if (spec.meta && !spec.meta->isTensor() && !spec.meta->symExpr.empty() && n.meta && !n.meta->isTensor()) {
+        if (spec.meta && isIntLike(*spec.meta) && !spec.meta->symExpr.empty() && n.meta && isIntLike(*n.meta)) {
             auto hint = graph::SymExpr::parse(spec.meta->symExpr).evaluate({});
             std::string sym = graph::SymExpr::parse(n.meta->symExpr).singleSymbol();
             if (hint && !sym.empty())
@@ -168,7 +179,7 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
             for (const auto& d : spec.meta->tensor.sizes)
                 if (!d.isConstant())
                     assume(d.expr);
-        } else if (!spec.meta->symExpr.empty()) {
+        } else if (isIntLike(*spec.meta) && !spec.meta->symExpr.empty()) {
             assume(spec.meta->symExpr);
         }
     }
@@ -191,7 +202,18 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
         const graph::ValueMeta& m = *spec.meta;
         if (!m.isTensor()) {
             if (m.kind == graph::ValueMeta::Kind::Float || m.kind == graph::ValueMeta::Kind::SymFloat) {
-                out.emplace_back(m.symExpr.empty() ? 1.0 : std::stod(m.symExpr));
+                double v = 1.0;  // no hint recorded: a neutral value
+                if (!m.symExpr.empty()) {
+                    auto [ptr, ec] = std::from_chars(m.symExpr.data(), m.symExpr.data() + m.symExpr.size(), v);
+                    if (ec != std::errc() || ptr != m.symExpr.data() + m.symExpr.size())
+                        throw Error("float input '" + n.name + "' has hint '" + m.symExpr + "', not a number",
+                                    SourceLocation{g.sourceFile, n.line, 0, n.name});
+                }
+                out.emplace_back(v);
+                continue;
+            }
+            if (m.kind == graph::ValueMeta::Kind::SymBool) {
+                out.emplace_back(m.symExpr != "False");  // a hint of True/False, else True
                 continue;
             }
             std::optional<std::int64_t> v;
@@ -215,17 +237,35 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
             strides.assign(contiguous.begin(), contiguous.end());
         }
         const std::int64_t offset = t.storageOffset ? resolve(*t.storageOffset, n.name) : 0;
+        // Sizes come from a file: check them before asking ATen for memory.
+        auto tooBig = [&](const std::string& why) {
+            return Error("input '" + n.name + "': " + why, SourceLocation{g.sourceFile, n.line, 0, n.name});
+        };
+        if (strides.size() != sizes.size())
+            throw tooBig("stride has " + std::to_string(strides.size()) + " entries for " + std::to_string(sizes.size()) +
+                         " sizes");
+        if (offset < 0)
+            throw tooBig("negative storage offset");
+        for (std::size_t d = 0; d < sizes.size(); ++d)
+            if (sizes[d] < 0 || strides[d] < 0)
+                throw tooBig("negative size or stride");
         const c10::ScalarType dtype = toScalarType(t.dtype);
         const c10::Device dev = t.device ? mapDevice(*t.device, device) : device;
         // Fill a flat base that covers every element the strides reach (expanded/overlapping strides included),
         // then view it: generating on the CPU keeps values identical across devices for the same seed.
         std::int64_t extent = 1;
-        bool empty = false;
+        bool empty = false, overflow = false;
         for (std::size_t d = 0; d < sizes.size(); ++d) {
             empty = empty || sizes[d] == 0;
-            extent += (sizes[d] - 1) * strides[d];
+            std::int64_t span = 0;
+            overflow = overflow || (sizes[d] > 0 && __builtin_mul_overflow(sizes[d] - 1, strides[d], &span)) ||
+                       __builtin_add_overflow(extent, span, &extent);
         }
-        const std::int64_t baseNumel = empty ? offset : offset + extent;
+        std::int64_t baseNumel = offset;
+        overflow = overflow || (!empty && __builtin_add_overflow(offset, extent, &baseNumel));
+        constexpr std::int64_t kMaxBytes = std::int64_t(1) << 37;  // 128 GiB: more than any GPU here holds
+        if (overflow || baseNumel > kMaxBytes / graph::dtypeItemSize(t.dtype))
+            throw tooBig("needs more than 128 GiB of storage (sizes/strides out of range)");
         auto cpu = at::TensorOptions().dtype(dtype).device(c10::kCPU);
         at::Tensor base;
         if (t.dtype == graph::DType::Bool) {

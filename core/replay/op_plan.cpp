@@ -67,7 +67,7 @@ c10::MemoryFormat toMemoryFormat(const std::string& s)
     throw PlanError("unknown memory format torch." + s);
 }
 
-std::string argText(const Arg& a) { return graph::formatArg(graph::Graph{}, a); }
+std::string argText(const graph::Graph& g, const Arg& a) { return graph::formatArg(g, a); }
 
 // A Python number where the schema wants a Tensor becomes a 0-dim "wrapped number", as torch's Python binding
 // does, so type promotion treats it as a scalar (f32 tensor + 1 stays f32).
@@ -82,7 +82,7 @@ at::Tensor wrappedNumber(const Arg& a)
 
 class Planner {
 public:
-    explicit Planner(const c10::Device& device) : m_device(device) {}
+    Planner(const graph::Graph& g, const c10::Device& device) : m_graph(g), m_device(device) {}
 
     ArgPlan plan(const Arg& a, const c10::TypePtr& type)
     {
@@ -151,7 +151,7 @@ public:
         case K::ScalarTypeType:
             if (a.kind == Arg::Kind::DType)
                 return constant(toScalarType(a.dtype));
-            if (a.kind == Arg::Kind::Int)
+            if (a.kind == Arg::Kind::Int && a.i >= 0 && a.i < static_cast<std::int64_t>(c10::ScalarType::NumOptions))
                 return constant(a.i);
             break;
         case K::LayoutType:
@@ -170,7 +170,7 @@ public:
             return planList(a, type->castRaw<c10::ListType>()->getElementType());
         default: break;
         }
-        throw PlanError("cannot pass " + argText(a) + " as " + type->str());
+        throw PlanError("cannot pass " + argText(m_graph, a) + " as " + type->str());
     }
 
 private:
@@ -183,7 +183,7 @@ private:
         else if (a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Node)
             items = {a};  // a scalar where the schema wants a list of one (int[1] / SymInt[1])
         else
-            throw PlanError("cannot pass " + argText(a) + " as a list of " + elem->str());
+            throw PlanError("cannot pass " + argText(m_graph, a) + " as a list of " + elem->str());
         ArgPlan p;
         bool allConst = true;
         switch (elem->kind()) {
@@ -224,7 +224,7 @@ private:
             p.kind = ArgPlan::Kind::TensorList;
             for (const Arg& i : items) {
                 if (i.kind != Arg::Kind::Node)
-                    throw PlanError("expected tensors in " + argText(a));
+                    throw PlanError("expected tensors in " + argText(m_graph, a));
                 p.items.push_back(valueOf(i.node));
             }
             return p;
@@ -237,7 +237,7 @@ private:
                     else if (i.kind == Arg::Kind::Node)
                         p.items.push_back(valueOf(i.node));
                     else
-                        throw PlanError("expected tensors or None in " + argText(a));
+                        throw PlanError("expected tensors or None in " + argText(m_graph, a));
                 }
                 return p;
             }
@@ -247,6 +247,7 @@ private:
         throw PlanError("unsupported list type " + elem->str() + "[]");
     }
 
+    const graph::Graph& m_graph;
     c10::Device m_device;
 };
 
@@ -271,7 +272,7 @@ bool lowerPrims(graph::Node& n)
     return false;
 }
 
-NodePlan planOp(const graph::Node& original, const c10::Device& device)
+NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::Device& device)
 {
     graph::Node n = original;
     NodePlan p;
@@ -297,7 +298,7 @@ NodePlan planOp(const graph::Node& original, const c10::Device& device)
     }
     const c10::FunctionSchema& schema = handle->schema();
     try {
-        Planner planner(device);
+        Planner planner(g, device);
         const auto& formals = schema.arguments();
         std::size_t positional = 0;
         for (const auto& f : formals)
@@ -345,7 +346,7 @@ NodePlan planOp(const graph::Node& original, const c10::Device& device)
     return p;
 }
 
-ArgPlan planLoose(const graph::Arg& a)
+ArgPlan planLoose(const graph::Graph& g, const graph::Arg& a)
 {
     // Python-level ops take plain values: constants or node values.
     if (a.kind == Arg::Kind::Node)
@@ -355,7 +356,7 @@ ArgPlan planLoose(const graph::Arg& a)
     case Arg::Kind::Float: return constant(a.f);
     case Arg::Kind::Bool: return constant(a.b);
     case Arg::Kind::None: return constant(c10::IValue());
-    default: throw PlanError("unsupported operand " + argText(a));
+    default: throw PlanError("unsupported operand " + argText(g, a));
     }
 }
 
@@ -378,18 +379,18 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
                 break;
             case graph::NodeKind::CallFunction:
                 switch (n.target.kind) {
-                case graph::Target::Kind::Op: p = planOp(n, device); break;
+                case graph::Target::Kind::Op: p = planOp(g, n, device); break;
                 case graph::Target::Kind::Getitem:
                     if (n.args.size() != 2 || n.args[1].kind != Arg::Kind::Int)
                         throw PlanError("getitem needs a value and an int index");
                     p.kind = NodePlan::Kind::Getitem;
-                    p.args = {planLoose(n.args[0]), constant(n.args[1].i)};
+                    p.args = {planLoose(g, n.args[0]), constant(n.args[1].i)};
                     break;
                 case graph::Target::Kind::Operator:
                     p.kind = NodePlan::Kind::Operator;
                     p.name = n.target.op;
                     for (const Arg& a : n.args)
-                        p.args.push_back(planLoose(a));
+                        p.args.push_back(planLoose(g, a));
                     break;
                 case graph::Target::Kind::Python: {
                     const std::string& f = n.target.op;
@@ -398,7 +399,7 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
                         p.kind = NodePlan::Kind::SymFloat;
                         p.name = f.substr(6);
                         for (const Arg& a : n.args)
-                            p.args.push_back(planLoose(a));
+                            p.args.push_back(planLoose(g, a));
                     } else {
                         p.why = "python call " + f + "() needs Python";
                     }

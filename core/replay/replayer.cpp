@@ -47,8 +47,11 @@ c10::IValue applyOperator(const std::string& op, const std::vector<c10::IValue>&
     auto asInt = [](const c10::IValue& v) { return v.isBool() ? static_cast<std::int64_t>(v.toBool()) : v.toInt(); };
     auto asDouble = [&](const c10::IValue& v) { return v.isDouble() ? v.toDouble() : static_cast<double>(asInt(v)); };
     if (a.size() == 1) {
-        if (op == "neg")
+        if (op == "neg") {
+            if (isInt(a[0]) && asInt(a[0]) == INT64_MIN)
+                throw Error("integer overflow in operator.neg");
             return isInt(a[0]) ? c10::IValue(-asInt(a[0])) : c10::IValue(-asDouble(a[0]));
+        }
         if (op == "not_" || op == "sym_not")
             return c10::IValue(!a[0].toBool());
         if (op == "float" || op == "sym_float")
@@ -60,26 +63,48 @@ c10::IValue applyOperator(const std::string& op, const std::vector<c10::IValue>&
         const bool ints = isInt(a[0]) && isInt(a[1]);
         const std::int64_t x = ints ? asInt(a[0]) : 0, y = ints ? asInt(a[1]) : 0;
         const double p = asDouble(a[0]), q = asDouble(a[1]);
+        std::int64_t r = 0;
+        auto checked = [&](bool overflowed) {
+            if (overflowed)
+                throw Error("integer overflow in operator." + op);
+            return c10::IValue(r);
+        };
         if (op == "add")
-            return ints ? c10::IValue(x + y) : c10::IValue(p + q);
+            return ints ? checked(__builtin_add_overflow(x, y, &r)) : c10::IValue(p + q);
         if (op == "sub")
-            return ints ? c10::IValue(x - y) : c10::IValue(p - q);
+            return ints ? checked(__builtin_sub_overflow(x, y, &r)) : c10::IValue(p - q);
         if (op == "mul")
-            return ints ? c10::IValue(x * y) : c10::IValue(p * q);
+            return ints ? checked(__builtin_mul_overflow(x, y, &r)) : c10::IValue(p * q);
         if (op == "truediv")
             return c10::IValue(p / q);
         if (op == "floordiv" || op == "mod") {
             if (ints) {
                 if (y == 0)
                     throw Error("integer division by zero");
+                if (x == INT64_MIN && y == -1)
+                    throw Error("integer overflow in operator." + op);
                 std::int64_t fd = x / y - ((x % y != 0) && ((x < 0) != (y < 0)) ? 1 : 0);
                 return op == "floordiv" ? c10::IValue(fd) : c10::IValue(x - fd * y);
             }
             double fd = std::floor(p / q);
             return op == "floordiv" ? c10::IValue(fd) : c10::IValue(p - fd * q);
         }
-        if (op == "pow")
-            return ints && y >= 0 ? c10::IValue(static_cast<std::int64_t>(std::llround(std::pow(p, q)))) : c10::IValue(std::pow(p, q));
+        if (op == "pow") {
+            if (!ints || y < 0)
+                return c10::IValue(std::pow(p, q));
+            // |x| <= 1 needs no loop (y may be huge); otherwise overflow comes within 63 steps.
+            if (x == 0 || x == 1) {
+                r = (x == 1 || y == 0) ? 1 : 0;
+            } else if (x == -1) {
+                r = y % 2 ? -1 : 1;
+            } else {
+                r = 1;
+                for (std::int64_t k = 0; k < y; ++k)
+                    if (__builtin_mul_overflow(r, x, &r))
+                        throw Error("integer overflow in operator.pow");
+            }
+            return c10::IValue(r);
+        }
         if (op == "eq")
             return c10::IValue(p == q);
         if (op == "ne")
@@ -156,7 +181,7 @@ public:
             m_end.emplace_back(device.type(), c10::EventFlag::BACKEND_DEFAULT);
         }
     }
-    bool active() const { return m_impl != nullptr; }
+    bool active() const { return m_impl != nullptr && !m_start.empty(); }
     void begin(std::size_t i) { m_start[i].record(m_impl->getStream(m_device)); }
     // Only nodes that got here are timed (an op that threw has no end event).
     void end(std::size_t i)
@@ -254,7 +279,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
     const graph::Graph& g = *p.graph;
     const std::size_t n = g.nodes.size();
     std::vector<c10::IValue> values(n);
-    std::vector<bool> available(n, false), nonFinite(n, false);
+    std::vector<bool> available(n, false), nonFinite(n, false), freed(n, false);
     std::vector<c10::IValue> stack, outputs;
     graph::SymExpr::Bindings bindings;
     std::size_t nextInput = 0;
@@ -271,12 +296,15 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         NodeResult& r = results ? (*results)[i] : scratch;
 
         // Inputs to this node that are missing (an earlier error or unsupported node) make it skipped.
-        std::string missing;
+        std::string missing;  // why an input is not there, if one is not
         bool inputNonFinite = false;
         graph::forEachNodeRef(node, [&](int ref) {
-            if (missing.empty() && !available[static_cast<std::size_t>(ref)])
-                missing = g.nodes[static_cast<std::size_t>(ref)].name;
-            inputNonFinite = inputNonFinite || nonFinite[static_cast<std::size_t>(ref)];
+            const auto k = static_cast<std::size_t>(ref);
+            if (missing.empty() && freed[k])
+                missing = "input '" + g.nodes[k].name + "' is used after the dump freed it";
+            else if (missing.empty() && !available[k])
+                missing = "input '" + g.nodes[k].name + "' was not computed";
+            inputNonFinite = inputNonFinite || nonFinite[k];
         });
 
         if (plan.kind == NodePlan::Kind::Unsupported) {
@@ -284,7 +312,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
             r.error = plan.why;
         } else if (!missing.empty() && plan.kind != NodePlan::Kind::Output) {
             r.status = NodeStatus::Skipped;
-            r.error = "input '" + missing + "' was not computed";
+            r.error = missing;
         } else {
             try {
                 const bool timeIt = results && options.timing;
@@ -347,11 +375,16 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
                     if (node.meta)
                         detail::checkValue(values[i], *node.meta, p.device, 0, bindings, r.mismatches);
                     if (options.valueChecks) {
-                        for (const at::Tensor& t : detail::flattenTensors(values[i])) {
-                            r.outputs.push_back(detail::statsOf(t, true));
-                            const auto& st = r.outputs.back();
-                            if (st.nanCount + st.infCount > 0)
-                                nonFinite[i] = true;
+                        // Statistics are extra: their failure (e.g. out of memory) must not fail a node that ran.
+                        try {
+                            for (const at::Tensor& t : detail::flattenTensors(values[i])) {
+                                r.outputs.push_back(detail::statsOf(t, true));
+                                const auto& st = r.outputs.back();
+                                if (st.nanCount + st.infCount > 0)
+                                    nonFinite[i] = true;
+                            }
+                        } catch (const c10::Error& e) {
+                            r.error = "statistics unavailable: " + errorText(e);
                         }
                     }
                     if (nonFinite[i] && !inputNonFinite) {
@@ -372,8 +405,10 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
                 r.error = e.what();
             }
         }
-        for (int f : node.frees)
+        for (int f : node.frees) {
             values[static_cast<std::size_t>(f)] = c10::IValue();
+            freed[static_cast<std::size_t>(f)] = true;
+        }
         if (progress)
             progress(i + 1, n);
         if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
@@ -396,6 +431,25 @@ c10::Device resolveDevice(const std::string& text)
             device = c10::Device(c10::kCUDA, 0);
     }
     return device;
+}
+
+// A copy with the very same geometry (sizes, strides, storage offset — expanded and overlapping ones too):
+// the whole storage is copied and viewed again.
+at::Tensor cloneExactly(const at::Tensor& t)
+{
+    const auto itemsize = static_cast<std::int64_t>(t.element_size());
+    const std::int64_t storageElems = static_cast<std::int64_t>(t.storage().nbytes()) / itemsize;
+    at::Tensor whole = at::empty({0}, t.options()).set_(t.storage(), 0, {storageElems}, {1});
+    return whole.clone().as_strided(t.sizes(), t.strides(), t.storage_offset());
+}
+
+std::vector<c10::IValue> cloneValues(const std::vector<c10::IValue>& values)
+{
+    std::vector<c10::IValue> out;
+    out.reserve(values.size());
+    for (const auto& v : values)
+        out.push_back(v.isTensor() && v.toTensor().defined() ? c10::IValue(cloneExactly(v.toTensor())) : v);
+    return out;
 }
 
 std::vector<c10::IValue> moveTo(const std::vector<c10::IValue>& values, const c10::Device& from, const c10::Device& to)
@@ -450,59 +504,79 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     }
 
     c10::InferenceMode inferenceMode;  // no autograd bookkeeping: replay runs kernels only
+    // Later passes (timed repeats, the reference device) must start from the same inputs even when the graph
+    // mutates its inputs in place (running stats, step counters): keep pristine copies.
+    const bool morePasses = options.repeat > 0 || !options.compareDevice.empty();
+    std::vector<c10::IValue> pristine;
+    try {
+        if (morePasses)
+            pristine = cloneValues(p.inputs);
 #ifdef FXRAY_HAVE_CUDA_ALLOCATOR
-    // Peak over the run, inputs included (they are allocated already): what the graph needs on the device.
-    if (p.device.is_cuda())
-        c10::cuda::CUDACachingAllocator::resetPeakStats(p.device.index());
+        // Peak over the run, inputs included (they are allocated already): what the graph needs on the device.
+        if (p.device.is_cuda())
+            c10::cuda::CUDACachingAllocator::resetPeakStats(p.device.index());
 #endif
+    } catch (const c10::Error& e) {
+        report.fatal = errorText(e);
+        return report;
+    }
     DeviceTimer timer(p.device, options.timing ? g.nodes.size() : 0);
     const auto start = std::chrono::steady_clock::now();
     std::vector<c10::IValue> outputs =
         interpret(p, options, &report.nodes, timer.active() ? &timer : nullptr, &report, cancel, progress);
-    synchronize(p.device);
-    report.totalUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-    if (timer.active())
-        timer.collect(report.nodes);
+    // Everything after the pass can meet a sticky CUDA error (a device-side assert in a kernel): it becomes the
+    // report's fatal message, never an exception out of replayGraph.
+    try {
+        synchronize(p.device);
+        report.totalUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        if (timer.active())
+            timer.collect(report.nodes);
 #ifdef FXRAY_HAVE_CUDA_ALLOCATOR
-    if (p.device.is_cuda())
-        report.peakDeviceBytes =
-            c10::cuda::CUDACachingAllocator::getDeviceStats(p.device.index())
-                .allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)]
-                .peak;
+        if (p.device.is_cuda())
+            report.peakDeviceBytes =
+                c10::cuda::CUDACachingAllocator::getDeviceStats(p.device.index())
+                    .allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)]
+                    .peak;
 #endif
 
-    // Timed repeats: the same checked pass, whole-graph wall time, synchronised.
-    if (options.repeat > 0 && !report.cancelled) {
-        ReplayOptions timed = options;
-        timed.timing = false;
-        std::vector<NodeResult> scratch = report.nodes;
-        for (int k = 0; k < options.warmup + options.repeat; ++k) {
-            const auto t0 = std::chrono::steady_clock::now();
-            interpret(p, timed, &scratch, nullptr, nullptr, cancel, {});
-            synchronize(p.device);
-            if (k >= options.warmup)
-                report.iterationUs.push_back(
-                    std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        // Timed repeats: the same checked pass, whole-graph wall time, synchronised.
+        if (options.repeat > 0 && !report.cancelled) {
+            ReplayOptions timed = options;
+            timed.timing = false;
+            std::vector<NodeResult> scratch = report.nodes;
+            Prepared again = p;
+            for (int k = 0; k < options.warmup + options.repeat; ++k) {
+                again.inputs = cloneValues(pristine);
+                synchronize(p.device);
+                const auto t0 = std::chrono::steady_clock::now();
+                interpret(again, timed, &scratch, nullptr, nullptr, cancel, {});
+                synchronize(p.device);
+                if (k >= options.warmup)
+                    report.iterationUs.push_back(
+                        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+            }
         }
-    }
 
-    // Accuracy against another device or saved outputs.
-    try {
+        // Accuracy against another device or saved outputs (only when the pass ran to the end).
+        const bool complete = !report.cancelled && report.count(NodeStatus::NotRun) == 0;
         std::vector<c10::IValue> reference;
-        if (!options.compareDevice.empty()) {
+        if (!options.compareDevice.empty() && complete) {
             Prepared other = p;
             other.device = resolveDevice(options.compareDevice);
             other.plans = detail::planGraph(g, other.device);
-            other.inputs = moveTo(p.inputs, p.device, other.device);
+            other.inputs = moveTo(pristine, p.device, other.device);
             for (auto& [name, t] : other.constants)
                 t = t.to(other.device);
             ReplayOptions unchecked = options;
             unchecked.stopOnFirst = false;
             reference = interpret(other, unchecked, nullptr, nullptr, nullptr, cancel, {});
+            synchronize(other.device);
             report.reference = other.device.str() + " replay";
-        } else if (!options.expectedOutputsPath.empty()) {
+        } else if (!options.expectedOutputsPath.empty() && complete) {
             reference = detail::valuesFromPtList(io::readPtFile(options.expectedOutputsPath));
             report.reference = options.expectedOutputsPath;
+        } else if (!complete && (!options.compareDevice.empty() || !options.expectedOutputsPath.empty())) {
+            report.notes.push_back("outputs not compared: the replay stopped before the end");
         }
         if (!report.reference.empty()) {
             if (reference.size() != outputs.size())
@@ -512,9 +586,11 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
                 report.comparisons.push_back(detail::compareOutput(outputs[k], reference[k], static_cast<int>(k)));
         }
     } catch (const Error& e) {
-        report.fatal = std::string("comparison: ") + e.what();
+        report.fatal = e.what();
     } catch (const c10::Error& e) {
-        report.fatal = "comparison: " + errorText(e);
+        report.fatal = errorText(e);
+    } catch (const std::exception& e) {
+        report.fatal = e.what();
     }
     return report;
 }

@@ -165,8 +165,9 @@ OutputStats statsOf(const c10::IValue& value, bool values)
         nan = inf = at::zeros({}, t.options().dtype(at::kLong));
     }
     // One read-back for all five numbers.
+    // One read-back for all five numbers; the mean accumulates in double without a double copy of t.
     at::Tensor packed = at::stack({nan.to(at::kDouble), inf.to(at::kDouble), t.min().to(at::kDouble),
-                                   t.max().to(at::kDouble), t.to(at::kDouble).mean()})
+                                   t.max().to(at::kDouble), at::sum(t, at::kDouble) / static_cast<double>(t.numel())})
                             .cpu();
     const double* p = packed.const_data_ptr<double>();
     s.nanCount = static_cast<std::int64_t>(p[0]);
@@ -200,8 +201,8 @@ OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& ref
         }
         return c;
     }
-    const at::Tensor a = actual.toTensor().cpu();
-    const at::Tensor b = reference.toTensor().cpu();
+    at::Tensor a = actual.toTensor().cpu();
+    at::Tensor b = reference.toTensor().cpu();
     if (a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type()) {
         c.ok = false;
         c.note = "reference is " + describeValue(reference);
@@ -222,6 +223,10 @@ OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& ref
     }
     if (a.numel() == 0)
         return c;
+    if (a.is_complex()) {  // real and imaginary parts compared alike
+        a = at::view_as_real(a.resolve_conj());
+        b = at::view_as_real(b.resolve_conj());
+    }
     const at::Tensor x = a.to(at::kDouble), y = b.to(at::kDouble);
     const at::Tensor nanA = at::isnan(x), nanB = at::isnan(y);
     if (!at::equal(nanA, nanB)) {

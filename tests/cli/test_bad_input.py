@@ -61,6 +61,27 @@ def trace_payload_with_wrong_md5_is_reported_with_its_line():
 
 
 @check
+def huge_numbers_in_folder_names_and_selectors_are_not_internal_errors():
+    with tempfile.TemporaryDirectory() as d:
+        folder = os.path.join(d, "m_forward_99999999999")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "module.py"), "w") as f:
+            f.write("class FxModule:\n    def forward(self, x):\n        return (x,)\n")
+        code, out, err = run("info", d)  # not a graph index fxray can hold: not a dump folder, no crash
+        assert code == 2 and "no graphs found" in err and "internal error" not in err, (code, err)
+        log = os.path.join(BAD, "trace_md5", "dedicated_log_torch_trace_edited.log")
+        expect_error(["info", log + "#99999999999/0/aot_forward_graph"], "out of range")
+
+
+@check
+def symlink_loops_do_not_make_discovery_hang():
+    with tempfile.TemporaryDirectory() as d:
+        for name in ("a", "b", "c"):
+            os.symlink(".", os.path.join(d, name))
+        expect_error(["info", d], "no graphs found")
+
+
+@check
 def unknown_command_and_bad_usage_exit_2():
     code, _, err = run("frobnicate")
     assert code == 2 and "unknown command" in err
