@@ -11,6 +11,8 @@ const std::vector<Command>& commands()
          "fxray dot <graph> -o out.{dot,svg,png,pdf} [--no-meta]", &runDot},
         {"show", "print a graph as annotated readable code (or --code: module.py form)", "fxray show <graph> [--code]",
          &runShow},
+        {"diff", "match two graphs node by node (renames and reordering are not differences) and report what differs",
+         "fxray diff <graph A> <graph B> [--json] [--no-meta] [-o diff.{txt,json,dot,svg,png,pdf}]", &runDiff},
 #ifdef FXRAY_HAVE_REPLAY
         {"replay", "run graphs through LibTorch with every node's dtype/size/stride checked against the dump",
          "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "

@@ -21,6 +21,7 @@ const std::vector<Command>& commands();
 int runInfo(const Args& args);
 int runDot(const Args& args);
 int runShow(const Args& args);
+int runDiff(const Args& args);
 #ifdef FXRAY_HAVE_REPLAY
 int runReplay(const Args& args);
 #endif
