@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace fxray::replay {
 namespace {
@@ -443,6 +444,18 @@ at::Tensor cloneExactly(const at::Tensor& t)
     return whole.clone().as_strided(t.sizes(), t.strides(), t.storage_offset());
 }
 
+// Bytes of the storages behind the tensors on `device` (each storage once).
+std::int64_t deviceBytes(const std::vector<c10::IValue>& values, const c10::Device& device)
+{
+    std::set<const void*> seen;
+    std::int64_t total = 0;
+    for (const auto& v : values)
+        if (v.isTensor() && v.toTensor().defined() && v.toTensor().device() == device &&
+            seen.insert(v.toTensor().storage().data()).second)
+            total += static_cast<std::int64_t>(v.toTensor().storage().nbytes());
+    return total;
+}
+
 std::vector<c10::IValue> cloneValues(const std::vector<c10::IValue>& values)
 {
     std::vector<c10::IValue> out;
@@ -548,9 +561,24 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
             for (int k = 0; k < options.warmup + options.repeat; ++k) {
                 again.inputs = cloneValues(pristine);
                 synchronize(p.device);
+                const bool last = k + 1 == options.warmup + options.repeat;
+#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
+                // The last repeat measures peak memory in steady state: one-time allocations of the first pass
+                // (cuBLAS workspace) are behind us, as they are for a warmed-up Python process.
+                if (last && p.device.is_cuda())
+                    c10::cuda::CUDACachingAllocator::resetPeakStats(p.device.index());
+#endif
                 const auto t0 = std::chrono::steady_clock::now();
                 interpret(again, timed, &scratch, nullptr, nullptr, cancel, {});
                 synchronize(p.device);
+#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
+                if (last && p.device.is_cuda())  // minus the pristine copy kept for these repeats
+                    report.peakDeviceBytes =
+                        c10::cuda::CUDACachingAllocator::getDeviceStats(p.device.index())
+                            .allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)]
+                            .peak -
+                        deviceBytes(pristine, p.device);
+#endif
                 if (k >= options.warmup)
                     report.iterationUs.push_back(
                         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());

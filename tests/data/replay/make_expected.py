@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Expected outputs for the replay accuracy tests, produced by PyTorch eager itself (never typed by hand).
 
-For every seed dump under samples/: runs the dump's own module.py (FxModule) on the CPU with the dump's saved
-real inputs, and torch.save's the list of outputs to tests/data/expected/<samples-relative dump path>.pt.
-CUDA device literals in the code become CPU ones (these are CPU references). Needs torch (the venv's).
-Run from the repository root: ~/.cache/fxray/venv/bin/python tests/data/expected/make_expected.py"""
+For every seed dump under samples/: runs the dump's own module.py (FxModule) with the dump's saved real inputs
+on --device (CPU: CUDA device literals become CPU ones), and torch.save's the list of outputs to
+<out>/<samples-relative dump path>.pt. The replay tests run it at test time, into a temporary folder, so the
+references come from the machine's own kernels. Needs torch.
+Run from the repository root: python tests/data/replay/make_expected.py --out DIR [--device cuda]"""
 import argparse
 import glob
 import os
@@ -12,7 +13,6 @@ import os
 import torch
 
 ROOT = os.getcwd()
-OUT = os.path.join(ROOT, "tests", "data", "expected")
 
 
 def load_module(folder, device):
@@ -33,7 +33,7 @@ def load_module(folder, device):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cpu", help="cuda: references from eager CUDA (for checks on a GPU box)")
-    ap.add_argument("--out", default=OUT)
+    ap.add_argument("--out", required=True)
     args = ap.parse_args()
     torch.manual_seed(0)
     dumps = sorted(glob.glob(os.path.join(ROOT, "samples", "*", "dumps", "*", "*_*_[0-9]*")))
