@@ -1,17 +1,23 @@
 #include "views/main_window.h"
 
 #include "views/models/dump_browser_model.h"
+#include "views/panels/diff_panel.h"
 #include "views/panels/graph_text_panel.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTreeView>
 
 #include <algorithm>
@@ -24,6 +30,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_tree(new QTreeView)
     , m_dumpsDock(new QDockWidget(tr("Dumps"), this))
     , m_textPanel(new GraphTextPanel(this))
+    , m_tabs(new QTabWidget(this))
     , m_statusCounts(new QLabel(this))
 {
     setWindowTitle(QStringLiteral("fxray"));
@@ -44,7 +51,21 @@ MainWindow::MainWindow(QWidget* parent)
                              QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_dumpsDock);
 
-    setCentralWidget(m_textPanel);
+    m_tabs->setObjectName(QStringLiteral("centralTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->addTab(m_textPanel, tr("Graph"));
+    // The graph tab stays; diff tabs close.
+    m_tabs->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
+    m_tabs->tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        QWidget* page = m_tabs->widget(index);
+        if (page == m_textPanel)
+            return;
+        m_tabs->removeTab(index);
+        page->deleteLater();
+    });
+    setCentralWidget(m_tabs);
     m_textPanel->showMessage(tr("No graph selected"),
                              tr("Open a dump folder, a TORCH_TRACE log or a TORCH_COMPILE_DEBUG directory "
                                 "(File > Open), then pick a graph in the Dumps list."));
@@ -52,7 +73,16 @@ MainWindow::MainWindow(QWidget* parent)
 
     createActions();
 
-    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showCurrentGraph);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
+        // Picking a graph shows it, also while a diff tab is in front; the automatic first selection after
+        // loading does not take the front away from a diff.
+        if (m_tree->hasFocus())
+            m_tabs->setCurrentWidget(m_textPanel);
+        showCurrentGraph();
+    });
+    connect(m_tree, &QAbstractItemView::clicked, this, [this] { m_tabs->setCurrentWidget(m_textPanel); });
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, &MainWindow::showDumpTreeMenu);
     connect(m_model, &DumpBrowserModel::loadingStarted, this, &MainWindow::onLoadingStarted);
     connect(m_model, &DumpBrowserModel::discovered, this, &MainWindow::onDiscovered);
     connect(m_model, &DumpBrowserModel::graphLoaded, this, &MainWindow::onGraphLoaded);
@@ -106,6 +136,92 @@ void MainWindow::openFileDialog()
                                                       tr("Graphs (*.log *.py);;All files (*)"));
     if (!file.isEmpty())
         openPath(file);
+}
+
+void MainWindow::showDumpTreeMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_tree->indexAt(pos).siblingAtColumn(DumpBrowserModel::NameColumn);
+    if (!index.isValid() || !m_model->entry(index))
+        return;  // sources and groups: nothing to diff
+    QMenu menu(this);
+    QAction* diffWith = menu.addAction(tr("Diff with…"), this, [this, index] { diffWithDialog(index); });
+    diffWith->setEnabled(m_model->graphCount() > 1);
+    menu.exec(m_tree->viewport()->mapToGlobal(pos));
+}
+
+void MainWindow::diffWithDialog(const QModelIndex& graphA)
+{
+    const QModelIndex a = graphA.siblingAtColumn(DumpBrowserModel::NameColumn);
+    if (!m_model->entry(a))
+        return;
+    const QString addressA = a.data(DumpBrowserModel::AddressRole).toString();
+    QStringList addresses;
+    QList<QModelIndex> rows;
+    int preselect = 0;
+    for (int e = 0; e < m_model->graphCount(); ++e) {
+        const QModelIndex i = m_model->indexForEntry(e);
+        const QString address = i.data(DumpBrowserModel::AddressRole).toString();
+        if (address == addressA)
+            continue;
+        if (address == m_lastDiffPartner)
+            preselect = static_cast<int>(addresses.size());
+        addresses << address;
+        rows << i;
+    }
+    if (addresses.isEmpty())
+        return;
+    bool ok = false;
+    const QString chosen = QInputDialog::getItem(this, tr("Diff with…"),
+                                                 tr("Diff %1 (A) with graph B:").arg(a.data().toString()), addresses,
+                                                 preselect, false, &ok);
+    if (!ok || chosen.isEmpty())
+        return;
+    m_lastDiffPartner = chosen;
+    const QModelIndex b = rows.value(static_cast<int>(addresses.indexOf(chosen)));
+    DiffPanel* panel = addDiffTab(tr("%1 ↔ %2").arg(a.data().toString(), b.data().toString()));
+    // Graphs the browser already loaded are not read again; the others are loaded by the diff job.
+    const auto loadedA = m_model->loadedGraph(a);
+    const auto loadedB = m_model->loadedGraph(b);
+    if (loadedA && loadedB)
+        panel->diffLoaded(loadedA, loadedB);
+    else
+        panel->diffAddresses(addressA, chosen);
+}
+
+DiffPanel* MainWindow::openDiff(const QString& addressA, const QString& addressB)
+{
+    // Tab title: the last path component of each, plus the first component where they differ when those are equal
+    // ("h100/…/mlp_forward_0 ↔ cpu/…/mlp_forward_0").
+    const QStringList partsA = QDir::cleanPath(addressA).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    const QStringList partsB = QDir::cleanPath(addressB).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    QString nameA = partsA.value(partsA.size() - 1, addressA);
+    QString nameB = partsB.value(partsB.size() - 1, addressB);
+    if (nameA == nameB && partsA.size() == partsB.size()) {
+        qsizetype k = 0;
+        while (k + 1 < partsA.size() && partsA[k] == partsB[k])
+            ++k;
+        if (k + 1 < partsA.size()) {
+            const QString gap = k + 2 < partsA.size() ? QStringLiteral("/…/") : QStringLiteral("/");
+            nameA = partsA[k] + gap + nameA;
+            nameB = partsB[k] + gap + nameB;
+        }
+    }
+    DiffPanel* panel = addDiffTab(tr("%1 ↔ %2").arg(nameA, nameB));
+    panel->diffAddresses(addressA, addressB);
+    return panel;
+}
+
+DiffPanel* MainWindow::addDiffTab(const QString& title)
+{
+    auto* panel = new DiffPanel(m_tabs);
+    panel->setObjectName(QStringLiteral("diffPanel"));
+    const int index = m_tabs->addTab(panel, tr("Diff: %1").arg(title));
+    m_tabs->setTabToolTip(index, title);
+    m_tabs->setCurrentIndex(index);
+    connect(panel, &DiffPanel::diffFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Diff failed: %1").arg(message.section(QLatin1Char('\n'), 0, 0)), 8000);
+    });
+    return panel;
 }
 
 void MainWindow::showCurrentGraph()

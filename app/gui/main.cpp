@@ -1,4 +1,6 @@
 // fxray-gui [path]: opens the main window on `path`, or on the bundled samples when none is given.
+// fxray-gui --diff <graph A> <graph B> [path]: also opens a diff tab for two graph addresses (as `fxray info`
+// prints them, or folders/files holding one graph), the same view as "Diff with…" in the Dumps list.
 #include "views/main_window.h"
 
 #include <QApplication>
@@ -34,14 +36,27 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QStringLiteral("dump folder, TORCH_TRACE log or TORCH_COMPILE_DEBUG directory"));
+    const QCommandLineOption diffOption(QStringLiteral("diff"),
+                                        QStringLiteral("open a diff of the first two arguments (graph A, graph B); "
+                                                       "a third argument is the path for the Dumps list"));
+    parser.addOption(diffOption);
     parser.process(app);
 
-    const QStringList positional = parser.positionalArguments();
+    QStringList positional = parser.positionalArguments();
+    QStringList diffPair;
+    if (parser.isSet(diffOption)) {
+        if (positional.size() < 2)
+            parser.showHelp(2);
+        diffPair = positional.mid(0, 2);
+        positional = positional.mid(2);
+    }
     const QString path = positional.isEmpty() ? defaultPath() : QDir::cleanPath(positional.front());
 
     fxray::views::MainWindow window;
     window.show();
     if (!path.isEmpty())
         window.openPath(path);
+    if (!diffPair.isEmpty())
+        window.openDiff(diffPair[0], diffPair[1]);
     return QApplication::exec();
 }
