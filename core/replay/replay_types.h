@@ -83,8 +83,8 @@ struct ReplayReport {
     std::string firstNanNode;
     double totalUs = 0;   // whole replay, synchronised
     std::vector<double> iterationUs;  // the timed repeats (options.repeat), each synchronised
-    // CUDA caching allocator's peak, inputs included: over the checked run, or with timed repeats over the last
-    // repeat (steady state, like a warmed-up process); -1 on CPU.
+    // CUDA caching allocator's peak, inputs included: over the checked run; with timed repeats, what the last
+    // repeat added to the memory in use when it started, plus its inputs (steady state); -1 on CPU.
     std::int64_t peakDeviceBytes = -1;
     std::string reference;            // what outputs were compared with ("cpu replay", "<file>")
     std::vector<OutputComparison> comparisons;

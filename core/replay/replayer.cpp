@@ -444,6 +444,14 @@ at::Tensor cloneExactly(const at::Tensor& t)
     return whole.clone().as_strided(t.sizes(), t.strides(), t.storage_offset());
 }
 
+#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
+c10::CachingDeviceAllocator::Stat allocatedBytes(const c10::Device& device)
+{
+    return c10::cuda::CUDACachingAllocator::getDeviceStats(device.index())
+        .allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)];
+}
+#endif
+
 // Bytes of the storages behind the tensors on `device` (each storage once).
 std::int64_t deviceBytes(const std::vector<c10::IValue>& values, const c10::Device& device)
 {
@@ -546,10 +554,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
             timer.collect(report.nodes);
 #ifdef FXRAY_HAVE_CUDA_ALLOCATOR
         if (p.device.is_cuda())
-            report.peakDeviceBytes =
-                c10::cuda::CUDACachingAllocator::getDeviceStats(p.device.index())
-                    .allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)]
-                    .peak;
+            report.peakDeviceBytes = allocatedBytes(p.device).peak;
 #endif
 
         // Timed repeats: the same checked pass, whole-graph wall time, synchronised.
@@ -562,22 +567,22 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
                 again.inputs = cloneValues(pristine);
                 synchronize(p.device);
                 const bool last = k + 1 == options.warmup + options.repeat;
+                std::int64_t atStart = 0;
 #ifdef FXRAY_HAVE_CUDA_ALLOCATOR
-                // The last repeat measures peak memory in steady state: one-time allocations of the first pass
-                // (cuBLAS workspace) are behind us, as they are for a warmed-up Python process.
-                if (last && p.device.is_cuda())
+                // The last repeat measures peak memory in steady state: what the pass adds on top of what was
+                // allocated when it started (one-time allocations such as the cuBLAS workspace are behind us,
+                // as for a warmed-up Python process), plus its inputs.
+                if (last && p.device.is_cuda()) {
                     c10::cuda::CUDACachingAllocator::resetPeakStats(p.device.index());
+                    atStart = allocatedBytes(p.device).current;
+                }
 #endif
                 const auto t0 = std::chrono::steady_clock::now();
                 interpret(again, timed, &scratch, nullptr, nullptr, cancel, {});
                 synchronize(p.device);
 #ifdef FXRAY_HAVE_CUDA_ALLOCATOR
-                if (last && p.device.is_cuda())  // minus the pristine copy kept for these repeats
-                    report.peakDeviceBytes =
-                        c10::cuda::CUDACachingAllocator::getDeviceStats(p.device.index())
-                            .allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)]
-                            .peak -
-                        deviceBytes(pristine, p.device);
+                if (last && p.device.is_cuda())
+                    report.peakDeviceBytes = allocatedBytes(p.device).peak - atStart + deviceBytes(again.inputs, p.device);
 #endif
                 if (k >= options.warmup)
                     report.iterationUs.push_back(
