@@ -6,6 +6,8 @@
 #include "io/input_pickle.h"
 #include "io/pickle.h"
 
+#include "test_support.h"
+
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -23,37 +25,8 @@ const QString kSamples = QStringLiteral(FXRAY_SAMPLES_DIR "/h100/dumps");
 const std::string kBad = FXRAY_TEST_DATA_DIR "/bad/pickle/";
 const char* const kPwned = "/tmp/fxray_pickle_pwned";  // what the hostile pickles would create if run
 
-std::string readAll(const std::string& path)
-{
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray b = f.readAll();
-    return std::string(b.constData(), static_cast<std::size_t>(b.size()));
-}
-
-// Runs `fn`, which must throw fxray::Error whose text contains every one of `needles`.
-// Returns the error text ("" and a test failure otherwise).
-std::string expectError(const std::function<void()>& fn, const std::vector<std::string>& needles)
-{
-    try {
-        fn();
-    } catch (const Error& e) {
-        const std::string what = e.what();
-        for (const auto& n : needles)
-            if (what.find(n) == std::string::npos) {
-                qWarning("error text lacks '%s': %s", n.c_str(), what.c_str());
-                return {};
-            }
-        return what;
-    } catch (const std::exception& e) {
-        qWarning("unexpected exception type: %s", e.what());
-        return {};
-    }
-    qWarning("no error was raised");
-    return {};
-}
-#define EXPECT_ERROR(expr, ...) QVERIFY(!expectError([&] { (void)(expr); }, {__VA_ARGS__}).empty())
+using fxray::test::expectError;
+using fxray::test::readAll;
 
 // "f32[8, 3, 32, 32][3072, 1, 96, 3]cuda:0": the print_readable annotation of a tensor input.
 std::string annotation(const graph::ValueMeta& m)

@@ -6,6 +6,8 @@
 #include "io/pt_file.h"
 #include "io/zip_reader.h"
 
+#include "test_support.h"
+
 #include <QtTest/QtTest>
 
 #include <cstring>
@@ -20,35 +22,8 @@ namespace {
 const QString kSamples = QStringLiteral(FXRAY_SAMPLES_DIR "/h100/dumps");
 const std::string kZip = FXRAY_TEST_DATA_DIR "/bad/zip/";
 
-std::string readAll(const std::string& path)
-{
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray b = f.readAll();
-    return std::string(b.constData(), static_cast<std::size_t>(b.size()));
-}
-
-std::string expectError(const std::function<void()>& fn, const std::vector<std::string>& needles)
-{
-    try {
-        fn();
-    } catch (const Error& e) {
-        const std::string what = e.what();
-        for (const auto& n : needles)
-            if (what.find(n) == std::string::npos) {
-                qWarning("error text lacks '%s': %s", n.c_str(), what.c_str());
-                return {};
-            }
-        return what;
-    } catch (const std::exception& e) {
-        qWarning("unexpected exception type: %s", e.what());
-        return {};
-    }
-    qWarning("no error was raised");
-    return {};
-}
-#define EXPECT_ERROR(expr, ...) QVERIFY(!expectError([&] { (void)(expr); }, {__VA_ARGS__}).empty())
+using fxray::test::expectError;
+using fxray::test::readAll;
 
 std::vector<QString> sampleFiles(const QString& pattern)
 {

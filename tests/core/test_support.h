@@ -1,0 +1,48 @@
+#pragma once
+// Helpers shared by the core QtTest files: whole-file reads and "this must fail with fxray::Error saying ...".
+#include "base/error.h"
+
+#include <QtCore/QFile>
+#include <QtTest/QtTest>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fxray::test {
+
+// The file's bytes; empty when it cannot be read.
+inline std::string readAll(const std::string& path)
+{
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray b = f.readAll();
+    return std::string(b.constData(), static_cast<std::size_t>(b.size()));
+}
+
+// Runs `fn`, which must throw fxray::Error whose text contains every one of `needles`.
+// Returns the error text ("" and a warning saying why otherwise).
+inline std::string expectError(const std::function<void()>& fn, const std::vector<std::string>& needles)
+{
+    try {
+        fn();
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        for (const auto& n : needles)
+            if (what.find(n) == std::string::npos) {
+                qWarning("error text lacks '%s': %s", n.c_str(), what.c_str());
+                return {};
+            }
+        return what;
+    } catch (const std::exception& e) {
+        qWarning("unexpected exception type: %s", e.what());
+        return {};
+    }
+    qWarning("no error was raised");
+    return {};
+}
+
+}  // namespace fxray::test
+
+#define EXPECT_ERROR(expr, ...) QVERIFY(!fxray::test::expectError([&] { (void)(expr); }, {__VA_ARGS__}).empty())
