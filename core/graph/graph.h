@@ -114,8 +114,6 @@ struct Graph {
     int outputNode() const;                       // index of the output node, -1 if absent
     std::vector<int> placeholders() const;
     std::size_t opCount() const;  // call_function + call_method nodes
-
-    // Placeholder metadata and inputs are per-placeholder and in placeholder order.
 };
 
 struct Subgraph {
@@ -123,7 +121,7 @@ struct Subgraph {
     Graph graph;
 };
 
-// Names the given node references and node-index maps, shared by printers and algorithms.
+// Calls fn(index) for every node an argument (or a whole node's args and kwargs) refers to, in order.
 void forEachNodeRef(const Arg& a, const auto& fn)
 {
     if (a.kind == Arg::Kind::Node)
