@@ -13,11 +13,11 @@
 #include "graph/printer.h"
 #include "graph/tensor_meta.h"
 #include "io/graph_source.h"
+#include "io/text_file.h"
 #include "render/dot_writer.h"
 #include "render/graphviz_renderer.h"
 #include "render/node_category.h"
 
-#include <fstream>
 #include <iostream>
 
 namespace fxray::cli {
@@ -122,16 +122,6 @@ std::string mergedDot(const graph::Graph& a, const graph::Graph& b, const diff::
     return text;
 }
 
-void writeText(const std::string& path, const std::string& text)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-        throw Error("cannot open '" + path + "' for writing");
-    out << text;
-    if (!out.flush())
-        throw Error("cannot write '" + path + "'");
-}
-
 // txt and json are reports; dot, svg, png and pdf draw the merged graph.
 std::string outputFormat(const std::string& path)
 {
@@ -181,11 +171,11 @@ int runDiff(const Args& args)
 
     if (output) {
         if (format == "txt")
-            writeText(*output, summary + "\n" + code());
+            io::writeTextFile(*output, summary + "\n" + code());
         else if (format == "json")
-            writeText(*output, json().dump(json::Style::Pretty) + "\n");
+            io::writeTextFile(*output, json().dump(json::Style::Pretty) + "\n");
         else if (format == "dot")
-            writeText(*output, mergedDot(a.graph, b.graph, r, labels));
+            io::writeTextFile(*output, mergedDot(a.graph, b.graph, r, labels));
         else
             render::renderDotToFile(mergedDot(a.graph, b.graph, r, labels), format, *output);
     }

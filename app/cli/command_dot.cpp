@@ -5,12 +5,12 @@
 
 #include "base/error.h"
 #include "io/graph_source.h"
+#include "io/text_file.h"
 #include "render/dot_writer.h"
 #include "render/graphviz_renderer.h"
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 namespace fxray::cli {
@@ -31,16 +31,6 @@ render::StubPolicy parseStubs(const std::string& v)
     if (v == "all")
         return render::StubPolicy::AllFarValues;
     throw Error("--stubs takes auto, never, params or all, not '" + v + "'");
-}
-
-void writeText(const std::string& path, const std::string& text)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-        throw Error("cannot open '" + path + "' for writing");
-    out << text;
-    if (!out.flush())
-        throw Error("cannot write '" + path + "'");
 }
 
 }  // namespace
@@ -73,7 +63,7 @@ int runDot(const Args& args)
 
     const auto start = std::chrono::steady_clock::now();
     if (format == "dot")
-        writeText(*output, doc.text);
+        io::writeTextFile(*output, doc.text);
     else
         render::renderDotToFile(doc.text, format, *output, engine);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -135,20 +135,26 @@ std::vector<std::pair<TraceOrigin, std::size_t>> traceGraphs(const TraceLog& log
     return out;
 }
 
+// The entry of the graph `origin` names inside the log at logPath (discovered, or named by an address).
+GraphEntry traceEntry(const std::string& logPath, const TraceOrigin& origin)
+{
+    GraphEntry e;
+    e.format = SourceFormat::TraceLog;
+    e.path = logPath;
+    e.address = logPath + "#" + selectorFor(origin);
+    e.group = origin.compileId();
+    e.title = origin.record + (origin.ordinal > 0 ? "." + std::to_string(origin.ordinal) : "");
+    e.kind = traceRecordKind(origin.record);
+    e.trace = origin;
+    return e;
+}
+
 void addTraceEntries(const std::string& logPath, Discovery& d)
 {
     TraceLog log = readTraceLog(logPath, /*keepPayloads=*/false);
     for (const auto& [origin, index] : traceGraphs(log)) {
         (void)index;
-        GraphEntry e;
-        e.format = SourceFormat::TraceLog;
-        e.path = logPath;
-        e.address = logPath + "#" + selectorFor(origin);
-        e.group = origin.compileId();
-        e.title = origin.record + (origin.ordinal > 0 ? "." + std::to_string(origin.ordinal) : "");
-        e.kind = traceRecordKind(origin.record);
-        e.trace = origin;
-        d.graphs.push_back(std::move(e));
+        d.graphs.push_back(traceEntry(logPath, origin));
     }
     for (const TraceRecord& r : log.records)
         if (r.isGraph && !r.error.empty())
@@ -496,18 +502,10 @@ std::optional<GraphEntry> traceAddressEntry(const std::string& address)
     std::error_code ec;
     if (hash == std::string::npos || fs::exists(address, ec))
         return std::nullopt;
-    GraphEntry e;
-    e.format = SourceFormat::TraceLog;
-    e.path = fs::path(address.substr(0, hash)).lexically_normal().string();
-    if (!fs::exists(e.path, ec))
-        throw Error("no such file or directory", fileLocation(e.path));
-    TraceOrigin o = parseSelector(address.substr(hash + 1), e.path);
-    e.address = e.path + "#" + selectorFor(o);
-    e.group = o.compileId();
-    e.title = o.record + (o.ordinal > 0 ? "." + std::to_string(o.ordinal) : "");
-    e.kind = traceRecordKind(o.record);
-    e.trace = o;
-    return e;
+    const std::string logPath = fs::path(address.substr(0, hash)).lexically_normal().string();
+    if (!fs::exists(logPath, ec))
+        throw Error("no such file or directory", fileLocation(logPath));
+    return traceEntry(logPath, parseSelector(address.substr(hash + 1), logPath));
 }
 
 }  // namespace

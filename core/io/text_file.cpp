@@ -30,4 +30,14 @@ std::string readTextFile(const std::string& path, std::size_t maxBytes)
     return text;
 }
 
+void writeTextFile(const std::string& path, std::string_view text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out)
+        throw Error("cannot open for writing", fileLocation(path));
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out.flush())
+        throw Error("cannot write", fileLocation(path));
+}
+
 }  // namespace fxray::io
