@@ -62,15 +62,7 @@ std::vector<std::pair<std::string, std::string>> placeholderAnnotations(const QS
     return out;
 }
 
-std::vector<QString> sampleFiles(const QString& pattern)
-{
-    std::vector<QString> out;
-    QDirIterator it(kSamples, {pattern}, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        out.push_back(it.next());
-    std::sort(out.begin(), out.end());
-    return out;
-}
+std::vector<QString> sampleFiles(const QString& pattern) { return fxray::test::findFiles(kSamples, pattern); }
 
 const PickleValue* dictGet(const Pickle& p, const PickleValue& dict, const std::string& key)
 {

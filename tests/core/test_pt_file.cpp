@@ -25,15 +25,7 @@ const std::string kZip = FXRAY_TEST_DATA_DIR "/bad/zip/";
 using fxray::test::expectError;
 using fxray::test::readAll;
 
-std::vector<QString> sampleFiles(const QString& pattern)
-{
-    std::vector<QString> out;
-    QDirIterator it(kSamples, {pattern}, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        out.push_back(it.next());
-    std::sort(out.begin(), out.end());
-    return out;
-}
+std::vector<QString> sampleFiles(const QString& pattern) { return fxray::test::findFiles(kSamples, pattern); }
 
 template <typename T>
 T element(const TensorRecord& t, std::int64_t index)

@@ -2,9 +2,11 @@
 // Helpers shared by the core QtTest files: whole-file reads and "this must fail with fxray::Error saying ...".
 #include "base/error.h"
 
+#include <QtCore/QDirIterator>
 #include <QtCore/QFile>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -19,6 +21,17 @@ inline std::string readAll(const std::string& path)
         return {};
     const QByteArray b = f.readAll();
     return std::string(b.constData(), static_cast<std::size_t>(b.size()));
+}
+
+// Files under `dir` (any depth) whose names match `pattern`, sorted.
+inline std::vector<QString> findFiles(const QString& dir, const QString& pattern)
+{
+    std::vector<QString> out;
+    QDirIterator it(dir, {pattern}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out.push_back(it.next());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 // Runs `fn`, which must throw fxray::Error whose text contains every one of `needles`.
