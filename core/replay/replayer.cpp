@@ -225,10 +225,11 @@ int cudaDeviceCount()
     return at::hasCUDA() ? static_cast<int>(c10::impl::getDeviceGuardImpl(c10::kCUDA)->deviceCount()) : 0;
 }
 
-std::vector<std::string> coverageReport(const graph::Graph& g, const std::string& deviceText)
+namespace {
+
+// One line per reason a node cannot run, naming the nodes.
+std::vector<std::string> unsupportedLines(const graph::Graph& g, const std::vector<NodePlan>& plans)
 {
-    const c10::Device device = parseDevice(deviceText);
-    const auto plans = detail::planGraph(g, device);
     std::map<std::string, std::vector<std::string>> byReason;
     for (std::size_t i = 0; i < plans.size(); ++i)
         if (plans[i].kind == NodePlan::Kind::Unsupported)
@@ -241,6 +242,13 @@ std::vector<std::string> coverageReport(const graph::Graph& g, const std::string
         out.push_back(line);
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<std::string> coverageReport(const graph::Graph& g, const std::string& deviceText)
+{
+    return unsupportedLines(g, detail::planGraph(g, parseDevice(deviceText)));
 }
 
 namespace {
@@ -511,7 +519,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     try {
         p.device = resolveDevice(options.device);
         p.plans = detail::planGraph(g, p.device);
-        report.unsupported = coverageReport(g, p.device.str());
+        report.unsupported = unsupportedLines(g, p.plans);
         at::manual_seed(options.seed);
         p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
                                                                   : detail::makeInputs(lg, options, p.device, report.notes);
