@@ -19,7 +19,15 @@ const std::vector<Command>& commands()
          "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values]\n"
          "                   [--compare-device DEV | --expected OUT.pt] [--repeat N [--warmup N]] [--all-nodes] [--json]",
          &runReplay},
+        {"worker", "the replay process behind the GUI and minimize (JSON lines on stdin/stdout; not for people)",
+         "fxray worker", &runWorker},
 #endif
+        {"minimize", "shrink a failing graph to the smallest graph that fails the same way; write it and a repro.py",
+         "fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|cmd:'COMMAND' -o DIR [--device D] "
+         "[--seed N]\n"
+         "                   [--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--timeout S] "
+         "[--split-statement] [--json]",
+         &runMinimize},
     };
     return kCommands;
 }

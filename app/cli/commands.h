@@ -24,6 +24,8 @@ int runShow(const Args& args);
 int runDiff(const Args& args);
 #ifdef FXRAY_HAVE_REPLAY
 int runReplay(const Args& args);
+int runWorker(const Args& args);
 #endif
+int runMinimize(const Args& args);
 
 }  // namespace fxray::cli

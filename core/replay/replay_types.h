@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct ReplayOptions {
     bool stopOnFirst = false;
     // Size symbols no input records a hint for ("s77" in a trace's AOT graph) take this value.
     std::int64_t symbolDefault = 8;
+    // Size symbols given a value by the caller: win over recorded hints and the default (the minimizer pins
+    // the original graph's bindings so that a candidate whose SymInt inputs were cut keeps the same shapes).
+    std::map<std::string, std::int64_t, std::less<>> symbolValues;
     // Value checks (NaN/Inf origin, min/max/mean) read every output back: one device sync per node.
     bool valueChecks = true;
     bool timing = true;  // per-node times (CUDA events on a GPU)
@@ -80,6 +84,7 @@ struct ReplayReport {
     std::vector<NodeResult> nodes;  // one per graph node, program order
     std::vector<std::string> unsupported;  // coverage findings up front ("prims.foo: node x, y")
     std::vector<std::string> notes;        // assumptions made (e.g. "s77 = 8: no hint recorded")
+    std::map<std::string, std::int64_t, std::less<>> symbols;  // the size symbols' values the inputs were made with
     std::string firstNanNode;
     double totalUs = 0;   // whole replay, synchronised
     std::vector<double> iterationUs;  // the timed repeats (options.repeat), each synchronised

@@ -522,7 +522,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         report.unsupported = unsupportedLines(g, p.plans);
         at::manual_seed(options.seed);
         p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
-                                                                  : detail::makeInputs(lg, options, p.device, report.notes);
+                                                                  : detail::makeInputs(lg, options, p.device, report);
         p.constants = loadConstants(lg, p.device);
     } catch (const Error& e) {
         report.fatal = e.what();

@@ -1,6 +1,9 @@
 #include "replay/report_format.h"
 
+#include "base/error.h"
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace fxray::replay {
@@ -73,6 +76,10 @@ json::Value reportToJson(const ReplayReport& r)
     for (const auto& n : r.notes)
         notes.push_back(n);
     o["notes"] = std::move(notes);
+    json::Value symbols = json::Object{};
+    for (const auto& [sym, v] : r.symbols)
+        symbols[sym] = v;
+    o["symbols"] = std::move(symbols);
     json::Value nodes = json::Array{};
     for (const NodeResult& n : r.nodes) {
         json::Value j = json::Object{};
@@ -101,6 +108,100 @@ json::Value reportToJson(const ReplayReport& r)
     }
     o["nodes"] = std::move(nodes);
     return o;
+}
+
+namespace {
+
+template <class Enum, std::size_t N>
+Enum enumFromName(const std::string& name, const Enum (&all)[N], std::string_view (*nameOf)(Enum), const char* what)
+{
+    for (Enum e : all)
+        if (nameOf(e) == name)
+            return e;
+    throw Error(std::string("replay report: unknown ") + what + " '" + name + "'");
+}
+
+OutputStats statsFromJson(const json::Value& j)
+{
+    OutputStats s;
+    s.meta = j.stringOr("meta", "");
+    if (j.find("min")) {
+        s.hasValues = true;
+        s.min = j["min"].isNull() ? std::nan("") : j["min"].asDouble();
+        s.max = j["max"].isNull() ? std::nan("") : j["max"].asDouble();
+        s.mean = j["mean"].isNull() ? std::nan("") : j["mean"].asDouble();
+        s.nanCount = j.intOr("nan", 0);
+        s.infCount = j.intOr("inf", 0);
+        s.numel = j.intOr("numel", 0);
+    }
+    return s;
+}
+
+}  // namespace
+
+ReplayReport reportFromJson(const json::Value& o)
+{
+    static constexpr NodeStatus kStatuses[] = {NodeStatus::Passed,      NodeStatus::Mismatch, NodeStatus::Error,
+                                               NodeStatus::Skipped,     NodeStatus::Unsupported, NodeStatus::NotRun};
+    static constexpr Mismatch::Kind kKinds[] = {Mismatch::Kind::DType, Mismatch::Kind::Size, Mismatch::Kind::Stride,
+                                                Mismatch::Kind::Device, Mismatch::Kind::Value};
+    ReplayReport r;
+    r.address = o.stringOr("address", "");
+    r.device = o.stringOr("device", "");
+    r.seed = static_cast<std::uint64_t>(o.intOr("seed", 0));
+    r.inputs = o.stringOr("inputs", "");
+    r.fatal = o.stringOr("fatal", "");
+    if (o["total_us"].isNumber())
+        r.totalUs = o["total_us"].asDouble();
+    r.peakDeviceBytes = o.intOr("peak_device_bytes", -1);
+    for (const json::Value& v : o["iteration_us"].isArray() ? o["iteration_us"].asArray() : json::Array{})
+        r.iterationUs.push_back(v.asDouble());
+    r.reference = o.stringOr("reference", "");
+    if (o["comparisons"].isArray())
+        for (const json::Value& c : o["comparisons"].asArray()) {
+            OutputComparison oc;
+            oc.output = static_cast<int>(c.intOr("output", 0));
+            oc.what = c.stringOr("what", "");
+            oc.maxAbs = c["max_abs"].isNumber() ? c["max_abs"].asDouble() : std::nan("");
+            oc.maxRel = c["max_rel"].isNumber() ? c["max_rel"].asDouble() : std::nan("");
+            oc.atol = c["atol"].isNumber() ? c["atol"].asDouble() : 0;
+            oc.rtol = c["rtol"].isNumber() ? c["rtol"].asDouble() : 0;
+            oc.mismatched = c.intOr("mismatched", 0);
+            oc.ok = c["ok"].isBool() && c["ok"].asBool();
+            oc.note = c.stringOr("note", "");
+            r.comparisons.push_back(std::move(oc));
+        }
+    r.cancelled = o["cancelled"].isBool() && o["cancelled"].asBool();
+    r.firstNanNode = o["first_nan_node"].isString() ? o["first_nan_node"].asString() : "";
+    if (o["unsupported"].isArray())
+        for (const json::Value& u : o["unsupported"].asArray())
+            r.unsupported.push_back(u.asString());
+    if (o["notes"].isArray())
+        for (const json::Value& n : o["notes"].asArray())
+            r.notes.push_back(n.asString());
+    if (o["symbols"].isObject())
+        for (const auto& [sym, v] : o["symbols"].asObject())
+            r.symbols[sym] = v.asInt();
+    if (o["nodes"].isArray())
+        for (const json::Value& j : o["nodes"].asArray()) {
+            NodeResult n;
+            n.name = j.stringOr("name", "");
+            n.target = j.stringOr("target", "");
+            n.status = enumFromName(j.stringOr("status", ""), kStatuses, &nodeStatusName, "node status");
+            n.timeUs = j["time_us"].isNumber() ? j["time_us"].asDouble() : 0;
+            n.error = j.stringOr("error", "");
+            n.nanOrigin = j["nan_origin"].isBool() && j["nan_origin"].asBool();
+            if (j["mismatches"].isArray())
+                for (const json::Value& m : j["mismatches"].asArray())
+                    n.mismatches.push_back(Mismatch{enumFromName(m.stringOr("kind", ""), kKinds, &mismatchKindName, "mismatch kind"),
+                                                    static_cast<int>(m.intOr("output", 0)), m.stringOr("expected", ""),
+                                                    m.stringOr("actual", "")});
+            if (j["outputs"].isArray())
+                for (const json::Value& s : j["outputs"].asArray())
+                    n.outputs.push_back(statsFromJson(s));
+            r.nodes.push_back(std::move(n));
+        }
+    return r;
 }
 
 std::string formatReport(const ReplayReport& r, bool allNodes)

@@ -1,0 +1,194 @@
+// `fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|cmd:'COMMAND' [replay options]
+//  [--timeout S] [--split-statement] [--json] -o DIR`
+// Shrinks a failing graph (minimize/minimizer.h) with candidates replayed in `fxray worker` processes, and
+// writes DIR/minimized_<kind>_0/ (seed layout: fxray loads and replays it), DIR/repro.py (plain PyTorch) and
+// DIR/minimize.json. Progress goes to stderr; Ctrl+C stops the search and keeps the smallest graph so far.
+// Exit: 0 minimized, 1 the graph does not fail that way, 2 error.
+#include "arg_parser.h"
+#include "base/json.h"
+#include "commands.h"
+#include "io/graph_source.h"
+#include "io/seed_writer.h"
+#include "io/text_file.h"
+#include "minimize/minimizer.h"
+#include "minimize/repro_writer.h"
+#include "replay/report_format.h"
+#include "replay_args.h"
+#include "worker/replay_worker.h"
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace fxray::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+replay::CancelToken* g_cancel = nullptr;
+
+extern "C" void onInterrupt(int)
+{
+    if (g_cancel)
+        g_cancel->cancelled.store(true);  // lock-free atomic store: async-signal-safe
+}
+
+std::string selfExe()
+{
+    std::error_code ec;
+    auto p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("fxray") : p.string();
+}
+
+minimize::ReproSpec reproSpec(const minimize::MinimizeOptions& o, const minimize::Signature& sig, const std::string& node,
+                              const replay::ReplayReport* finalReport)
+{
+    minimize::ReproSpec r;
+    r.signature = sig;
+    r.failingNode = node;
+    r.device = o.replay.device;
+    r.inputs = o.replay;
+    for (const auto& f : o.failures) {
+        if (f.kind == minimize::FailureSpec::Kind::Error && sig.kind == "error")
+            r.errorPattern = f.pattern;
+        if (f.kind == minimize::FailureSpec::Kind::Diverge)
+            r.compareDevice = f.pattern;
+    }
+    if (finalReport)
+        for (const auto& c : finalReport->comparisons)
+            if (!c.ok) {
+                r.atol = c.atol;
+                r.rtol = c.rtol;
+                break;
+            }
+    return r;
+}
+
+}  // namespace
+
+int runMinimize(const Args& args)
+{
+    static constexpr std::string_view kUsage =
+        "fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|cmd:'COMMAND' -o DIR [--device D] [--seed N] "
+        "[--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--timeout S] [--split-statement] [--json]";
+    ArgParser p(args, {"--until", "-o", "--device", "--seed", "--floats", "--int-range", "--sym-default", "--timeout"},
+                {"--split-statement", "--json"});
+    p.expectPositionals(1, kUsage);
+    if (!p.value("--until") || !p.value("-o"))
+        throw Error(std::string("--until and -o are required: ") + std::string(kUsage));
+    minimize::MinimizeOptions options;
+    options.failures = minimize::parseFailureSpecs(*p.value("--until"));
+    options.replay = parseReplayOptions(p);
+    options.keepStatement = !p.flag("--split-statement");
+    const fs::path outDir = *p.value("-o");
+    double timeoutS = 120;
+    if (auto t = p.value("--timeout")) {
+        try {
+            timeoutS = std::stod(*t);
+        } catch (const std::exception&) {
+            throw Error("--timeout wants seconds, got '" + *t + "'");
+        }
+    }
+    options.commandTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeoutS * 1000));
+
+    const io::LoadedGraph original = io::loadAddress(p.positionals()[0]);
+    // A command judges the repro script: each candidate is written to a scratch folder first.
+    const fs::path scratch = outDir / ".candidate";
+    options.exportForCommand = [&](const io::LoadedGraph& c, const minimize::Signature& sig) {
+        fs::create_directories(scratch);
+        const std::string path = (scratch / "repro.py").string();
+        io::writeTextFile(path, minimize::writeReproScript(c, reproSpec(options, sig, "", nullptr)));
+        return path;
+    };
+
+    worker::WorkerConfig wc;
+    wc.program = worker::ReplayWorker::locateProgram(selfExe());
+    wc.replayTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeoutS * 1000));
+    worker::ReplayWorker runner(wc);
+    replay::CancelToken cancel;
+    g_cancel = &cancel;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    // A terminal gets one live line; a log gets a line whenever the strategy or the node count changes.
+    const bool tty = ::isatty(2);
+    std::string lastState;
+    auto progress = [&](const minimize::MinimizeProgress& pr) {
+        char line[200];
+        std::snprintf(line, sizeof line, "[%s] %d nodes, %d queries, %.1f s", pr.strategy.c_str(), pr.nodesLeft, pr.queries,
+                      pr.elapsedS);
+        const std::string state = pr.strategy + "/" + std::to_string(pr.nodesLeft);
+        if (tty)
+            std::fprintf(stderr, "\r%-70s", line);
+        else if (state != lastState)
+            std::fprintf(stderr, "%s\n", line);
+        lastState = state;
+    };
+    minimize::MinimizeResult res = minimize::minimizeGraph(original, options, runner, &cancel, progress);
+    std::signal(SIGINT, previous);
+    g_cancel = nullptr;
+    if (tty)
+        std::fprintf(stderr, "\n");
+
+    json::Value summary = json::Object{};
+    summary["graph"] = original.entry.address;
+    summary["until"] = *p.value("--until");
+    summary["device"] = options.replay.device;
+    summary["seed"] = options.replay.seed;
+    summary["reproduced"] = res.reproduced;
+    summary["cancelled"] = res.cancelled;
+    summary["signature"] = res.reproduced ? json::Value(res.signature.str()) : json::Value();
+    summary["failing_node"] = res.failingNode;
+    summary["original_nodes"] = res.originalNodes;
+    summary["minimized_nodes"] = res.minimizedNodes;
+    summary["queries"] = res.queries;
+    summary["seconds"] = res.seconds;
+    summary["worker_starts"] = runner.starts();
+    summary["verified_seeds"] = res.verifiedSeeds;
+    summary["verify_failed"] = res.verifyFailed;
+    json::Value log = json::Array{};
+    for (const auto& l : res.log)
+        log.push_back(l);
+    summary["log"] = std::move(log);
+    if (!res.reproduced) {
+        summary["why"] = res.why;
+        if (p.flag("--json"))
+            std::cout << summary.dump(json::Style::Pretty) << "\n";
+        else
+            std::cout << original.entry.address << ": does not fail with --until " << *p.value("--until") << " on "
+                      << options.replay.device << ": " << res.why << "\n";
+        return 1;
+    }
+
+    fs::create_directories(outDir);
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+    const std::string kind = original.entry.kind == io::GraphKind::Unknown ? "forward" : std::string(io::graphKindName(original.entry.kind));
+    io::LoadedGraph out = res.minimized;
+    out.entry.address = (outDir / ("minimized_" + kind + "_0")).string();
+    const std::string dumpDir = io::writeSeedDump(out, outDir.string(), "minimized_" + kind + "_0");
+    const std::string reproPath = (outDir / "repro.py").string();
+    io::writeTextFile(reproPath, minimize::writeReproScript(out, reproSpec(options, res.signature, res.failingNode, &res.finalReport)));
+    fs::permissions(reproPath, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add, ec);
+    if (!res.minimized.stateDictPath.empty() && fs::exists(res.minimized.stateDictPath, ec))
+        fs::copy_file(res.minimized.stateDictPath, outDir / "state_dict.pt", fs::copy_options::overwrite_existing, ec);
+    summary["dump"] = dumpDir;
+    summary["repro"] = reproPath;
+    summary["final_report"] = replay::reportToJson(res.finalReport);
+    io::writeTextFile((outDir / "minimize.json").string(), summary.dump(json::Style::Pretty) + "\n");
+
+    if (p.flag("--json")) {
+        std::cout << summary.dump(json::Style::Pretty) << "\n";
+    } else {
+        std::cout << original.entry.address << ": " << res.signature.str() << " at node '" << res.failingNode << "'\n";
+        for (const auto& l : res.log)
+            std::cout << "  " << l << "\n";
+        std::printf("  %d -> %d nodes in %d queries, %.2f s%s; fails on %d of %d other seeds\n", res.originalNodes,
+                    res.minimizedNodes, res.queries, res.seconds, res.cancelled ? " (cancelled: smallest so far)" : "",
+                    res.verifyFailed, res.verifiedSeeds);
+        std::cout << "  dump:  " << dumpDir << "\n  repro: " << reproPath << "\n";
+    }
+    return 0;
+}
+
+}  // namespace fxray::cli

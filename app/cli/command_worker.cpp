@@ -1,0 +1,108 @@
+// `fxray worker`: the replay process behind the GUI and the minimizer (worker/worker_protocol.h has the wire
+// format). Reads one request per stdin line, replays in this process, answers on stdout; ends at EOF.
+// Not for people: the usage line says so.
+//
+// FXRAY_WORKER_FAULT=abort:<node> | hang:<node> makes it abort or hang when it reaches that node: the
+// fault-injection tests use it to show that a crashing or hung replay costs one replay, not the caller.
+#include "base/error.h"
+#include "base/json.h"
+#include "commands.h"
+#include "replay/replayer.h"
+#include "replay/report_format.h"
+#include "worker/worker_protocol.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <thread>
+
+namespace fxray::cli {
+namespace {
+
+void send(const json::Value& v)
+{
+    std::string line = v.dump();
+    line += '\n';
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fflush(stdout);
+}
+
+struct Fault {
+    std::string action, node;
+};
+
+Fault faultFromEnv()
+{
+    const char* f = std::getenv("FXRAY_WORKER_FAULT");
+    if (!f)
+        return {};
+    std::string s(f);
+    auto colon = s.find(':');
+    if (colon == std::string::npos)
+        return {};
+    return {s.substr(0, colon), s.substr(colon + 1)};
+}
+
+// A CUDA error of this kind leaves the context unusable: every later call fails. The worker answers, then
+// exits, and the client starts a fresh one.
+bool poisonsDevice(const replay::ReplayReport& r)
+{
+    auto poisoned = [](const std::string& m) {
+        return m.find("device-side assert") != std::string::npos || m.find("illegal memory access") != std::string::npos ||
+               m.find("unspecified launch failure") != std::string::npos;
+    };
+    if (poisoned(r.fatal))
+        return true;
+    for (const auto& n : r.nodes)
+        if (poisoned(n.error))
+            return true;
+    return false;
+}
+
+}  // namespace
+
+int runWorker(const Args& args)
+{
+    if (!args.empty()) {
+        std::cerr << "fxray worker takes no arguments: it is started by fxray itself (GUI, minimize)\n";
+        return 2;
+    }
+    const Fault fault = faultFromEnv();
+    send(json::Object{{"ready", true}, {"cuda_devices", replay::cudaDeviceCount()}});
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (line.empty())
+            continue;
+        std::int64_t id = -1;
+        try {
+            const json::Value req = json::parse(line);
+            id = req.intOr("id", -1);
+            const io::LoadedGraph g = worker::graphFromJson(req["graph"]);
+            const replay::ReplayOptions options = worker::optionsFromJson(req["options"]);
+            // done = nodes finished = index of the node about to run: the client blames that node if we die.
+            auto progress = [&](std::size_t done, std::size_t total) {
+                send(json::Object{{"id", id}, {"progress", json::Array{done, total}}});
+                if (!fault.action.empty() && done < g.graph.nodes.size() && g.graph.nodes[done].name == fault.node) {
+                    if (fault.action == "abort")
+                        std::abort();
+                    if (fault.action == "hang")
+                        std::this_thread::sleep_for(std::chrono::hours(1));
+                }
+            };
+            const replay::ReplayReport r = replay::replayGraph(g, options, nullptr, progress);
+            const bool restart = poisonsDevice(r);
+            send(json::Object{{"id", id}, {"report", replay::reportToJson(r)}, {"restart", restart}});
+            if (restart)
+                return 3;
+        } catch (const Error& e) {
+            send(json::Object{{"id", id}, {"error", formatError(e.message(), e.where(), e.excerpt())}});
+        } catch (const std::exception& e) {
+            send(json::Object{{"id", id}, {"error", std::string("internal error: ") + e.what()}});
+        }
+    }
+    return 0;
+}
+
+}  // namespace fxray::cli

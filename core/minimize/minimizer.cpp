@@ -1,0 +1,305 @@
+#include "minimize/minimizer.h"
+
+#include "base/error.h"
+#include "base/subprocess.h"
+#include "graph/algorithms.h"
+#include "graph/sym_expr.h"
+
+#include <algorithm>
+#include <set>
+
+namespace fxray::minimize {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int computeNodes(const graph::Graph& g)
+{
+    int n = 0;
+    for (const auto& node : g.nodes)
+        n += node.kind == graph::NodeKind::CallFunction || node.kind == graph::NodeKind::CallMethod ||
+             node.kind == graph::NodeKind::GetAttr;
+    return n;
+}
+
+bool isCommand(const std::vector<FailureSpec>& specs)
+{
+    for (const auto& s : specs)
+        if (s.kind == FailureSpec::Kind::Command)
+            return true;
+    return false;
+}
+
+class Search {
+public:
+    Search(const io::LoadedGraph& original, const MinimizeOptions& options, replay::ReplayRunner& runner,
+           replay::CancelToken* cancel, const MinimizeSink& sink)
+        : m_builder(original), m_options(options), m_runner(runner), m_cancel(cancel), m_sink(sink), m_start(Clock::now())
+    {
+        m_queryOptions = options.replay;
+        m_queryOptions.timing = false;  // per-node timing costs a sync per node and says nothing here
+        m_queryOptions.valueChecks = true;  // NaN origin needs it
+        m_queryOptions.warmup = m_queryOptions.repeat = 0;
+        m_queryOptions.inputs = replay::ReplayOptions::Inputs::Random;  // fresh inputs, always
+        for (const auto& s : options.failures)
+            if (s.kind == FailureSpec::Kind::Diverge)
+                m_queryOptions.compareDevice = s.pattern;
+    }
+
+    MinimizeResult run()
+    {
+        MinimizeResult res;
+        const io::LoadedGraph& g = m_builder.original();
+        res.originalNodes = computeNodes(g.graph);
+        std::vector<int> all = m_builder.units();
+
+        // Baseline: does the original fail as asked, and where?
+        report("baseline", res.originalNodes);
+        io::LoadedGraph whole = m_builder.build(all, -1);
+        auto [found, baseline] = failuresOf(whole, nullptr);
+        res.symbols = baseline.symbols;
+        m_queryOptions.symbolValues.insert(baseline.symbols.begin(), baseline.symbols.end());
+        if (found.empty()) {
+            res.why = baseline.fatal.empty() ? "the graph does not fail that way (verdict: " + baseline.verdict() + ")"
+                                             : baseline.fatal;
+            return finish(res, whole, -1);
+        }
+        m_target = found.front();
+        res.reproduced = true;
+        res.signature = m_target;
+        res.log.push_back("failure: " + m_target.str() + " at node '" + m_target.node + "' (" + m_target.detail + ")");
+        const int targetNode = g.graph.findNode(m_target.node);
+        m_mustOutput = targetNode;
+
+        std::vector<int> kept = all;
+        // 1. Truncate: nothing after the failing node can matter to it.
+        if (targetNode >= 0 && !cancelled()) {
+            std::vector<int> cut = m_builder.ancestorUnits(targetNode);
+            if (cut.size() < kept.size() && test(cut, "truncate"))
+                accept(kept, cut, "truncate at '" + m_target.node + "'", res);
+        }
+        // Protected: the failing node, and for NaN/Inf its statement (see minimizer.h).
+        std::set<int> protectedUnits;
+        if (targetNode >= 0) {
+            protectedUnits.insert(targetNode);
+            const auto& tn = g.graph.nodes[static_cast<std::size_t>(targetNode)];
+            if (m_options.keepStatement && (m_target.kind == "nan" || m_target.kind == "inf") && tn.stack >= 0)
+                for (int u : kept)
+                    if (g.graph.nodes[static_cast<std::size_t>(u)].stack == tn.stack)
+                        protectedUnits.insert(u);
+        }
+        // 2. ddmin over the unprotected nodes, in program-order ranges.
+        int n = 2;
+        while (!cancelled()) {
+            std::vector<int> free;
+            for (int u : kept)
+                if (!protectedUnits.count(u))
+                    free.push_back(u);
+            if (free.empty())
+                break;
+            n = std::min<int>(n, static_cast<int>(free.size()));
+            bool reduced = false;
+            for (int c = 0; c < n && !cancelled(); ++c) {
+                const std::size_t lo = free.size() * static_cast<std::size_t>(c) / static_cast<std::size_t>(n);
+                const std::size_t hi = free.size() * static_cast<std::size_t>(c + 1) / static_cast<std::size_t>(n);
+                std::set<int> drop(free.begin() + static_cast<std::ptrdiff_t>(lo), free.begin() + static_cast<std::ptrdiff_t>(hi));
+                std::vector<int> candidate;
+                for (int u : kept)
+                    if (!drop.count(u))
+                        candidate.push_back(u);
+                if (candidate.empty())
+                    continue;
+                if (test(candidate, "ddmin n=" + std::to_string(n))) {
+                    accept(kept, candidate, "ddmin n=" + std::to_string(n) + ": dropped " + std::to_string(drop.size()) + " nodes",
+                           res);
+                    n = std::max(n - 1, 2);
+                    reduced = true;
+                    break;
+                }
+            }
+            if (!reduced) {
+                if (n >= static_cast<int>(free.size()))
+                    break;  // 1-minimal: no single node can go
+                n = std::min(2 * n, static_cast<int>(free.size()));
+            }
+        }
+        io::LoadedGraph best = m_builder.build(kept, m_mustOutput);
+        // 3. Verify on other seeds: a minimal repro that fails only for one seed is worth knowing about.
+        if (!isCommand(m_options.failures))
+            for (int k = 1; k <= m_options.verifySeeds && !cancelled(); ++k) {
+                report("verify", computeNodes(best.graph));
+                replay::ReplayOptions o = m_queryOptions;
+                o.seed = m_queryOptions.seed + static_cast<std::uint64_t>(k) * 7919;
+                ++m_queries;
+                auto r = m_runner.run(best, o, m_cancel);
+                ++res.verifiedSeeds;
+                for (const auto& s : failuresIn(r, m_options.failures))
+                    if (s.sameAs(m_target)) {
+                        ++res.verifyFailed;
+                        break;
+                    }
+            }
+        return finish(res, best, m_mustOutput);
+    }
+
+private:
+    bool cancelled() const { return m_cancel && m_cancel->cancelled.load(); }
+
+    void report(const std::string& strategy, int nodesLeft)
+    {
+        m_strategy = strategy;
+        m_nodesLeft = nodesLeft;
+        if (m_sink)
+            m_sink(MinimizeProgress{strategy, nodesLeft, m_queries,
+                                    std::chrono::duration<double>(Clock::now() - m_start).count()});
+    }
+
+    // The failures the options select, of one candidate; for commands, the command's verdict.
+    std::pair<std::vector<Signature>, replay::ReplayReport> failuresOf(const io::LoadedGraph& c, const Signature* target)
+    {
+        ++m_queries;
+        report(m_strategy, m_nodesLeft);
+        replay::ReplayReport r;
+        std::vector<Signature> found;
+        if (isCommand(m_options.failures)) {
+            if (!m_options.exportForCommand)
+                throw Error("cmd: failures need a repro exporter");
+            // Symbols are concrete in the repro; they come from one replay of the original, done once.
+            if (m_queryOptions.symbolValues.empty() && !m_symbolsKnown) {
+                m_symbolsKnown = true;
+                r = m_runner.run(c, m_queryOptions, m_cancel);
+                m_queryOptions.symbolValues.insert(r.symbols.begin(), r.symbols.end());
+            }
+            r.symbols = m_queryOptions.symbolValues;
+            io::LoadedGraph concrete = c;
+            concretizeMetadata(concrete, m_queryOptions.symbolValues);
+            const Signature placeholder = target ? *target : Signature{"cmd", "", "", "", ""};
+            const std::string path = m_options.exportForCommand(concrete, placeholder);
+            for (const auto& s : m_options.failures) {
+                if (s.kind != FailureSpec::Kind::Command)
+                    continue;
+                std::string cmd = s.pattern;
+                for (std::size_t p = cmd.find("{}"); p != std::string::npos; p = cmd.find("{}", p + path.size()))
+                    cmd.replace(p, 2, path);
+                const CommandResult cr = runCommand(cmd, m_options.commandTimeout, {{"FXRAY_REPRO", path}});
+                if (cr.exitCode != 0)
+                    found.push_back({"cmd", "", cr.status, "", cr.output.substr(cr.output.size() > 400 ? cr.output.size() - 400 : 0)});
+            }
+            return {found, r};
+        }
+        r = m_runner.run(c, m_queryOptions, m_cancel);
+        return {failuresIn(r, m_options.failures), r};
+    }
+
+    bool test(const std::vector<int>& kept, const std::string& strategy)
+    {
+        std::string key(m_builder.original().graph.nodes.size(), '0');
+        for (int u : kept)
+            key[static_cast<std::size_t>(u)] = '1';
+        if (auto it = m_cache.find(key); it != m_cache.end())
+            return it->second;
+        m_strategy = strategy;
+        const io::LoadedGraph c = m_builder.build(kept, m_mustOutput);
+        auto [found, r] = failuresOf(c, &m_target);
+        bool same = false;
+        for (const auto& s : found)
+            same = same || s.sameAs(m_target);
+        if (r.cancelled)
+            same = false;
+        m_cache.emplace(std::move(key), same);
+        return same;
+    }
+
+    void accept(std::vector<int>& kept, std::vector<int> next, const std::string& what, MinimizeResult& res)
+    {
+        kept = std::move(next);
+        const int left = computeNodes(m_builder.build(kept, m_mustOutput).graph);
+        res.log.push_back(what + " -> " + std::to_string(left) + " nodes (query " + std::to_string(m_queries) + ")");
+        report(m_strategy, left);
+    }
+
+    MinimizeResult& finish(MinimizeResult& res, io::LoadedGraph best, int failing)
+    {
+        res.cancelled = cancelled();
+        res.queries = m_queries;
+        if (failing >= 0)
+            res.failingNode = m_builder.original().graph.nodes[static_cast<std::size_t>(failing)].name;
+        if (res.reproduced && !res.cancelled && !isCommand(m_options.failures)) {
+            ++m_queries;
+            res.queries = m_queries;
+            res.finalReport = m_runner.run(best, m_queryOptions, m_cancel);
+        }
+        concretizeMetadata(best, res.symbols.empty() ? m_queryOptions.symbolValues : res.symbols);
+        res.minimizedNodes = computeNodes(best.graph);
+        res.minimized = std::move(best);
+        res.seconds = std::chrono::duration<double>(Clock::now() - m_start).count();
+        report("done", res.minimizedNodes);
+        return res;
+    }
+
+    CandidateBuilder m_builder;
+    const MinimizeOptions& m_options;
+    replay::ReplayRunner& m_runner;
+    replay::CancelToken* m_cancel;
+    MinimizeSink m_sink;
+    Clock::time_point m_start;
+    replay::ReplayOptions m_queryOptions;
+    Signature m_target;
+    int m_mustOutput = -1;
+    int m_queries = 0;
+    int m_nodesLeft = 0;
+    bool m_symbolsKnown = false;
+    std::string m_strategy;
+    std::map<std::string, bool> m_cache;
+};
+
+graph::SymDim concrete(const graph::SymDim& d, const graph::SymExpr::Bindings& b)
+{
+    if (d.isConstant())
+        return d;
+    try {
+        if (auto v = graph::SymExpr::parse(d.expr).evaluate(b))
+            return graph::SymDim::constant(*v);
+    } catch (const Error&) {
+    }
+    return d;
+}
+
+void concretize(graph::ValueMeta& m, const graph::SymExpr::Bindings& b)
+{
+    if (m.isTensor()) {
+        for (auto& d : m.tensor.sizes)
+            d = concrete(d, b);
+        if (m.tensor.strides)
+            for (auto& d : *m.tensor.strides)
+                d = concrete(d, b);
+        if (m.tensor.storageOffset)
+            m.tensor.storageOffset = concrete(*m.tensor.storageOffset, b);
+    } else if ((m.kind == graph::ValueMeta::Kind::SymInt || m.kind == graph::ValueMeta::Kind::Int) && !m.symExpr.empty()) {
+        const graph::SymDim d = concrete(graph::SymDim::symbolic(m.symExpr), b);
+        if (d.isConstant())
+            m.symExpr = d.expr;
+    }
+}
+
+}  // namespace
+
+void concretizeMetadata(io::LoadedGraph& g, const std::map<std::string, std::int64_t, std::less<>>& symbols)
+{
+    const graph::SymExpr::Bindings b(symbols.begin(), symbols.end());
+    for (auto& n : g.graph.nodes)
+        if (n.meta)
+            concretize(*n.meta, b);
+    for (auto& s : g.inputs)
+        if (s.meta)
+            concretize(*s.meta, b);
+}
+
+MinimizeResult minimizeGraph(const io::LoadedGraph& original, const MinimizeOptions& options, replay::ReplayRunner& runner,
+                             replay::CancelToken* cancel, const MinimizeSink& progress)
+{
+    Search search(original, options, runner, cancel, progress);
+    return search.run();
+}
+
+}  // namespace fxray::minimize

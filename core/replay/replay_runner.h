@@ -1,0 +1,18 @@
+#pragma once
+// What runs a replay, seen from the minimizer and the GUI: in this process (replay::InProcessRunner, LibTorch
+// builds only) or in a child process (worker::ReplayWorker). Plain C++.
+#include "io/graph_source.h"
+#include "replay/replay_types.h"
+
+namespace fxray::replay {
+
+class ReplayRunner {
+public:
+    virtual ~ReplayRunner() = default;
+    // Never throws for the graph's problems: they are report entries; a replay that could not run or did
+    // not finish (crash, timeout) has report.fatal set, naming the node it was at when known.
+    virtual ReplayReport run(const io::LoadedGraph& graph, const ReplayOptions& options, CancelToken* cancel = nullptr,
+                             const ProgressSink& progress = {}) = 0;
+};
+
+}  // namespace fxray::replay

@@ -1,0 +1,216 @@
+#include "worker/replay_worker.h"
+
+#include "base/error.h"
+#include "replay/report_format.h"
+#include "worker/worker_protocol.h"
+
+#include <filesystem>
+
+namespace fxray::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::chrono::milliseconds kSlice{50};  // how often cancellation and deadlines are looked at
+
+// The last few lines of a child's stderr: where CUDA and LibTorch say what went wrong.
+std::string lastLines(const std::string& text, int count)
+{
+    std::size_t end = text.find_last_not_of("\n ");
+    if (end == std::string::npos)
+        return {};
+    std::size_t pos = end + 1;
+    for (int k = 0; k < count && pos > 0; ++k) {
+        std::size_t nl = text.rfind('\n', pos - 1);
+        pos = nl == std::string::npos ? 0 : nl;
+        if (nl == std::string::npos)
+            break;
+    }
+    std::string tail = text.substr(pos, end + 1 - pos);
+    if (!tail.empty() && tail.front() == '\n')
+        tail.erase(0, 1);
+    return tail;
+}
+
+// A report for a replay that ended without the worker's own report: the node it was running carries the error.
+replay::ReplayReport failedReport(const io::LoadedGraph& g, const replay::ReplayOptions& o, int nodesDone,
+                                  const std::string& why)
+{
+    replay::ReplayReport r;
+    r.address = g.entry.address;
+    r.device = o.device;
+    r.seed = o.seed;
+    r.inputs = o.inputs == replay::ReplayOptions::Inputs::Saved ? "saved" : "random";
+    for (const graph::Node& n : g.graph.nodes) {
+        replay::NodeResult nr;
+        nr.name = n.name;
+        nr.target = n.target.str();
+        r.nodes.push_back(std::move(nr));
+    }
+    for (int k = 0; k < nodesDone && k < static_cast<int>(r.nodes.size()); ++k)
+        r.nodes[static_cast<std::size_t>(k)].status = replay::NodeStatus::Skipped;  // ran; results lost with the worker
+    if (nodesDone >= 0 && nodesDone < static_cast<int>(r.nodes.size())) {
+        auto& at = r.nodes[static_cast<std::size_t>(nodesDone)];
+        at.status = replay::NodeStatus::Error;
+        at.error = why;
+        r.fatal = "node '" + at.name + "' (" + at.target + "): " + why;
+    } else {
+        r.fatal = why;
+    }
+    return r;
+}
+
+}  // namespace
+
+ReplayWorker::ReplayWorker(WorkerConfig config) : m_config(std::move(config)) {}
+
+ReplayWorker::~ReplayWorker() = default;
+
+std::string ReplayWorker::locateProgram(const std::string& selfExe)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir = fs::path(selfExe).parent_path();
+    for (const fs::path& p : {dir / "fxray", dir.parent_path() / "cli" / "fxray"})
+        if (fs::is_regular_file(p, ec))
+            return p.string();
+    return "fxray";
+}
+
+void ReplayWorker::stop()
+{
+    m_process.reset();
+}
+
+void ReplayWorker::ensureStarted(replay::CancelToken* cancel)
+{
+    if (m_process && m_process->running())
+        return;
+    m_process = std::make_unique<Subprocess>(std::vector<std::string>{m_config.program, "worker"}, m_config.env);
+    ++m_starts;
+    const auto deadline = Clock::now() + m_config.startTimeout;
+    std::string line;
+    while (Clock::now() < deadline) {
+        if (cancel && cancel->cancelled.load()) {
+            m_process.reset();
+            return;
+        }
+        const auto got = m_process->readLine(line, kSlice);
+        if (got == Subprocess::Read::Timeout)
+            continue;
+        if (got == Subprocess::Read::Eof) {
+            m_process->wait(std::chrono::milliseconds(2000));
+            const std::string why = "the replay worker '" + m_config.program + "' ended at start (" + m_process->status() +
+                                    "): " + lastLines(m_process->stderrTail(), 5);
+            m_process.reset();
+            throw Error(why);
+        }
+        json::Value hello;
+        try {
+            hello = json::parse(line);
+        } catch (const Error&) {
+            continue;  // a library printing to stdout before main: not ours
+        }
+        if (hello["ready"].isBool()) {
+            m_cudaDevices = static_cast<int>(hello.intOr("cuda_devices", 0));
+            return;
+        }
+    }
+    m_process.reset();
+    throw Error("the replay worker '" + m_config.program + "' did not start within " +
+                std::to_string(m_config.startTimeout.count() / 1000) + " s");
+}
+
+int ReplayWorker::cudaDevices()
+{
+    ensureStarted(nullptr);
+    return m_cudaDevices;
+}
+
+replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const replay::ReplayOptions& options,
+                                       replay::CancelToken* cancel, const replay::ProgressSink& progress)
+{
+    try {
+        ensureStarted(cancel);
+    } catch (const Error& e) {
+        return failedReport(graph, options, -1, e.what());
+    }
+    if (!m_process) {  // cancelled while starting
+        auto r = failedReport(graph, options, -1, "cancelled");
+        r.cancelled = true;
+        return r;
+    }
+    const int id = m_nextId++;
+    json::Value request = json::Object{};
+    request["id"] = id;
+    request["graph"] = graphToJson(graph);
+    request["options"] = optionsToJson(options);
+    std::string text = request.dump();
+    text += '\n';
+    int done = 0;
+    if (!m_process->write(text)) {
+        // The worker died between requests: one fresh start, then give up.
+        m_process.reset();
+        try {
+            ensureStarted(cancel);
+        } catch (const Error& e) {
+            return failedReport(graph, options, -1, e.what());
+        }
+        if (!m_process || !m_process->write(text))
+            return failedReport(graph, options, -1, "the replay worker does not take requests");
+    }
+    const auto start = Clock::now();
+    std::string line;
+    for (;;) {
+        if (cancel && cancel->cancelled.load()) {
+            m_process.reset();
+            auto r = failedReport(graph, options, -1, "cancelled");
+            r.fatal.clear();
+            r.cancelled = true;
+            return r;
+        }
+        if (m_config.replayTimeout.count() > 0 && Clock::now() - start > m_config.replayTimeout) {
+            m_process.reset();  // kills it: a hung kernel or op does not come back
+            return failedReport(graph, options, done,
+                                "the replay worker hung: killed after " +
+                                    std::to_string(m_config.replayTimeout.count() / 1000.0).substr(0, 5) + " s");
+        }
+        const auto got = m_process->readLine(line, kSlice);
+        if (got == Subprocess::Read::Timeout)
+            continue;
+        if (got == Subprocess::Read::Eof) {
+            m_process->wait(std::chrono::milliseconds(2000));
+            std::string why = "the replay worker died (" + m_process->status() + ")";
+            const std::string tail = lastLines(m_process->stderrTail(), 6);
+            if (!tail.empty())
+                why += ": " + tail;
+            m_process.reset();
+            return failedReport(graph, options, done, why);
+        }
+        json::Value msg;
+        try {
+            msg = json::parse(line);
+        } catch (const Error&) {
+            continue;  // stray output of a library
+        }
+        if (msg.intOr("id", -1) != id)
+            continue;
+        if (msg["progress"].isArray()) {
+            done = static_cast<int>(msg["progress"][0].asInt());
+            if (progress)
+                progress(static_cast<std::size_t>(done), static_cast<std::size_t>(msg["progress"][1].asInt()));
+            continue;
+        }
+        if (msg["error"].isString())
+            return failedReport(graph, options, -1, msg["error"].asString());
+        if (msg["report"].isObject()) {
+            replay::ReplayReport r = replay::reportFromJson(msg["report"]);
+            if (msg["restart"].isBool() && msg["restart"].asBool()) {
+                m_process->wait(std::chrono::milliseconds(5000));
+                m_process.reset();
+            }
+            return r;
+        }
+    }
+}
+
+}  // namespace fxray::worker

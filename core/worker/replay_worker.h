@@ -1,0 +1,48 @@
+#pragma once
+// The client side of `fxray worker`: replays in a child process, so that a device-side assert, a crash in a
+// kernel, an OOM or a hang ends one replay and not the caller. A healthy worker is reused across replays
+// (LibTorch and CUDA start once); a dead, hung or poisoned one is replaced by a fresh one on the next run.
+#include "base/subprocess.h"
+#include "replay/replay_runner.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace fxray::worker {
+
+struct WorkerConfig {
+    std::string program;  // the fxray executable (run as `<program> worker`)
+    std::chrono::milliseconds startTimeout{120000};  // LibTorch + CUDA initialisation
+    std::chrono::milliseconds replayTimeout{0};      // per replay; 0 = none. A worker past it is killed.
+    Subprocess::Env env;                             // extra environment for the worker
+};
+
+class ReplayWorker : public replay::ReplayRunner {
+public:
+    explicit ReplayWorker(WorkerConfig config);
+    ~ReplayWorker() override;
+
+    // Cancelling kills the worker (a replay may sit inside one long kernel); the report then says cancelled.
+    replay::ReplayReport run(const io::LoadedGraph& graph, const replay::ReplayOptions& options,
+                             replay::CancelToken* cancel = nullptr, const replay::ProgressSink& progress = {}) override;
+
+    int starts() const { return m_starts; }  // workers started so far (1 + respawns)
+    int pid() const { return m_process ? m_process->pid() : -1; }
+    int cudaDevices();  // as the worker reports it (starts one if needed)
+    void stop();        // ends the current worker, if any
+
+    // The fxray executable next to `selfExe`'s directory or its sibling app/cli (build tree), else "fxray".
+    static std::string locateProgram(const std::string& selfExe);
+
+private:
+    void ensureStarted(replay::CancelToken* cancel);
+
+    WorkerConfig m_config;
+    std::unique_ptr<Subprocess> m_process;
+    int m_starts = 0;
+    int m_nextId = 1;
+    int m_cudaDevices = 0;
+};
+
+}  // namespace fxray::worker

@@ -1,0 +1,151 @@
+#include "worker/worker_protocol.h"
+
+#include "base/error.h"
+#include "graph/fx_parser.h"
+#include "graph/printer.h"
+#include "io/graph_source.h"
+
+namespace fxray::worker {
+namespace {
+
+const char* metaSourceKey(io::MetaSource s)
+{
+    switch (s) {
+    case io::MetaSource::InputPickle: return "input";
+    case io::MetaSource::Annotation: return "annotation";
+    case io::MetaSource::LoadArgs: return "load_args";
+    case io::MetaSource::None: break;
+    }
+    return "none";
+}
+
+io::MetaSource metaSourceFromKey(const std::string& k)
+{
+    if (k == "input")
+        return io::MetaSource::InputPickle;
+    if (k == "annotation")
+        return io::MetaSource::Annotation;
+    if (k == "load_args")
+        return io::MetaSource::LoadArgs;
+    return io::MetaSource::None;
+}
+
+}  // namespace
+
+json::Value graphToJson(const io::LoadedGraph& g)
+{
+    json::Value j = json::Object{};
+    j["address"] = g.entry.address;
+    j["title"] = g.entry.title;
+    j["kind"] = std::string(io::graphKindName(g.entry.kind));
+    j["file"] = g.graph.sourceFile.empty() ? g.entry.address : g.graph.sourceFile;
+    j["text"] = graph::printReadable(g.graph);
+    json::Value inputs = json::Array{};
+    for (const io::InputSpec& s : g.inputs) {
+        json::Value in = json::Object{};
+        in["name"] = s.name;
+        in["source"] = metaSourceKey(s.source);
+        if (s.meta) {
+            in["meta"] = graph::formatAnnotation(*s.meta);
+            // The annotation form has no storage offset; load_args records one.
+            if (s.meta->isTensor() && s.meta->tensor.storageOffset)
+                in["offset"] = s.meta->tensor.storageOffset->expr;
+        }
+        inputs.push_back(std::move(in));
+    }
+    j["inputs"] = std::move(inputs);
+    j["saved_inputs"] = g.savedInputsPath;
+    j["state_dict"] = g.stateDictPath;
+    return j;
+}
+
+io::LoadedGraph graphFromJson(const json::Value& j)
+{
+    io::LoadedGraph g;
+    g.entry.address = j.stringOr("address", "");
+    g.entry.title = j.stringOr("title", "");
+    g.entry.path = g.entry.address;
+    const std::string kind = j.stringOr("kind", "unknown");
+    for (io::GraphKind k : {io::GraphKind::Forward, io::GraphKind::Backward, io::GraphKind::Joint, io::GraphKind::Inference,
+                            io::GraphKind::Dynamo, io::GraphKind::PreGrad, io::GraphKind::PostGrad, io::GraphKind::Runnable,
+                            io::GraphKind::CompiledAutograd})
+        if (io::graphKindName(k) == kind)
+            g.entry.kind = k;
+    graph::ParseOptions po;
+    po.fileName = j.stringOr("file", "<request>");
+    g.graph = graph::parseFxModule(j.stringOr("text", ""), po).graph;
+    const auto placeholders = g.graph.placeholders();
+    const json::Value& inputs = j["inputs"];
+    if (!inputs.isArray() || inputs.size() != placeholders.size())
+        throw Error("request: " + std::to_string(inputs.size()) + " input specs for " + std::to_string(placeholders.size()) +
+                    " placeholders");
+    for (std::size_t k = 0; k < placeholders.size(); ++k) {
+        const json::Value& in = inputs[k];
+        io::InputSpec s;
+        s.name = in.stringOr("name", "");
+        s.source = metaSourceFromKey(in.stringOr("source", "none"));
+        if (in["meta"].isString()) {
+            s.meta = graph::parseAnnotation(in["meta"].asString(), SourceLocation{po.fileName, 0, 0, s.name});
+            if (in["offset"].isString() && s.meta->isTensor()) {
+                const std::string& off = in["offset"].asString();
+                bool digits = !off.empty() && off.find_first_not_of("0123456789") == std::string::npos;
+                s.meta->tensor.storageOffset = digits ? graph::SymDim::constant(std::stoll(off)) : graph::SymDim::symbolic(off);
+            }
+        }
+        g.inputs.push_back(std::move(s));
+    }
+    g.savedInputsPath = j.stringOr("saved_inputs", "");
+    g.stateDictPath = j.stringOr("state_dict", "");
+    return g;
+}
+
+json::Value optionsToJson(const replay::ReplayOptions& o)
+{
+    json::Value j = json::Object{};
+    j["device"] = o.device;
+    j["seed"] = o.seed;
+    j["inputs"] = o.inputs == replay::ReplayOptions::Inputs::Saved ? "saved" : "random";
+    j["floats"] = o.floatDist == replay::ReplayOptions::FloatDist::Uniform ? "uniform" : "normal";
+    j["int_low"] = o.intLow;
+    j["int_high"] = o.intHigh;
+    j["stop_on_first"] = o.stopOnFirst;
+    j["symbol_default"] = o.symbolDefault;
+    json::Value syms = json::Object{};
+    for (const auto& [k, v] : o.symbolValues)
+        syms[k] = v;
+    j["symbol_values"] = std::move(syms);
+    j["value_checks"] = o.valueChecks;
+    j["timing"] = o.timing;
+    j["warmup"] = o.warmup;
+    j["repeat"] = o.repeat;
+    j["compare_device"] = o.compareDevice;
+    j["expected_outputs"] = o.expectedOutputsPath;
+    return j;
+}
+
+replay::ReplayOptions optionsFromJson(const json::Value& j)
+{
+    replay::ReplayOptions o;
+    auto flag = [&](const char* key, bool fallback) { return j[key].isBool() ? j[key].asBool() : fallback; };
+    o.device = j.stringOr("device", o.device);
+    o.seed = static_cast<std::uint64_t>(j.intOr("seed", 0));
+    o.inputs = j.stringOr("inputs", "random") == "saved" ? replay::ReplayOptions::Inputs::Saved : replay::ReplayOptions::Inputs::Random;
+    o.floatDist = j.stringOr("floats", "normal") == "uniform" ? replay::ReplayOptions::FloatDist::Uniform
+                                                               : replay::ReplayOptions::FloatDist::Normal;
+    o.intLow = j.intOr("int_low", o.intLow);
+    o.intHigh = j.intOr("int_high", o.intHigh);
+    o.stopOnFirst = flag("stop_on_first", o.stopOnFirst);
+    o.symbolDefault = j.intOr("symbol_default", o.symbolDefault);
+    if (j["symbol_values"].isObject())
+        for (const auto& [k, v] : j["symbol_values"].asObject())
+            o.symbolValues[k] = v.asInt();
+    o.valueChecks = flag("value_checks", o.valueChecks);
+    o.timing = flag("timing", o.timing);
+    o.warmup = static_cast<int>(j.intOr("warmup", 0));
+    o.repeat = static_cast<int>(j.intOr("repeat", 0));
+    o.compareDevice = j.stringOr("compare_device", "");
+    o.expectedOutputsPath = j.stringOr("expected_outputs", "");
+    return o;
+}
+
+}  // namespace fxray::worker
