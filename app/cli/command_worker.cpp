@@ -81,9 +81,13 @@ int runWorker(const Args& args)
             id = req.intOr("id", -1);
             const io::LoadedGraph g = worker::graphFromJson(req["graph"]);
             const replay::ReplayOptions options = worker::optionsFromJson(req["options"]);
-            // done = nodes finished = index of the node about to run: the client blames that node if we die.
-            auto progress = [&](std::size_t done, std::size_t total) {
-                send(json::Object{{"id", id}, {"progress", json::Array{done, total}}});
+            // Each node's result goes out as soon as it is known: if the process dies at the next node, the
+            // client still has everything before it, and knows which node it died at.
+            auto nodeDone = [&](std::size_t index, const replay::NodeResult& result) {
+                send(json::Object{{"id", id}, {"node", index}, {"total", g.graph.nodes.size()},
+                                  {"result", replay::nodeToJson(result)}});
+            };
+            auto progress = [&](std::size_t done, std::size_t) {
                 if (!fault.action.empty() && done < g.graph.nodes.size() && g.graph.nodes[done].name == fault.node) {
                     if (fault.action == "abort")
                         std::abort();
@@ -91,7 +95,7 @@ int runWorker(const Args& args)
                         std::this_thread::sleep_for(std::chrono::hours(1));
                 }
             };
-            const replay::ReplayReport r = replay::replayGraph(g, options, nullptr, progress);
+            const replay::ReplayReport r = replay::replayGraph(g, options, nullptr, progress, nodeDone);
             const bool restart = poisonsDevice(r);
             send(json::Object{{"id", id}, {"report", replay::reportToJson(r)}, {"restart", restart}});
             if (restart)

@@ -40,7 +40,11 @@ public:
         m_queryOptions.timing = false;  // per-node timing costs a sync per node and says nothing here
         m_queryOptions.valueChecks = true;  // NaN origin needs it
         m_queryOptions.warmup = m_queryOptions.repeat = 0;
-        m_queryOptions.inputs = replay::ReplayOptions::Inputs::Random;  // fresh inputs, always
+        // Candidates always get fresh inputs; only the original may be replayed with its saved real inputs
+        // (a failure that needs real data to show up is still located there).
+        m_queryOptions.inputs = replay::ReplayOptions::Inputs::Random;
+        m_baselineOptions = m_queryOptions;
+        m_baselineOptions.inputs = options.replay.inputs;
         for (const auto& s : options.failures)
             if (s.kind == FailureSpec::Kind::Diverge)
                 m_queryOptions.compareDevice = s.pattern;
@@ -55,14 +59,13 @@ public:
 
         // Baseline: does the original fail as asked, and where?
         report("baseline", res.originalNodes);
-        io::LoadedGraph whole = m_builder.build(all, -1);
-        auto [found, baseline] = failuresOf(whole, nullptr);
+        auto [found, baseline] = failuresOf(g, nullptr, &m_baselineOptions);
         res.symbols = baseline.symbols;
         m_queryOptions.symbolValues.insert(baseline.symbols.begin(), baseline.symbols.end());
         if (found.empty()) {
             res.why = baseline.fatal.empty() ? "the graph does not fail that way (verdict: " + baseline.verdict() + ")"
                                              : baseline.fatal;
-            return finish(res, whole, -1);
+            return finish(res, m_builder.build(all, -1), -1);
         }
         m_target = found.front();
         res.reproduced = true;
@@ -155,8 +158,10 @@ private:
     }
 
     // The failures the options select, of one candidate; for commands, the command's verdict.
-    std::pair<std::vector<Signature>, replay::ReplayReport> failuresOf(const io::LoadedGraph& c, const Signature* target)
+    std::pair<std::vector<Signature>, replay::ReplayReport> failuresOf(const io::LoadedGraph& c, const Signature* target,
+                                                                       const replay::ReplayOptions* baseline = nullptr)
     {
+        const replay::ReplayOptions& opts = baseline ? *baseline : m_queryOptions;
         ++m_queries;
         report(m_strategy, m_nodesLeft);
         replay::ReplayReport r;
@@ -187,7 +192,7 @@ private:
             }
             return {found, r};
         }
-        r = m_runner.run(c, m_queryOptions, m_cancel);
+        r = m_runner.run(c, opts, m_cancel);
         return {failuresIn(r, m_options.failures), r};
     }
 
@@ -243,7 +248,7 @@ private:
     replay::CancelToken* m_cancel;
     MinimizeSink m_sink;
     Clock::time_point m_start;
-    replay::ReplayOptions m_queryOptions;
+    replay::ReplayOptions m_queryOptions, m_baselineOptions;
     Signature m_target;
     int m_mustOutput = -1;
     int m_queries = 0;

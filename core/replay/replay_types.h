@@ -106,5 +106,6 @@ struct CancelToken {
     std::atomic<bool> cancelled{false};
 };
 using ProgressSink = std::function<void(std::size_t done, std::size_t total)>;
+using NodeSink = std::function<void(std::size_t index, const NodeResult& result)>;
 
 }  // namespace fxray::replay

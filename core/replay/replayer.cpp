@@ -283,7 +283,7 @@ struct Prepared {
 // outputs (the values the output node reads, in order).
 std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& options, std::vector<NodeResult>* results,
                                    DeviceTimer* timer, ReplayReport* report, CancelToken* cancel,
-                                   const ProgressSink& progress)
+                                   const ProgressSink& progress, const NodeSink& nodeDone = {})
 {
     const graph::Graph& g = *p.graph;
     const std::size_t n = g.nodes.size();
@@ -418,6 +418,8 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
             values[static_cast<std::size_t>(f)] = c10::IValue();
             freed[static_cast<std::size_t>(f)] = true;
         }
+        if (nodeDone && results)
+            nodeDone(i, r);
         if (progress)
             progress(i + 1, n);
         if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
@@ -497,7 +499,7 @@ std::vector<c10::IValue> moveTo(const std::vector<c10::IValue>& values, const c1
 }  // namespace
 
 ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
-                         const ProgressSink& progress)
+                         const ProgressSink& progress, const NodeSink& nodeDone)
 {
     const graph::Graph& g = lg.graph;
     ReplayReport report;
@@ -552,7 +554,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     DeviceTimer timer(p.device, options.timing ? g.nodes.size() : 0);
     const auto start = std::chrono::steady_clock::now();
     std::vector<c10::IValue> outputs =
-        interpret(p, options, &report.nodes, timer.active() ? &timer : nullptr, &report, cancel, progress);
+        interpret(p, options, &report.nodes, timer.active() ? &timer : nullptr, &report, cancel, progress, nodeDone);
     // Everything after the pass can meet a sticky CUDA error (a device-side assert in a kernel): it becomes the
     // report's fatal message, never an exception out of replayGraph.
     try {

@@ -33,6 +33,33 @@ std::string fixed(double v, int digits)
 
 }  // namespace
 
+json::Value nodeToJson(const NodeResult& n)
+{
+    json::Value j = json::Object{};
+    j["name"] = n.name;
+    j["target"] = n.target;
+    j["status"] = std::string(nodeStatusName(n.status));
+    j["time_us"] = n.timeUs;
+    if (!n.error.empty())
+        j["error"] = n.error;
+    if (n.nanOrigin)
+        j["nan_origin"] = true;
+    if (!n.mismatches.empty()) {
+        json::Value ms = json::Array{};
+        for (const Mismatch& m : n.mismatches)
+            ms.push_back(json::Object{{"kind", std::string(mismatchKindName(m.kind))},
+                                      {"output", m.output},
+                                      {"expected", m.expected},
+                                      {"actual", m.actual}});
+        j["mismatches"] = std::move(ms);
+    }
+    json::Value outs = json::Array{};
+    for (const OutputStats& s : n.outputs)
+        outs.push_back(statsJson(s));
+    j["outputs"] = std::move(outs);
+    return j;
+}
+
 json::Value reportToJson(const ReplayReport& r)
 {
     json::Value o = json::Object{};
@@ -81,31 +108,8 @@ json::Value reportToJson(const ReplayReport& r)
         symbols[sym] = v;
     o["symbols"] = std::move(symbols);
     json::Value nodes = json::Array{};
-    for (const NodeResult& n : r.nodes) {
-        json::Value j = json::Object{};
-        j["name"] = n.name;
-        j["target"] = n.target;
-        j["status"] = std::string(nodeStatusName(n.status));
-        j["time_us"] = n.timeUs;
-        if (!n.error.empty())
-            j["error"] = n.error;
-        if (n.nanOrigin)
-            j["nan_origin"] = true;
-        if (!n.mismatches.empty()) {
-            json::Value ms = json::Array{};
-            for (const Mismatch& m : n.mismatches)
-                ms.push_back(json::Object{{"kind", std::string(mismatchKindName(m.kind))},
-                                          {"output", m.output},
-                                          {"expected", m.expected},
-                                          {"actual", m.actual}});
-            j["mismatches"] = std::move(ms);
-        }
-        json::Value outs = json::Array{};
-        for (const OutputStats& s : n.outputs)
-            outs.push_back(statsJson(s));
-        j["outputs"] = std::move(outs);
-        nodes.push_back(std::move(j));
-    }
+    for (const NodeResult& n : r.nodes)
+        nodes.push_back(nodeToJson(n));
     o["nodes"] = std::move(nodes);
     return o;
 }
@@ -139,12 +143,32 @@ OutputStats statsFromJson(const json::Value& j)
 
 }  // namespace
 
-ReplayReport reportFromJson(const json::Value& o)
+NodeResult nodeFromJson(const json::Value& j)
 {
     static constexpr NodeStatus kStatuses[] = {NodeStatus::Passed,      NodeStatus::Mismatch, NodeStatus::Error,
                                                NodeStatus::Skipped,     NodeStatus::Unsupported, NodeStatus::NotRun};
     static constexpr Mismatch::Kind kKinds[] = {Mismatch::Kind::DType, Mismatch::Kind::Size, Mismatch::Kind::Stride,
                                                 Mismatch::Kind::Device, Mismatch::Kind::Value};
+    NodeResult n;
+    n.name = j.stringOr("name", "");
+    n.target = j.stringOr("target", "");
+    n.status = enumFromName(j.stringOr("status", ""), kStatuses, &nodeStatusName, "node status");
+    n.timeUs = j["time_us"].isNumber() ? j["time_us"].asDouble() : 0;
+    n.error = j.stringOr("error", "");
+    n.nanOrigin = j["nan_origin"].isBool() && j["nan_origin"].asBool();
+    if (j["mismatches"].isArray())
+        for (const json::Value& m : j["mismatches"].asArray())
+            n.mismatches.push_back(Mismatch{enumFromName(m.stringOr("kind", ""), kKinds, &mismatchKindName, "mismatch kind"),
+                                            static_cast<int>(m.intOr("output", 0)), m.stringOr("expected", ""),
+                                            m.stringOr("actual", "")});
+    if (j["outputs"].isArray())
+        for (const json::Value& s : j["outputs"].asArray())
+            n.outputs.push_back(statsFromJson(s));
+    return n;
+}
+
+ReplayReport reportFromJson(const json::Value& o)
+{
     ReplayReport r;
     r.address = o.stringOr("address", "");
     r.device = o.stringOr("device", "");
@@ -183,24 +207,8 @@ ReplayReport reportFromJson(const json::Value& o)
         for (const auto& [sym, v] : o["symbols"].asObject())
             r.symbols[sym] = v.asInt();
     if (o["nodes"].isArray())
-        for (const json::Value& j : o["nodes"].asArray()) {
-            NodeResult n;
-            n.name = j.stringOr("name", "");
-            n.target = j.stringOr("target", "");
-            n.status = enumFromName(j.stringOr("status", ""), kStatuses, &nodeStatusName, "node status");
-            n.timeUs = j["time_us"].isNumber() ? j["time_us"].asDouble() : 0;
-            n.error = j.stringOr("error", "");
-            n.nanOrigin = j["nan_origin"].isBool() && j["nan_origin"].asBool();
-            if (j["mismatches"].isArray())
-                for (const json::Value& m : j["mismatches"].asArray())
-                    n.mismatches.push_back(Mismatch{enumFromName(m.stringOr("kind", ""), kKinds, &mismatchKindName, "mismatch kind"),
-                                                    static_cast<int>(m.intOr("output", 0)), m.stringOr("expected", ""),
-                                                    m.stringOr("actual", "")});
-            if (j["outputs"].isArray())
-                for (const json::Value& s : j["outputs"].asArray())
-                    n.outputs.push_back(statsFromJson(s));
-            r.nodes.push_back(std::move(n));
-        }
+        for (const json::Value& j : o["nodes"].asArray())
+            r.nodes.push_back(nodeFromJson(j));
     return r;
 }
 

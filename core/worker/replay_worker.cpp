@@ -33,7 +33,7 @@ std::string lastLines(const std::string& text, int count)
 
 // A report for a replay that ended without the worker's own report: the node it was running carries the error.
 replay::ReplayReport failedReport(const io::LoadedGraph& g, const replay::ReplayOptions& o, int nodesDone,
-                                  const std::string& why)
+                                  const std::string& why, std::vector<replay::NodeResult> streamed = {})
 {
     replay::ReplayReport r;
     r.address = g.entry.address;
@@ -46,8 +46,9 @@ replay::ReplayReport failedReport(const io::LoadedGraph& g, const replay::Replay
         nr.target = n.target.str();
         r.nodes.push_back(std::move(nr));
     }
-    for (int k = 0; k < nodesDone && k < static_cast<int>(r.nodes.size()); ++k)
-        r.nodes[static_cast<std::size_t>(k)].status = replay::NodeStatus::Skipped;  // ran; results lost with the worker
+    for (std::size_t k = 0; k < streamed.size() && k < r.nodes.size(); ++k)
+        if (!streamed[k].name.empty())
+            r.nodes[k] = std::move(streamed[k]);
     if (nodesDone >= 0 && nodesDone < static_cast<int>(r.nodes.size())) {
         auto& at = r.nodes[static_cast<std::size_t>(nodesDone)];
         at.status = replay::NodeStatus::Error;
@@ -147,6 +148,7 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
     std::string text = request.dump();
     text += '\n';
     int done = 0;
+    std::vector<replay::NodeResult> streamed(graph.graph.nodes.size());
     if (!m_process->write(text)) {
         // The worker died between requests: one fresh start, then give up.
         m_process.reset();
@@ -172,7 +174,8 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
             m_process.reset();  // kills it: a hung kernel or op does not come back
             return failedReport(graph, options, done,
                                 "the replay worker hung: killed after " +
-                                    std::to_string(m_config.replayTimeout.count() / 1000.0).substr(0, 5) + " s");
+                                    std::to_string(m_config.replayTimeout.count() / 1000.0).substr(0, 5) + " s",
+                                std::move(streamed));
         }
         const auto got = m_process->readLine(line, kSlice);
         if (got == Subprocess::Read::Timeout)
@@ -184,7 +187,7 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
             if (!tail.empty())
                 why += ": " + tail;
             m_process.reset();
-            return failedReport(graph, options, done, why);
+            return failedReport(graph, options, done, why, std::move(streamed));
         }
         json::Value msg;
         try {
@@ -194,10 +197,13 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
         }
         if (msg.intOr("id", -1) != id)
             continue;
-        if (msg["progress"].isArray()) {
-            done = static_cast<int>(msg["progress"][0].asInt());
+        if (msg["node"].isInt()) {
+            const std::int64_t index = msg["node"].asInt();
+            if (index >= 0 && index < static_cast<std::int64_t>(streamed.size()))
+                streamed[static_cast<std::size_t>(index)] = replay::nodeFromJson(msg["result"]);
+            done = static_cast<int>(index + 1);
             if (progress)
-                progress(static_cast<std::size_t>(done), static_cast<std::size_t>(msg["progress"][1].asInt()));
+                progress(static_cast<std::size_t>(done), static_cast<std::size_t>(msg.intOr("total", 0)));
             continue;
         }
         if (msg["error"].isString())

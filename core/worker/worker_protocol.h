@@ -2,7 +2,7 @@
 // The replay worker's wire format: one JSON object per line, both ways.
 //   worker -> client, once at start:  {"ready": true, "cuda_devices": N}
 //   client -> worker:                 {"id": 7, "graph": {...}, "options": {...}}
-//   worker -> client, per node:       {"id": 7, "progress": [done, total]}
+//   worker -> client, per node:       {"id": 7, "node": index, "total": N, "result": {...}}  (as soon as known)
 //   worker -> client, at the end:     {"id": 7, "report": {...}}  (report_format.h's JSON)
 //                                  or {"id": 7, "error": "file:line: message"}
 //   A report may carry "restart": true: the worker's device is unusable (a device-side assert poisons the
