@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <ftw.h>
 #include <unistd.h>
 
 namespace fxray::cli {
@@ -33,6 +34,18 @@ extern "C" void onInterrupt(int)
 {
     if (g_cancel)
         g_cancel->cancelled.store(true);  // lock-free atomic store: async-signal-safe
+}
+
+// Not std::filesystem::remove_all: libtorch.so exports its own copy of that symbol, which the dynamic linker
+// may bind to and which crashes (seen with torch 2.11's wheel).
+extern "C" int removeEntry(const char* path, const struct stat*, int, struct FTW*)
+{
+    return ::remove(path);
+}
+
+void removeTree(const fs::path& p)
+{
+    ::nftw(p.c_str(), removeEntry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 std::string selfExe()
@@ -162,13 +175,14 @@ int runMinimize(const Args& args)
 
     fs::create_directories(outDir);
     std::error_code ec;
-    fs::remove_all(scratch, ec);
+    removeTree(scratch);
     const std::string kind = original.entry.kind == io::GraphKind::Unknown ? "forward" : std::string(io::graphKindName(original.entry.kind));
     io::LoadedGraph out = res.minimized;
     out.entry.address = (outDir / ("minimized_" + kind + "_0")).string();
     const std::string dumpDir = io::writeSeedDump(out, outDir.string(), "minimized_" + kind + "_0");
     const std::string reproPath = (outDir / "repro.py").string();
-    io::writeTextFile(reproPath, minimize::writeReproScript(out, reproSpec(options, res.signature, res.failingNode, &res.finalReport)));
+    io::writeTextFile(reproPath, minimize::writeReproScript(res.minimized, reproSpec(options, res.signature, res.failingNode,
+                                                                                      &res.finalReport)));
     fs::permissions(reproPath, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add, ec);
     if (!res.minimized.stateDictPath.empty() && fs::exists(res.minimized.stateDictPath, ec))
         fs::copy_file(res.minimized.stateDictPath, outDir / "state_dict.pt", fs::copy_options::overwrite_existing, ec);
@@ -180,7 +194,8 @@ int runMinimize(const Args& args)
     if (p.flag("--json")) {
         std::cout << summary.dump(json::Style::Pretty) << "\n";
     } else {
-        std::cout << original.entry.address << ": " << res.signature.str() << " at node '" << res.failingNode << "'\n";
+        std::cout << original.entry.address << ": " << res.signature.str()
+                  << (res.failingNode.empty() ? "" : " at node '" + res.failingNode + "'") << "\n";
         for (const auto& l : res.log)
             std::cout << "  " << l << "\n";
         std::printf("  %d -> %d nodes in %d queries, %.2f s%s; fails on %d of %d other seeds\n", res.originalNodes,

@@ -70,7 +70,8 @@ public:
         m_target = found.front();
         res.reproduced = true;
         res.signature = m_target;
-        res.log.push_back("failure: " + m_target.str() + " at node '" + m_target.node + "' (" + m_target.detail + ")");
+        res.log.push_back("failure: " + m_target.str() + (m_target.node.empty() ? "" : " at node '" + m_target.node + "'") +
+                          (m_target.detail.empty() ? "" : " (" + m_target.detail + ")"));
         const int targetNode = g.graph.findNode(m_target.node);
         m_mustOutput = targetNode;
 
