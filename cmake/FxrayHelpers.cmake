@@ -4,10 +4,10 @@
 set(FXRAY_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
     -Wunused -Woverloaded-virtual -Wimplicit-fallthrough)
 
-# GCC 12 reports -Warray-bounds / -Wstringop-overflow inside libstdc++'s std::string at -O2 for code that is
+# GCC 12 reports -Warray-bounds / -Wstringop-overflow / -Wstringop-overread inside libstdc++'s std::string at -O2 for code that is
 # fine (GCC bugs 105329, 105651); they are off for GCC 12 only.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
-  list(APPEND FXRAY_WARNINGS -Wno-array-bounds -Wno-stringop-overflow -Wno-restrict)
+  list(APPEND FXRAY_WARNINGS -Wno-array-bounds -Wno-stringop-overflow -Wno-stringop-overread -Wno-restrict)
 endif()
 
 function(fxray_warnings target)

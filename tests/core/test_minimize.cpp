@@ -1,0 +1,189 @@
+// The minimizer's plain parts on real dumps: failure specs and signatures, candidate graphs (fresh
+// placeholders carry the dropped producer's metadata; outputs are the sinks plus the failing node; getitems
+// go with their op), concrete metadata, and the repro script's text. The search itself runs against real
+// replays in tests/cli/test_minimize.py (it needs a worker, hence LibTorch).
+#include "graph/algorithms.h"
+#include "graph/sym_expr.h"
+#include "io/graph_source.h"
+#include "minimize/candidate.h"
+#include "minimize/failure.h"
+#include "minimize/minimizer.h"
+#include "minimize/repro_writer.h"
+#include "test_support.h"
+
+#include <QtTest/QtTest>
+
+using namespace fxray;
+using namespace fxray::minimize;
+
+namespace {
+
+std::string sample(const char* rel) { return std::string(FXRAY_SAMPLES_DIR) + "/" + rel; }
+
+std::vector<std::string> opNames(const graph::Graph& g)
+{
+    std::vector<std::string> out;
+    for (const auto& n : g.nodes)
+        if (n.kind == graph::NodeKind::CallFunction)
+            out.push_back(n.name);
+    return out;
+}
+
+}  // namespace
+
+class TestMinimize : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void failureSpecsParseAndCombine()
+    {
+        auto s = parseFailureSpecs("mismatch,nan");
+        QCOMPARE(s.size(), std::size_t(2));
+        QVERIFY(s[0].kind == FailureSpec::Kind::Mismatch && s[1].kind == FailureSpec::Kind::Nan);
+        // A pattern may hold commas; only a comma that starts another spec splits.
+        s = parseFailureSpecs("error:expected (a, b) got,nan");
+        QCOMPARE(s.size(), std::size_t(2));
+        QCOMPARE(s[0].pattern, std::string("expected (a, b) got"));
+        s = parseFailureSpecs("diverge");
+        QCOMPARE(s[0].pattern, std::string("cpu"));
+        s = parseFailureSpecs("cmd:python {} --compile");
+        QVERIFY(s[0].kind == FailureSpec::Kind::Command && s[0].pattern == "python {} --compile");
+        QVERIFY(!test::expectError([] { parseFailureSpecs("crash"); }, {"--until", "mismatch"}).empty());
+        QVERIFY(!test::expectError([] { parseFailureSpecs("error:(unclosed"); }, {"regular expression"}).empty());
+        QVERIFY(!test::expectError([] { parseFailureSpecs("cmd:"); }, {"--until"}).empty());
+    }
+
+    void messageClassIgnoresNumbersNamesAndTrailers()
+    {
+        const std::string a = messageClass("mat1 and mat2 shapes cannot be multiplied (32x128 and 10x128)\nException raised from x");
+        const std::string b = messageClass("mat1 and mat2 shapes cannot be multiplied (4x7 and 3x9)");
+        QCOMPARE(a, b);
+        QCOMPARE(messageClass("index 5 is out of bounds for dimension 'x'"), messageClass("index 17 is out of bounds for dimension 'y'"));
+        QVERIFY(messageClass("CUDA error: device-side assert triggered") != messageClass("CUDA error: out of memory"));
+    }
+
+    void signaturesComeFromTheReportInNodeOrder()
+    {
+        replay::ReplayReport r;
+        replay::NodeResult a{"mm", "aten.mm.default", replay::NodeStatus::Mismatch, {}, "", {}, false, 0};
+        a.mismatches.push_back({replay::Mismatch::Kind::Stride, 0, "[1, 4]", "[4, 1]"});
+        replay::NodeResult b{"log", "aten.log.default", replay::NodeStatus::Passed, {}, "", {}, true, 0};
+        b.outputs.push_back(replay::OutputStats{"", true, 0, 0, 0, 3, 0, 8});
+        replay::NodeResult c{"add", "aten.add.Tensor", replay::NodeStatus::Error, {}, "boom 3 times", {}, false, 0};
+        r.nodes = {a, b, c};
+        auto all = failuresIn(r, parseFailureSpecs("mismatch,nan,error"));
+        QCOMPARE(all.size(), std::size_t(3));
+        QCOMPARE(all[0].kind, std::string("mismatch:stride"));
+        QCOMPARE(all[1].kind, std::string("nan"));
+        QCOMPARE(all[2].messageClass, std::string("boom # times"));
+        QCOMPARE(failuresIn(r, parseFailureSpecs("nan")).size(), std::size_t(1));
+        QCOMPARE(failuresIn(r, parseFailureSpecs("error:never")).size(), std::size_t(0));
+        QVERIFY(all[2].sameAs(Signature{"error", "aten.add.Tensor", "boom # times", "other", "boom 4 times"}));
+        QVERIFY(!all[2].sameAs(Signature{"error", "aten.mul.Tensor", "boom # times", "", ""}));
+    }
+
+    void candidateReplacesDroppedProducersWithPlaceholdersCarryingTheirMetadata()
+    {
+        const io::LoadedGraph g = io::loadAddress(sample("cpu/dumps/mlp/mlp_forward_0"));
+        CandidateBuilder b(g);
+        const int relu = g.graph.findNode("relu");
+        QVERIFY(relu >= 0);
+        // Keep relu only: addmm (its producer) becomes a placeholder with addmm's recorded metadata.
+        const io::LoadedGraph c = b.build({relu}, relu);
+        QCOMPARE(opNames(c.graph), std::vector<std::string>{"relu"});
+        const auto ph = c.graph.placeholders();
+        QCOMPARE(ph.size(), std::size_t(1));
+        const auto& p = c.graph.nodes[static_cast<std::size_t>(ph[0])];
+        QCOMPARE(p.name, std::string("addmm"));
+        QVERIFY(p.meta && *p.meta == *g.graph.nodes[static_cast<std::size_t>(g.graph.findNode("addmm"))].meta);
+        QCOMPARE(c.inputs.size(), std::size_t(1));
+        QVERIFY(c.inputs[0].meta && c.inputs[0].source == io::MetaSource::Annotation);
+        QVERIFY(c.savedInputsPath.empty());  // fresh inputs, never the recorded ones
+        // Ancestors of relu: t, addmm, relu (program order); placeholders are not units.
+        std::vector<std::string> names;
+        for (int u : b.ancestorUnits(relu))
+            names.push_back(g.graph.nodes[static_cast<std::size_t>(u)].name);
+        QCOMPARE(names, (std::vector<std::string>{"t", "addmm", "relu"}));
+    }
+
+    void candidateOutputsAreTheSinksPlusTheFailingNode()
+    {
+        const io::LoadedGraph g = io::loadAddress(sample("cpu/dumps/mlp/mlp_forward_0"));
+        CandidateBuilder b(g);
+        const int t = g.graph.findNode("t"), addmm = g.graph.findNode("addmm"), relu = g.graph.findNode("relu");
+        const io::LoadedGraph c = b.build({t, addmm, relu}, addmm);
+        const auto& out = c.graph.nodes[static_cast<std::size_t>(c.graph.outputNode())];
+        std::vector<std::string> outs;
+        for (const auto& a : out.args[0].items)
+            outs.push_back(c.graph.nodes[static_cast<std::size_t>(a.node)].name);
+        QCOMPARE(outs, (std::vector<std::string>{"addmm", "relu"}));
+        // Unused inputs never appear: primals_3 (unused by these nodes) is not a placeholder.
+        for (int ph : c.graph.placeholders())
+            QVERIFY(c.graph.nodes[static_cast<std::size_t>(ph)].name != "primals_3");
+    }
+
+    void getitemsGoWithTheirMultiOutputOp()
+    {
+        const auto files = test::findFiles(QString(FXRAY_SAMPLES_DIR) + "/cpu/dumps/cnn_channels_last", "*_forward_0.readable.py");
+        QVERIFY(!files.empty());
+        const io::LoadedGraph g = io::loadAddress(QFileInfo(files[0]).path().toStdString());
+        CandidateBuilder b(g);
+        int bn = -1;
+        for (std::size_t i = 0; i < g.graph.nodes.size(); ++i)
+            if (g.graph.nodes[i].target.op.find("batch_norm") != std::string::npos)
+                bn = static_cast<int>(i);
+        QVERIFY(bn >= 0);
+        for (int u : b.units())
+            QVERIFY(g.graph.nodes[static_cast<std::size_t>(u)].target.kind != graph::Target::Kind::Getitem);
+        const io::LoadedGraph c = b.build({bn}, -1);
+        int getitems = 0;
+        for (const auto& n : c.graph.nodes)
+            getitems += n.target.kind == graph::Target::Kind::Getitem;
+        QVERIFY(getitems >= 1);  // the op's outputs are read through its getitems, which are the outputs
+    }
+
+    void concreteMetadataBindsSymbols()
+    {
+        io::LoadedGraph g = io::loadAddress(sample("cpu/dumps/mlp/mlp_forward_0"));
+        bool symbolic = false;
+        for (const auto& n : g.graph.nodes)
+            if (n.meta && n.meta->isTensor())
+                for (const auto& d : n.meta->tensor.sizes)
+                    symbolic = symbolic || !d.isConstant();
+        QVERIFY(symbolic);  // the dynamic-shape sample
+        std::map<std::string, std::int64_t, std::less<>> symbols;
+        for (const auto& n : g.graph.nodes)
+            if (n.meta && n.meta->isTensor())
+                for (const auto& d : n.meta->tensor.sizes)
+                    if (!d.isConstant())
+                        for (const auto& s : graph::SymExpr::parse(d.expr).symbols())
+                            symbols[s] = 5;
+        concretizeMetadata(g, symbols);
+        for (const auto& n : g.graph.nodes)
+            if (n.meta && n.meta->isTensor())
+                for (const auto& d : n.meta->tensor.sizes)
+                    QVERIFY2(d.isConstant(), d.expr.c_str());
+    }
+
+    void reproScriptNamesTheFailureAndItsInputs()
+    {
+        const io::LoadedGraph g = io::loadAddress(std::string(FXRAY_TEST_DATA_DIR) + "/faults/wrong_stride");
+        CandidateBuilder b(g);
+        const int t = g.graph.findNode("t");
+        io::LoadedGraph c = b.build({t}, t);
+        ReproSpec spec;
+        spec.signature = Signature{"mismatch:stride", "aten.t.default", "", "t", "stride of output 0"};
+        spec.failingNode = "t";
+        const std::string py = writeReproScript(c, spec);
+        QVERIFY(py.find("KIND = 'mismatch:stride'") != std::string::npos);
+        QVERIFY(py.find("TARGET = 0") != std::string::npos);
+        QVERIFY(py.find("t = torch.ops.aten.t.default(primals_1)") != std::string::npos);
+        QVERIFY(py.find("(\"tensor\", [128, 64], [64, 1], 0, torch.float32") != std::string::npos);
+        QVERIFY(py.find("\"stride\": [128, 1]") != std::string::npos);
+        // A failing node that is not an output cannot be checked: an error, not a repro that passes.
+        spec.failingNode = "nowhere";
+        QVERIFY(!test::expectError([&] { writeReproScript(c, spec); }, {"not an output"}).empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMinimize)
+#include "test_minimize.moc"
