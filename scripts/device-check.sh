@@ -34,9 +34,18 @@ rc=${PIPESTATUS[0]}
 echo "== fxray info on the samples" | tee "$OUT/info.log"
 "$BUILD_DIR/app/cli/fxray" info samples 2>&1 | tail -3 | tee -a "$OUT/info.log"
 
+# FXRAY_DEVICE_BENCH=0 skips the benchmarks; FXRAY_DEVICE_BENCHES picks them (default: both).
 if [ "${FXRAY_DEVICE_BENCH:-1}" = 1 ]; then
-  echo "== replay benchmark (fxray vs Python references, same run)" | tee "$OUT/bench.log"
-  "$PY" bench/replay_bench.py --fxray "$BUILD_DIR/app/cli/fxray" --device cuda --repeats 100 --warmup 20 \
-    --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/bench.log"
+  for bench in ${FXRAY_DEVICE_BENCHES:-replay minimize}; do
+    case "$bench" in
+      replay)
+        echo "== replay benchmark (fxray vs Python references, same run)" | tee "$OUT/bench.log"
+        "$PY" bench/replay_bench.py --fxray "$BUILD_DIR/app/cli/fxray" --device cuda --repeats 100 --warmup 20 \
+          --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/bench.log" ;;
+      minimize)
+        echo "== minimize benchmark (fxray vs functorch's minifier; 1,500-node graph on CPU and CUDA)" | tee "$OUT/minimize_bench.log"
+        "$PY" bench/minimize_bench.py --fxray "$BUILD_DIR/app/cli/fxray" 2>&1 | tee -a "$OUT/minimize_bench.log" ;;
+    esac
+  done
 fi
 exit "$rc"

@@ -21,7 +21,7 @@ MODELS = os.path.join(WORK, "models")
 
 def have_worker():
     code, out, _ = run("--help")
-    return "worker" in out
+    return "\n  worker " in out
 
 
 def have_torch():

@@ -30,7 +30,7 @@ std::string fxrayBinary() { return std::string(FXRAY_BINARY_DIR) + "/app/cli/fxr
 bool haveWorker()
 {
     const CommandResult r = runCommand("'" + fxrayBinary() + "' --help", 30s);
-    return r.output.find("worker") != std::string::npos;
+    return r.output.find("\n  worker ") != std::string::npos;
 }
 
 std::vector<io::LoadedGraph> sampleGraphs()

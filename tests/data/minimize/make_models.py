@@ -7,6 +7,7 @@ committed: each takes seconds and would add megabytes; real inputs are saved too
 Writes DIR/<name>/<name>_forward_0/ (seed layout) for:
     resmlp_nan    12-layer residual MLP; layer 8 adds log(var(h) - 1e6): var is ~1, so every value of that
                   statement is NaN. The graph BASELINES.md's reference minimizer reduced to `return (gelu_8,)`.
+    embed_oob     embedding of ids * 7: out of range for fresh ids (an op error on the CPU, a device-side assert on CUDA).
     transformer5  5-layer pre-norm transformer encoder (300+ forward nodes): the stride-mismatch graph.
     transformer24 24-layer stack (1,500+ forward nodes): the benchmark graph.
 """
@@ -43,6 +44,21 @@ class ResMLP(nn.Module):
             if i == self.nan_layer:
                 h = h + torch.log(torch.var(h, dim=-1, keepdim=True) - 1e6)
         return h
+
+
+class EmbedScaled(nn.Module):
+    """Token ids are scaled before the lookup: fine for the captured ids (< 10), out of range for fresh ids that
+    nothing bounds (the multiply hides the table from fxray's int-range inference). On the CPU an op error, on
+    CUDA a device-side assert that poisons the worker's context."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(100, 16)
+        self.fc = nn.Linear(16, 16)
+
+    def forward(self, idx):
+        h = self.emb(idx * 7)
+        return torch.relu(self.fc(h)).sum(-1)
 
 
 class Block(nn.Module):
@@ -83,6 +99,7 @@ def capture(name, model, x, out: Path):
 
 MODELS = {
     "resmlp_nan": lambda: (ResMLP(), torch.randn(16, 64)),
+    "embed_oob": lambda: (EmbedScaled(), torch.randint(0, 10, (4, 8))),
     "transformer5": lambda: (Stack(5), torch.randn(2, 8, 32)),
     "transformer24": lambda: (Stack(24), torch.randn(2, 8, 32)),
 }
