@@ -28,9 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def capture(work, names):
+def capture(work, names, device="cpu"):
     subprocess.run([sys.executable, os.path.join(ROOT, "tests", "data", "minimize", "make_models.py"), "--out", work,
-                    "--only", *names], check=True, capture_output=True)
+                    "--only", *names, "--device", device], check=True, capture_output=True)
 
 
 def fxray_minimize(fxray, graph, until, out, device):
@@ -98,7 +98,7 @@ def main():
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="fxray-minbench-")
     models = os.path.join(work, "models")
-    capture(models, ["resmlp_nan", "transformer24"])
+    capture(models, ["resmlp_nan"])
 
     print("== planted NaN, 12-layer residual MLP forward ==")
     dump = os.path.join(models, "resmlp_nan", "resmlp_nan_forward_0")
@@ -112,9 +112,12 @@ def main():
           f"(fxray's time includes starting its worker process and LibTorch)")
 
     print("\n== planted stride mismatch (bmm_24), 24-layer transformer forward ==")
-    planted = os.path.join(work, "t24_stride")
-    plant_stride(os.path.join(models, "transformer24"), planted, "bmm_24")
     for device in args.devices.split(","):
+        # Captured on the device itself: recorded CPU tensors are replayed on the CPU whatever --device says.
+        dev_models = os.path.join(work, f"models_{device}")
+        capture(dev_models, ["transformer24"], device)
+        planted = os.path.join(work, f"t24_stride_{device}")
+        plant_stride(os.path.join(dev_models, "transformer24"), planted, "bmm_24")
         r, ops, wall = fxray_minimize(args.fxray, planted, "mismatch", os.path.join(work, f"stride_{device}"), device)
         print(f"{device:5} {r['original_nodes']} -> {r['minimized_nodes']} nodes ({ops}), {r['queries']} queries, "
               f"{r['seconds']:.2f} s minimizing, {wall:.2f} s wall, {r['worker_starts']} worker start(s)")

@@ -393,7 +393,15 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
                                     nonFinite[i] = true;
                             }
                         } catch (const c10::Error& e) {
-                            r.error = "statistics unavailable: " + errorText(e);
+                            // A kernel's device-side assert surfaces at the first sync after it, which is this
+                            // read-back: the node that launched it is the one to blame, not the next op.
+                            const std::string text = errorText(e);
+                            if (text.find("CUDA error") != std::string::npos) {
+                                r.status = NodeStatus::Error;
+                                r.error = text;
+                            } else {
+                                r.error = "statistics unavailable: " + text;
+                            }
                         }
                     }
                     if (nonFinite[i] && !inputNonFinite) {
@@ -401,7 +409,8 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
                         if (report && report->firstNanNode.empty())
                             report->firstNanNode = node.name;
                     }
-                    r.status = r.mismatches.empty() ? NodeStatus::Passed : NodeStatus::Mismatch;
+                    if (r.status != NodeStatus::Error)
+                        r.status = r.mismatches.empty() ? NodeStatus::Passed : NodeStatus::Mismatch;
                 }
             } catch (const c10::Error& e) {
                 r.status = NodeStatus::Error;

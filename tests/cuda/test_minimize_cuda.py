@@ -21,7 +21,7 @@ MODELS = os.path.join(WORK, "models")
 def models():
     if not os.path.isdir(MODELS):
         subprocess.run([sys.executable, os.path.join(SOURCE, "tests", "data", "minimize", "make_models.py"), "--out", MODELS,
-                        "--only", "resmlp_nan", "embed_oob", "transformer5"], check=True, capture_output=True, timeout=600)
+                        "--only", "resmlp_nan", "embed_oob", "transformer5", "--device", "cuda"], check=True, capture_output=True, timeout=600)
     return MODELS
 
 
@@ -61,7 +61,9 @@ def planted_nan_and_stride_mismatch_minimize_on_cuda():
     shutil.copytree(os.path.join(models(), "transformer5"), planted)
     readable = [os.path.join(dp, f) for dp, _, fs in os.walk(planted) for f in fs if f.endswith(".readable.py")][0]
     text = open(readable).read()
-    open(readable, "w").write(text.replace('bmm_4: "f32[8, 8, 8][64, 8, 1]cpu"', 'bmm_4: "f32[8, 8, 8][64, 1, 8]cpu"'))
+    edited = re.sub(r'bmm_4: "f32\[8, 8, 8\]\[64, 8, 1\](cuda:0|cuda)"', r'bmm_4: "f32[8, 8, 8][64, 1, 8]\1"', text)
+    assert edited != text
+    open(readable, "w").write(edited)
     r = minimize(planted, "mismatch", os.path.join(WORK, "stride"))
     assert ops(r["dump"]) == ["bmm"], ops(r["dump"])
     print(f"    stride: {r['original_nodes']} -> {r['minimized_nodes']} nodes, {r['queries']} queries, {r['seconds']:.2f} s")

@@ -2,7 +2,10 @@
 """Captures the minimizer's test and benchmark graphs with tools/capture on the CPU (made at test time, not
 committed: each takes seconds and would add megabytes; real inputs are saved too).
 
-    python tests/data/minimize/make_models.py --out DIR [--only NAME ...]
+    python tests/data/minimize/make_models.py --out DIR [--only NAME ...] [--device cpu|cuda]
+
+The device is recorded in every annotation: fxray replays a graph captured on the CPU on the CPU (recorded
+CPU tensors stay there), so CUDA tests capture with --device cuda.
 
 Writes DIR/<name>/<name>_forward_0/ (seed layout) for:
     resmlp_nan    12-layer residual MLP; layer 8 adds log(var(h) - 1e6): var is ~1, so every value of that
@@ -109,11 +112,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", nargs="*", default=list(MODELS))
+    ap.add_argument("--device", default="cpu")
     args = ap.parse_args(argv)
     torch.manual_seed(0)
     for name in args.only:
         model, x = MODELS[name]()
-        for d in capture(name, model, x, Path(args.out)):
+        for d in capture(name, model.to(args.device), x.to(args.device), Path(args.out)):
             print(d)
     return 0
 
