@@ -3,6 +3,7 @@
 #include "views/models/dump_browser_model.h"
 #include "views/panels/diff_panel.h"
 #include "views/panels/graph_text_panel.h"
+#include "views/panels/minimize_panel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -29,6 +30,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_model(new DumpBrowserModel(this))
     , m_tree(new QTreeView)
     , m_dumpsDock(new QDockWidget(tr("Dumps"), this))
+    , m_minimizeDock(new QDockWidget(tr("Minimize"), this))
+    , m_minimizePanel(new MinimizePanel(this))
     , m_textPanel(new GraphTextPanel(this))
     , m_tabs(new QTabWidget(this))
     , m_statusCounts(new QLabel(this))
@@ -50,6 +53,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_dumpsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                              QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_dumpsDock);
+
+    m_minimizeDock->setObjectName(QStringLiteral("minimizeDock"));
+    m_minimizeDock->setWidget(m_minimizePanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_minimizeDock);
+    m_minimizeDock->hide();  // shown by "Minimize…" or View > Minimize
+    connect(m_minimizePanel, &MinimizePanel::finished, this,
+            [this](const QString& dump, const QString& title, int nodes) { openMinimized(dump, title, nodes); });
+    connect(m_minimizePanel, &MinimizePanel::failed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Minimize: %1").arg(message.section(QLatin1Char('\n'), -1)), 8000);
+    });
 
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
     m_tabs->setDocumentMode(true);
@@ -110,6 +123,7 @@ void MainWindow::createActions()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_dumpsDock->toggleViewAction());
+    view->addAction(m_minimizeDock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About fxray"), this, [this] {
@@ -146,6 +160,11 @@ void MainWindow::showDumpTreeMenu(const QPoint& pos)
     QMenu menu(this);
     QAction* diffWith = menu.addAction(tr("Diff with…"), this, [this, index] { diffWithDialog(index); });
     diffWith->setEnabled(m_model->graphCount() > 1);
+    menu.addAction(tr("Minimize…"), this, [this, index] {
+        m_minimizePanel->setGraph(index.data(DumpBrowserModel::AddressRole).toString(), index.data().toString());
+        m_minimizeDock->show();
+        m_minimizeDock->raise();
+    });
     menu.exec(m_tree->viewport()->mapToGlobal(pos));
 }
 
@@ -224,6 +243,22 @@ DiffPanel* MainWindow::addDiffTab(const QString& title)
     return panel;
 }
 
+GraphTextPanel* MainWindow::openMinimized(const QString& dumpFolder, const QString& title, int nodes)
+{
+    auto* panel = new GraphTextPanel(m_tabs);
+    panel->setObjectName(QStringLiteral("minimizedPanel"));
+    try {
+        panel->showGraph(io::loadAddress(dumpFolder.toStdString()));  // a few nodes: loads at once
+    } catch (const std::exception& e) {
+        panel->showMessage(tr("Could not load %1").arg(dumpFolder), QString::fromUtf8(e.what()));
+    }
+    const int index = m_tabs->addTab(panel, tr("Minimized: %1 (%2 nodes)").arg(title).arg(nodes));
+    m_tabs->setTabToolTip(index, dumpFolder);
+    m_tabs->setCurrentIndex(index);
+    statusBar()->showMessage(tr("Minimized %1 to %2 nodes: %3").arg(title).arg(nodes).arg(dumpFolder), 8000);
+    return panel;
+}
+
 void MainWindow::showCurrentGraph()
 {
     const QModelIndex current = m_tree->currentIndex();
@@ -239,6 +274,8 @@ void MainWindow::showCurrentGraph()
         m_textPanel->showMessage(name, tr("%1 — pick one of its graphs.").arg(nameIndex.data(Qt::ToolTipRole).toString()));
         return;
     }
+    if (!m_minimizePanel->isRunning())
+        m_minimizePanel->setGraph(nameIndex.data(DumpBrowserModel::AddressRole).toString(), nameIndex.data().toString());
     if (const auto loaded = m_model->loadedGraph(nameIndex)) {
         m_textPanel->showGraph(*loaded);
         return;

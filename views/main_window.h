@@ -2,7 +2,8 @@
 // The app's main window (shell): a "Dumps" dock with the graphs found under a path, the selected graph's text in
 // the centre, loading progress and errors in the status bar. Later issues add the graph view and replay panels.
 // The centre is a tab widget: the "Graph" tab (the selected graph's text) and one closable tab per diff, opened by
-// "Diff with…" in the Dumps list's context menu.
+// "Diff with…" in the Dumps list's context menu. A "Minimize" dock shrinks the selected graph; its result opens
+// in a closable tab.
 #include <QMainWindow>
 
 class QLabel;
@@ -15,6 +16,7 @@ namespace fxray::views {
 class DumpBrowserModel;
 class GraphTextPanel;
 class DiffPanel;
+class MinimizePanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -28,6 +30,9 @@ public:
     QTreeView* dumpTree() const { return m_tree; }
     GraphTextPanel* graphTextPanel() const { return m_textPanel; }
     QTabWidget* centralTabs() const { return m_tabs; }
+    MinimizePanel* minimizePanel() const { return m_minimizePanel; }
+    // Opens a minimized graph (a seed-layout folder) in a new tab titled after its original.
+    GraphTextPanel* openMinimized(const QString& dumpFolder, const QString& title, int nodes);
 
     // Opens a diff tab for two graph addresses (or paths holding one graph) and returns its panel; the diff runs
     // in the background.
@@ -52,6 +57,8 @@ private:
     DumpBrowserModel* m_model = nullptr;
     QTreeView* m_tree = nullptr;
     QDockWidget* m_dumpsDock = nullptr;
+    QDockWidget* m_minimizeDock = nullptr;
+    MinimizePanel* m_minimizePanel = nullptr;
     GraphTextPanel* m_textPanel = nullptr;
     QTabWidget* m_tabs = nullptr;
     QString m_lastDiffPartner;  // the B last chosen in "Diff with…", offered first next time

@@ -8,11 +8,10 @@
 #include "base/json.h"
 #include "commands.h"
 #include "io/graph_source.h"
-#include "io/seed_writer.h"
 #include "io/text_file.h"
 #include "minimize/minimizer.h"
 #include "minimize/repro_writer.h"
-#include "replay/report_format.h"
+#include "minimize/result_export.h"
 #include "replay_args.h"
 #include "worker/replay_worker.h"
 
@@ -20,7 +19,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <ftw.h>
 #include <unistd.h>
 
 namespace fxray::cli {
@@ -36,47 +34,11 @@ extern "C" void onInterrupt(int)
         g_cancel->cancelled.store(true);  // lock-free atomic store: async-signal-safe
 }
 
-// Not std::filesystem::remove_all: libtorch.so exports its own copy of that symbol, which the dynamic linker
-// may bind to and which crashes (seen with torch 2.11's wheel).
-extern "C" int removeEntry(const char* path, const struct stat*, int, struct FTW*)
-{
-    return ::remove(path);
-}
-
-void removeTree(const fs::path& p)
-{
-    ::nftw(p.c_str(), removeEntry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 std::string selfExe()
 {
     std::error_code ec;
     auto p = fs::read_symlink("/proc/self/exe", ec);
     return ec ? std::string("fxray") : p.string();
-}
-
-minimize::ReproSpec reproSpec(const minimize::MinimizeOptions& o, const minimize::Signature& sig, const std::string& node,
-                              const replay::ReplayReport* finalReport)
-{
-    minimize::ReproSpec r;
-    r.signature = sig;
-    r.failingNode = node;
-    r.device = o.replay.device;
-    r.inputs = o.replay;
-    for (const auto& f : o.failures) {
-        if (f.kind == minimize::FailureSpec::Kind::Error && sig.kind == "error")
-            r.errorPattern = f.pattern;
-        if (f.kind == minimize::FailureSpec::Kind::Diverge)
-            r.compareDevice = f.pattern;
-    }
-    if (finalReport)
-        for (const auto& c : finalReport->comparisons)
-            if (!c.ok) {
-                r.atol = c.atol;
-                r.rtol = c.rtol;
-                break;
-            }
-    return r;
 }
 
 }  // namespace
@@ -112,7 +74,7 @@ int runMinimize(const Args& args)
     options.exportForCommand = [&](const io::LoadedGraph& c, const minimize::Signature& sig) {
         fs::create_directories(scratch);
         const std::string path = (scratch / "repro.py").string();
-        io::writeTextFile(path, minimize::writeReproScript(c, reproSpec(options, sig, "", nullptr)));
+        io::writeTextFile(path, minimize::writeReproScript(c, minimize::reproSpecFor(options, sig, "", nullptr)));
         return path;
     };
 
@@ -143,28 +105,9 @@ int runMinimize(const Args& args)
     if (tty)
         std::fprintf(stderr, "\n");
 
-    json::Value summary = json::Object{};
-    summary["graph"] = original.entry.address;
-    summary["until"] = *p.value("--until");
-    summary["device"] = options.replay.device;
-    summary["seed"] = options.replay.seed;
-    summary["reproduced"] = res.reproduced;
-    summary["cancelled"] = res.cancelled;
-    summary["signature"] = res.reproduced ? json::Value(res.signature.str()) : json::Value();
-    summary["failing_node"] = res.failingNode;
-    summary["original_nodes"] = res.originalNodes;
-    summary["minimized_nodes"] = res.minimizedNodes;
-    summary["queries"] = res.queries;
-    summary["seconds"] = res.seconds;
-    summary["worker_starts"] = runner.starts();
-    summary["verified_seeds"] = res.verifiedSeeds;
-    summary["verify_failed"] = res.verifyFailed;
-    json::Value log = json::Array{};
-    for (const auto& l : res.log)
-        log.push_back(l);
-    summary["log"] = std::move(log);
+    io::removeTree(scratch.string());
+    json::Value summary = minimize::summaryJson(original, options, res, *p.value("--until"), runner.starts());
     if (!res.reproduced) {
-        summary["why"] = res.why;
         if (p.flag("--json"))
             std::cout << summary.dump(json::Style::Pretty) << "\n";
         else
@@ -173,24 +116,7 @@ int runMinimize(const Args& args)
         return 1;
     }
 
-    fs::create_directories(outDir);
-    std::error_code ec;
-    removeTree(scratch);
-    const std::string kind = original.entry.kind == io::GraphKind::Unknown ? "forward" : std::string(io::graphKindName(original.entry.kind));
-    io::LoadedGraph out = res.minimized;
-    out.entry.address = (outDir / ("minimized_" + kind + "_0")).string();
-    const std::string dumpDir = io::writeSeedDump(out, outDir.string(), "minimized_" + kind + "_0");
-    const std::string reproPath = (outDir / "repro.py").string();
-    io::writeTextFile(reproPath, minimize::writeReproScript(res.minimized, reproSpec(options, res.signature, res.failingNode,
-                                                                                      &res.finalReport)));
-    fs::permissions(reproPath, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add, ec);
-    if (!res.minimized.stateDictPath.empty() && fs::exists(res.minimized.stateDictPath, ec))
-        fs::copy_file(res.minimized.stateDictPath, outDir / "state_dict.pt", fs::copy_options::overwrite_existing, ec);
-    summary["dump"] = dumpDir;
-    summary["repro"] = reproPath;
-    summary["final_report"] = replay::reportToJson(res.finalReport);
-    io::writeTextFile((outDir / "minimize.json").string(), summary.dump(json::Style::Pretty) + "\n");
-
+    const minimize::ExportedResult files = minimize::exportResult(res, options, outDir.string(), summary);
     if (p.flag("--json")) {
         std::cout << summary.dump(json::Style::Pretty) << "\n";
     } else {
@@ -201,7 +127,7 @@ int runMinimize(const Args& args)
         std::printf("  %d -> %d nodes in %d queries, %.2f s%s; fails on %d of %d other seeds\n", res.originalNodes,
                     res.minimizedNodes, res.queries, res.seconds, res.cancelled ? " (cancelled: smallest so far)" : "",
                     res.verifyFailed, res.verifiedSeeds);
-        std::cout << "  dump:  " << dumpDir << "\n  repro: " << reproPath << "\n";
+        std::cout << "  dump:  " << files.dump << "\n  repro: " << files.repro << "\n";
     }
     return 0;
 }

@@ -2,8 +2,10 @@
 
 #include "base/error.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <ftw.h>
 
 namespace fxray::io {
 
@@ -38,6 +40,23 @@ void writeTextFile(const std::string& path, std::string_view text)
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     if (!out.flush())
         throw Error("cannot write", fileLocation(path));
+}
+
+}  // namespace fxray::io
+
+namespace fxray::io {
+namespace {
+
+extern "C" int removeEntry(const char* path, const struct stat*, int, struct FTW*)
+{
+    return ::remove(path);
+}
+
+}  // namespace
+
+void removeTree(const std::string& path)
+{
+    ::nftw(path.c_str(), removeEntry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 }  // namespace fxray::io
