@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Screenshot of the GUI for the docs: runs fxray-gui on the bundled samples under a virtual X server, waits for
 # its window, grabs the screen with ImageMagick and stops the app.
-#   scripts/screenshot.sh [out.png] [path]     (FXRAY_GUI=<binary> to pick the build; default build-gui, build)
+#   scripts/screenshot.sh [out.png] [path]     (FXRAY_GUI=<binary> to pick the build; default build-gui, build;
+#   FXRAY_GUI_ARGS="--minimize G --until nan" adds options; FXRAY_SHOT_WAIT=seconds before the grab, default 3)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="${1:-$ROOT/docs/screenshot-main.png}"
@@ -19,11 +20,11 @@ done
 mkdir -p "$(dirname "$OUT")"
 
 # Inside the virtual display: no window manager, so the window is placed with -geometry to fill the screen.
-xvfb-run -a -s "-screen 0 1400x900x24" bash -s -- "$GUI" "$TARGET" "$OUT" <<'INNER'
+xvfb-run -a -s "-screen 0 1400x900x24" bash -s -- "$GUI" "$TARGET" "$OUT" "${FXRAY_SHOT_WAIT:-3}" ${FXRAY_GUI_ARGS:-} <<'INNER'
 set -euo pipefail
-gui="$1"; target="$2"; out="$3"
+gui="$1"; target="$2"; out="$3"; wait_s="$4"; shift 4
 export QT_QPA_PLATFORM=xcb
-"$gui" -geometry 1400x900+0+0 "$target" >/tmp/fxray-screenshot.log 2>&1 &
+"$gui" -geometry 1400x900+0+0 "$@" "$target" >/tmp/fxray-screenshot.log 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do
@@ -31,7 +32,7 @@ for _ in $(seq 1 100); do
   kill -0 "$pid" 2>/dev/null || { echo "screenshot: fxray-gui exited early:" >&2; cat /tmp/fxray-screenshot.log >&2; exit 1; }
   sleep 0.1
 done
-sleep 3  # discovery and loading run in the background: let the tree and the text fill in
+sleep "$wait_s"  # discovery, loading (and a minimize run) go on in the background: let them fill in
 import -window root "$out"
 kill "$pid"
 wait "$pid" 2>/dev/null || true

@@ -161,9 +161,7 @@ void MainWindow::showDumpTreeMenu(const QPoint& pos)
     QAction* diffWith = menu.addAction(tr("Diff with…"), this, [this, index] { diffWithDialog(index); });
     diffWith->setEnabled(m_model->graphCount() > 1);
     menu.addAction(tr("Minimize…"), this, [this, index] {
-        m_minimizePanel->setGraph(index.data(DumpBrowserModel::AddressRole).toString(), index.data().toString());
-        m_minimizeDock->show();
-        m_minimizeDock->raise();
+        showMinimize(index.data(DumpBrowserModel::AddressRole).toString(), index.data().toString());
     });
     menu.exec(m_tree->viewport()->mapToGlobal(pos));
 }
@@ -241,6 +239,13 @@ DiffPanel* MainWindow::addDiffTab(const QString& title)
         statusBar()->showMessage(tr("Diff failed: %1").arg(message.section(QLatin1Char('\n'), 0, 0)), 8000);
     });
     return panel;
+}
+
+void MainWindow::showMinimize(const QString& address, const QString& title)
+{
+    m_minimizePanel->setGraph(address, title);
+    m_minimizeDock->show();
+    m_minimizeDock->raise();
 }
 
 GraphTextPanel* MainWindow::openMinimized(const QString& dumpFolder, const QString& title, int nodes)

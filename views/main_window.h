@@ -31,6 +31,8 @@ public:
     GraphTextPanel* graphTextPanel() const { return m_textPanel; }
     QTabWidget* centralTabs() const { return m_tabs; }
     MinimizePanel* minimizePanel() const { return m_minimizePanel; }
+    // Shows the Minimize dock set to this graph (as "Minimize…" in the Dumps list does).
+    void showMinimize(const QString& address, const QString& title);
     // Opens a minimized graph (a seed-layout folder) in a new tab titled after its original.
     GraphTextPanel* openMinimized(const QString& dumpFolder, const QString& title, int nodes);
 

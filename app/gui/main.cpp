@@ -1,7 +1,10 @@
 // fxray-gui [path]: opens the main window on `path`, or on the bundled samples when none is given.
 // fxray-gui --diff <graph A> <graph B> [path]: also opens a diff tab for two graph addresses (as `fxray info`
 // prints them, or folders/files holding one graph), the same view as "Diff with…" in the Dumps list.
+// fxray-gui --minimize <graph> [--until SPEC] [path]: also starts the Minimize dock on that graph (SPEC as for
+// `fxray minimize --until`; default mismatch,error,nan).
 #include "views/main_window.h"
+#include "views/panels/minimize_panel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -40,6 +43,14 @@ int main(int argc, char** argv)
                                         QStringLiteral("open a diff of the first two arguments (graph A, graph B); "
                                                        "a third argument is the path for the Dumps list"));
     parser.addOption(diffOption);
+    const QCommandLineOption minimizeOption(QStringLiteral("minimize"),
+                                            QStringLiteral("start minimizing this graph in the Minimize dock"),
+                                            QStringLiteral("graph"));
+    parser.addOption(minimizeOption);
+    const QCommandLineOption untilOption(QStringLiteral("until"),
+                                         QStringLiteral("with --minimize: what counts as failing (as for fxray minimize)"),
+                                         QStringLiteral("spec"), QStringLiteral("mismatch,error,nan"));
+    parser.addOption(untilOption);
     parser.process(app);
 
     QStringList positional = parser.positionalArguments();
@@ -58,5 +69,11 @@ int main(int argc, char** argv)
         window.openPath(path);
     if (!diffPair.isEmpty())
         window.openDiff(diffPair[0], diffPair[1]);
+    if (parser.isSet(minimizeOption)) {
+        const QString graph = QDir::cleanPath(parser.value(minimizeOption));
+        window.showMinimize(graph, QFileInfo(graph).fileName());
+        window.minimizePanel()->setUntil(parser.value(untilOption));
+        window.minimizePanel()->start();
+    }
     return QApplication::exec();
 }

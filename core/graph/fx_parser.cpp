@@ -143,6 +143,9 @@ private:
     {
         const LogicalLine& cls = m_lines[i];
         std::string className = cls.tokens.size() > 1 ? cls.tokens[1].text : "";
+        // print_readable of a graph traced from a lambda writes `class <lambda>(torch.nn.Module):`.
+        if (className == "<" && cls.tokens.size() > 3 && cls.tokens[3].text == ">")
+            className = "<" + cls.tokens[2].text + ">";
         std::size_t end = skipBlock(i);
         next = end;
         std::optional<Graph> result;

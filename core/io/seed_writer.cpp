@@ -150,7 +150,11 @@ std::string writeSeedDump(const LoadedGraph& g, const std::string& dir, const st
     fs::create_directories(out, ec);
     if (ec)
         throw Error("cannot create the folder: " + ec.message(), fileLocation(out.string()));
-    writeTextFile((out / "module.py").string(), graph::printFxModule(g.graph));
+    // module.py is Python that functorch's loader imports: its class is FxModule, as to_folder writes it (the
+    // readable file keeps print_readable's name, which may be `<lambda>`).
+    graph::Graph asModule = g.graph;
+    asModule.className = "FxModule";
+    writeTextFile((out / "module.py").string(), graph::printFxModule(asModule));
     writeTextFile((out / "__init__.py").string(), "from .module import *\n");
     writeTextFile((out / (folder + ".readable.py")).string(), graph::printReadable(g.graph));
     writeTextFile((out / (folder + ".input")).string(), serializeInputPickle(metas));

@@ -2,6 +2,7 @@
 stride mismatch in a 300+ node graph shrinks to the op and its inputs, a planted op error, a crashing and a
 hanging worker, the exported dump and repro. Graphs are captured at test time by
 tests/data/minimize/make_models.py. Skipped (0 checks) in a build without LibTorch (no worker)."""
+import ast
 import glob
 import json
 import os
@@ -85,6 +86,12 @@ def minimized_dump_loads_and_replays_with_the_same_failure():
     assert rep["verdict"] == "nan" and rep["first_nan_node"] == "log", rep["verdict"]
     code, text, err = run("info", dump, "--json")
     assert code == 0, err
+    # module.py is importable Python with to_folder's class name (the readable keeps print_readable's <lambda>).
+    module = open(os.path.join(dump, "module.py")).read()
+    ast.parse(module)
+    assert "class FxModule(torch.nn.Module):" in module
+    code, text, err = run("show", os.path.join(models(), "resmlp_nan"))
+    assert text.startswith("class <lambda>(torch.nn.Module):"), text[:80]
 
 
 @check
