@@ -1,25 +1,57 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in tests/fuzz with clang (ASan + UBSan) and runs each for a time budget.
-#   scripts/fuzz.sh [seconds per harness, default 60]     corpora: build-fuzz/corpus/<harness>, seeded from samples/
+#   scripts/fuzz.sh [seconds per harness, default 60] [harness ...]   corpora: build-fuzz/corpus/<harness>, seeded
+#   from samples/ and tests/data. A crash, leak or timeout fails the script (exit 1) and leaves its input in
+#   build-fuzz/<harness>-crash-*; keep each as a regression input in tests/data/bad/.
+#   FXRAY_FUZZ_RUNS=N: a fixed budget of N inputs per harness with a fixed seed instead of a time budget, so
+#   that the result is the same on every run (what the test command uses).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
+shift || true
+ONLY=("$@")
 OUT=build-fuzz
 mkdir -p "$OUT"
 CXX=${FXRAY_FUZZ_CXX:-clang++}
 FLAGS=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icore)
+IO=(core/base/error.cpp core/base/json.cpp core/base/md5.cpp core/io/*.cpp core/graph/*.cpp)
+status=0
 for harness in tests/fuzz/fuzz_*.cpp; do
   name=$(basename "$harness" .cpp)
+  if [ ${#ONLY[@]} -gt 0 ] && [[ ! " ${ONLY[*]} " == *" $name "* ]]; then continue; fi
+  corpus="$OUT/corpus/$name"
+  mkdir -p "$corpus"
   case "$name" in
-    fuzz_fx_parser) sources=(core/base/error.cpp core/graph/*.cpp) ;;
+    fuzz_fx_parser)
+      sources=(core/base/error.cpp core/graph/*.cpp)
+      find samples tests/data/fx tests/data/bad/dumps -name '*.py' -size -64k -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
+    fuzz_annotation)
+      sources=(core/base/error.cpp core/graph/*.cpp)
+      grep -rhoE '"(f|bf|i|u|c|b)[0-9]*\[[^"]*\][^"]*"|"Sym\([^"]*\)"' samples tests/data/fx 2>/dev/null | tr -d '"' | sort -u | head -400 |
+        while read -r a; do printf '%s' "$a" > "$corpus/$(printf '%s' "$a" | md5sum | cut -c1-16)"; done ;;
+    fuzz_pickle)
+      sources=("${IO[@]}")
+      find samples tests/data -name '*.input' -exec cp -n {} "$corpus/" \; 2>/dev/null || true
+      find tests/data/bad/pickle -type f -size -64k -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
+    fuzz_pt_file)
+      sources=("${IO[@]}")
+      find samples tests/data -name '*.pt' -size -256k -exec cp -n {} "$corpus/" \; 2>/dev/null || true
+      find tests/data/bad/zip -type f -size -256k -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
+    fuzz_trace_log)
+      sources=("${IO[@]}")
+      find samples tests/data/bad/trace tests/data/bad/trace_md5 -name '*.log' -size -256k -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
     *) echo "no source list for $name" >&2; exit 2 ;;
   esac
   echo "[fuzz] building $name"
   "$CXX" "${FLAGS[@]}" "$harness" "${sources[@]}" -o "$OUT/$name"
-  corpus="$OUT/corpus/$name"
-  mkdir -p "$corpus"
-  find samples tests/data/fx tests/data/bad/dumps -name '*.py' -size -64k -exec cp -n {} "$corpus/" \; 2>/dev/null || true
-  echo "[fuzz] running $name for ${SECONDS_EACH}s"
-  "$OUT/$name" "$corpus" -max_total_time="$SECONDS_EACH" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-    -artifact_prefix="$OUT/$name-" 2>&1 | grep -E "^(#[0-9]+ +DONE|==|SUMMARY|Done)|crash|leak|timeout" || true
+  echo "[fuzz] running $name (${FXRAY_FUZZ_RUNS:+$FXRAY_FUZZ_RUNS runs}${FXRAY_FUZZ_RUNS:-${SECONDS_EACH}s})"
+  log="$OUT/$name.log"
+  budget=(-max_total_time="$SECONDS_EACH")
+  [ -n "${FXRAY_FUZZ_RUNS:-}" ] && budget=(-runs="$FXRAY_FUZZ_RUNS" -seed=1)
+  if ! "$OUT/$name" "$corpus" "${budget[@]}" -max_len=262144 -timeout=10 -rss_limit_mb=4096 \
+      -print_final_stats=1 -artifact_prefix="$OUT/$name-" >"$log" 2>&1; then
+    echo "[fuzz] $name FOUND A PROBLEM (log: $log)"; status=1
+  fi
+  grep -E "^(#[0-9]+ +DONE|Done)|stat::number_of_executed_units|cov:" "$log" | tail -2 || true
 done
+exit $status

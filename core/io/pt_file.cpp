@@ -204,7 +204,7 @@ private:
             m_path.pop_back();
             const auto [it, fresh] = seen.emplace(tag, out.entries.size());
             if (fresh)
-                out.entries.emplace_back(std::move(keyValue), std::move(value));
+                out.entries.push_back(PtEntry{std::move(keyValue), std::move(value)});
             else
                 out.entries[it->second].second = std::move(value);
         }

@@ -40,6 +40,8 @@ struct TensorRecord {
     graph::TensorMeta meta() const;  // dtype, sizes, strides, device, storage offset
 };
 
+struct PtEntry;
+
 struct PtValue {
     enum class Kind { None, Bool, Int, Float, String, Bytes, List, Tuple, Dict, Tensor };
     Kind kind = Kind::None;
@@ -48,13 +50,20 @@ struct PtValue {
     double real = 0.0;
     std::string text;                                  // String, Bytes
     std::vector<PtValue> items;                        // List, Tuple
-    std::vector<std::pair<PtValue, PtValue>> entries;  // Dict in saved order; keys are String or Int
+    // Dict in saved order; keys are String or Int. (Not std::pair<PtValue, PtValue>: a pair of an incomplete
+    // type inside its own class is rejected by clang, which builds the fuzzers.)
+    std::vector<PtEntry> entries;
     std::shared_ptr<const TensorRecord> tensor;        // Tensor (shared between references to one tensor)
 
     bool isTensor() const { return kind == Kind::Tensor; }
     // Dict lookup by string / int key; nullptr when absent or not a dict.
     const PtValue* find(std::string_view key) const;
     const PtValue* find(std::int64_t key) const;
+};
+
+struct PtEntry {
+    PtValue first;   // key
+    PtValue second;  // value
 };
 std::string_view ptKindName(PtValue::Kind k);
 
