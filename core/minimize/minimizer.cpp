@@ -205,7 +205,14 @@ private:
         if (auto it = m_cache.find(key); it != m_cache.end())
             return it->second;
         m_strategy = strategy;
-        const io::LoadedGraph c = m_builder.build(kept, m_mustOutput);
+        io::LoadedGraph c;
+        try {
+            c = m_builder.build(kept, m_mustOutput);
+        } catch (const Error&) {
+            // No graph keeps the failing value this way (e.g. the failure is at an input itself).
+            m_cache.emplace(std::move(key), false);
+            return false;
+        }
         auto [found, r] = failuresOf(c, &m_target);
         bool same = false;
         for (const auto& s : found)

@@ -199,8 +199,12 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
             continue;
         if (msg["node"].isInt()) {
             const std::int64_t index = msg["node"].asInt();
-            if (index >= 0 && index < static_cast<std::int64_t>(streamed.size()))
-                streamed[static_cast<std::size_t>(index)] = replay::nodeFromJson(msg["result"]);
+            try {
+                if (index >= 0 && index < static_cast<std::int64_t>(streamed.size()))
+                    streamed[static_cast<std::size_t>(index)] = replay::nodeFromJson(msg["result"]);
+            } catch (const Error&) {
+                // A result we cannot read is left out; the final report is what counts.
+            }
             done = static_cast<int>(index + 1);
             if (progress)
                 progress(static_cast<std::size_t>(done), static_cast<std::size_t>(msg.intOr("total", 0)));
@@ -209,7 +213,13 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
         if (msg["error"].isString())
             return failedReport(graph, options, -1, msg["error"].asString());
         if (msg["report"].isObject()) {
-            replay::ReplayReport r = replay::reportFromJson(msg["report"]);
+            replay::ReplayReport r;
+            try {
+                r = replay::reportFromJson(msg["report"]);
+            } catch (const Error& e) {
+                m_process.reset();  // a worker that speaks another protocol (another fxray build) is not reused
+                return failedReport(graph, options, -1, std::string("the replay worker's answer: ") + e.what());
+            }
             if (msg["restart"].isBool() && msg["restart"].asBool()) {
                 m_process->wait(std::chrono::milliseconds(5000));
                 m_process.reset();
