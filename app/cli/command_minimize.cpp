@@ -10,7 +10,6 @@
 #include "io/graph_source.h"
 #include "io/text_file.h"
 #include "minimize/minimizer.h"
-#include "minimize/repro_writer.h"
 #include "minimize/result_export.h"
 #include "replay_args.h"
 #include "worker/replay_worker.h"
@@ -65,18 +64,15 @@ int runMinimize(const Args& args)
         } catch (const std::exception&) {
             throw Error("--timeout wants seconds, got '" + *t + "'");
         }
+        if (!(timeoutS > 0))
+            throw Error("--timeout wants a positive number of seconds, got '" + *t + "'");
     }
     options.commandTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeoutS * 1000));
 
     const io::LoadedGraph original = io::loadAddress(p.positionals()[0]);
     // A command judges the repro script: each candidate is written to a scratch folder first.
     const fs::path scratch = outDir / ".candidate";
-    options.exportForCommand = [&](const io::LoadedGraph& c, const minimize::Signature& sig) {
-        fs::create_directories(scratch);
-        const std::string path = (scratch / "repro.py").string();
-        io::writeTextFile(path, minimize::writeReproScript(c, minimize::reproSpecFor(options, sig, "", nullptr)));
-        return path;
-    };
+    options.exportForCommand = minimize::candidateReproWriter(options, scratch.string());
 
     worker::WorkerConfig wc;
     wc.program = worker::ReplayWorker::locateProgram(selfExe());

@@ -34,6 +34,18 @@ ReproSpec reproSpecFor(const MinimizeOptions& o, const Signature& sig, const std
     return r;
 }
 
+std::function<std::string(const io::LoadedGraph&, const Signature&)> candidateReproWriter(const MinimizeOptions& options,
+                                                                                          const std::string& scratchDir)
+{
+    return [&options, scratchDir](const io::LoadedGraph& c, const Signature& sig) {
+        std::error_code ec;
+        fs::create_directories(scratchDir, ec);
+        const std::string path = (fs::path(scratchDir) / "repro.py").string();
+        io::writeTextFile(path, writeReproScript(c, reproSpecFor(options, sig, "", nullptr)));
+        return path;
+    };
+}
+
 json::Value summaryJson(const io::LoadedGraph& original, const MinimizeOptions& options, const MinimizeResult& res,
                         const std::string& until, int workerStarts)
 {

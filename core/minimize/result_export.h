@@ -7,6 +7,7 @@
 #include "minimize/minimizer.h"
 #include "minimize/repro_writer.h"
 
+#include <functional>
 #include <string>
 
 namespace fxray::minimize {
@@ -18,6 +19,11 @@ ReproSpec reproSpecFor(const MinimizeOptions& options, const Signature& signatur
 // The run as JSON (minimize.json's content without the paths).
 json::Value summaryJson(const io::LoadedGraph& original, const MinimizeOptions& options, const MinimizeResult& res,
                         const std::string& until, int workerStarts);
+
+// What MinimizeOptions::exportForCommand should be for a cmd: oracle: writes each candidate's repro.py into
+// `scratchDir` (created on first use) and returns its path. `options` must outlive the function.
+std::function<std::string(const io::LoadedGraph&, const Signature&)> candidateReproWriter(const MinimizeOptions& options,
+                                                                                          const std::string& scratchDir);
 
 struct ExportedResult {
     std::string dump;   // the seed-layout folder

@@ -4,7 +4,6 @@
 #include "io/graph_source.h"
 #include "io/text_file.h"
 #include "minimize/minimizer.h"
-#include "minimize/repro_writer.h"
 #include "minimize/result_export.h"
 #include "worker/replay_worker.h"
 
@@ -178,12 +177,7 @@ void MinimizePanel::start()
         try {
             const io::LoadedGraph original = io::loadAddress(address);
             const std::filesystem::path scratch = std::filesystem::path(out) / ".candidate";
-            options.exportForCommand = [&](const io::LoadedGraph& c, const minimize::Signature& sig) {
-                std::filesystem::create_directories(scratch);
-                const std::string path = (scratch / "repro.py").string();
-                io::writeTextFile(path, minimize::writeReproScript(c, minimize::reproSpecFor(options, sig, "", nullptr)));
-                return path;
-            };
+            options.exportForCommand = minimize::candidateReproWriter(options, scratch.string());
             worker::WorkerConfig wc;
             wc.program = program;
             wc.replayTimeout = std::chrono::minutes(2);
@@ -193,6 +187,7 @@ void MinimizePanel::start()
                 post([=](MinimizePanel* panel) { panel->onProgress(strategy, p.nodesLeft, p.queries, p.elapsedS); });
             };
             const minimize::MinimizeResult res = minimize::minimizeGraph(original, options, runner, cancel.get(), sink);
+            io::removeTree(scratch.string());
             QString log;
             for (const auto& l : res.log)
                 log += QString::fromStdString(l) + QLatin1Char('\n');
@@ -203,7 +198,6 @@ void MinimizePanel::start()
             }
             json::Value summary = minimize::summaryJson(original, options, res, untilText, runner.starts());
             const minimize::ExportedResult files = minimize::exportResult(res, options, out, summary);
-            io::removeTree(scratch.string());
             const QString text = log + QStringLiteral("%1 → %2 nodes in %3 queries, %4 s%5\nwritten to %6")
                                            .arg(res.originalNodes)
                                            .arg(res.minimizedNodes)
