@@ -108,6 +108,7 @@ Subprocess::Subprocess(const std::vector<std::string>& argv, const Env& env)
         [[maybe_unused]] auto n = ::write(execErr[1], &e, sizeof e);
         ::_exit(127);
     }
+    ::setpgid(pid, pid);  // also here: a kill() right after fork must already reach the whole group
     ::close(in[0]), ::close(out[1]), ::close(err[1]), ::close(execErr[1]);
     m_pid = pid;
     m_in = in[1];
@@ -232,6 +233,8 @@ bool Subprocess::running()
 void Subprocess::kill()
 {
     if (m_pid > 0 && running()) {
+        // The whole process group: a `sh -c` command's own children (a python repro) must not outlive it.
+        ::kill(-m_pid, SIGKILL);
         ::kill(m_pid, SIGKILL);
         reap(true);
     }
@@ -244,7 +247,8 @@ bool Subprocess::wait(std::chrono::milliseconds timeout)
         if (std::chrono::steady_clock::now() >= deadline)
             return false;
         // Keep the pipes drained: a child blocked on a full pipe would never exit.
-        pollfd fds[2] = {{m_out, POLLIN, 0}, {m_err, POLLIN, 0}};
+        // A pipe at EOF polls as ready forever: leave it out, or this loop would spin.
+        pollfd fds[2] = {{m_outEof ? -1 : m_out, POLLIN, 0}, {m_err, POLLIN, 0}};
         ::poll(fds, 2, 10);
         if (m_out >= 0 && !m_outEof && (fds[0].revents & (POLLIN | POLLHUP)))
             drain(m_out, m_outBuf, true);

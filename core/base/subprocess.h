@@ -34,7 +34,7 @@ public:
     // The last 16 KiB the child wrote to stderr.
     const std::string& stderrTail() const { return m_stderr; }
 
-    void kill();  // SIGKILL (no-op once it exited)
+    void kill();  // SIGKILL to the child's process group (it runs in its own); no-op once it exited
     // Waits up to `timeout` for the child to end; its status then reads "exit 3" or "signal 9 (Killed)".
     bool wait(std::chrono::milliseconds timeout);
     bool running();

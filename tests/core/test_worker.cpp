@@ -66,6 +66,13 @@ private Q_SLOTS:
         QVERIFY(std::chrono::steady_clock::now() - start < 5s);
         r = runCommand("test \"$FXRAY_REPRO\" = /x/repro.py", 10s, {{"FXRAY_REPRO", "/x/repro.py"}});
         QCOMPARE(r.exitCode, 0);
+        // A timed-out command's own children die with it (its process group is killed).
+        QTemporaryDir dir;
+        const std::string marker = dir.path().toStdString() + "/late";
+        r = runCommand("(sleep 1; touch '" + marker + "') & wait", 200ms);
+        QVERIFY(r.timedOut);
+        std::this_thread::sleep_for(1500ms);
+        QVERIFY(!std::filesystem::exists(marker));
     }
 
     void writingToADeadChildIsAnErrorNotADeath()
