@@ -61,6 +61,9 @@ json::Value graphToJson(const io::LoadedGraph& g)
 
 io::LoadedGraph graphFromJson(const json::Value& j)
 {
+    // {"address": ...} alone: a graph on disk the worker loads itself (scripts and the soak benchmark).
+    if (!j["text"].isString() && j["address"].isString())
+        return io::loadAddress(j["address"].asString());
     io::LoadedGraph g;
     g.entry.address = j.stringOr("address", "");
     g.entry.title = j.stringOr("title", "");

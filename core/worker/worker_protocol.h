@@ -8,7 +8,8 @@
 //   A report may carry "restart": true: the worker's device is unusable (a device-side assert poisons the
 //   CUDA context) and it exits after answering; the client starts a new one for the next request.
 // A graph travels as its annotated readable text (print_readable form: every node's recorded metadata and
-// source comments survive the round trip) plus its input specs, or as an address the worker loads itself.
+// source comments survive the round trip) plus its input specs, or as {"address": "..."} alone, which the
+// worker loads itself.
 #include "base/json.h"
 #include "io/graph_source.h"
 #include "replay/replay_types.h"
@@ -16,7 +17,7 @@
 namespace fxray::worker {
 
 json::Value graphToJson(const io::LoadedGraph& g);
-// Throws fxray::Error when the text does not parse.
+// Throws fxray::Error when the text does not parse (or the address does not load).
 io::LoadedGraph graphFromJson(const json::Value& j);
 
 json::Value optionsToJson(const replay::ReplayOptions& o);
