@@ -150,6 +150,19 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
         if (overflow || baseNumel > kMaxBytes / graph::dtypeItemSize(t.dtype))
             throw tooBig("needs more than 128 GiB of storage (sizes/strides out of range)");
         auto cpu = at::TensorOptions().dtype(dtype).device(c10::kCPU);
+        // The device storage first: an input that does not fit fails here at once (an OOM naming the input),
+        // before minutes of generating host values and host memory that the device could never hold.
+        at::Tensor onDevice;
+        if (!dev.is_cpu()) {
+            try {
+                onDevice = at::empty({baseNumel}, cpu.device(dev));
+            } catch (const c10::Error& e) {
+                const std::string what = e.what_without_backtrace();
+                throw Error("input '" + n.name + "' (" + std::to_string(baseNumel * graph::dtypeItemSize(t.dtype)) +
+                                " bytes) does not fit on " + dev.str() + ": " + what.substr(0, what.find('\n')),
+                            SourceLocation{g.sourceFile, n.line, 0, n.name});
+            }
+        }
         at::Tensor base;
         if (t.dtype == graph::DType::Bool) {
             base = at::randint(0, 2, {baseNumel}, gen, cpu.dtype(at::kLong)).to(at::kBool);
@@ -167,7 +180,10 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
             throw Error("cannot generate values of dtype " + std::string(graph::dtypeTorchName(t.dtype)) + " for '" +
                         n.name + "'");
         }
-        at::Tensor onDevice = base.to(dev);
+        if (onDevice.defined())
+            onDevice.copy_(base);
+        else
+            onDevice = base;
         out.emplace_back(onDevice.as_strided(sizes, strides, offset));
     }
     return out;

@@ -1,0 +1,83 @@
+"""Out-of-memory on the GPU is a reported failure, at the right place, and the worker goes on: an input larger
+than the device's memory (fatal, naming the input) and an op whose output does not fit (an error at that node,
+the nodes before it passed); then the same worker replays a normal graph. Exits 77 (skipped) without CUDA."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
+from cli_harness import SAMPLES, check, main, run  # noqa: E402
+
+WORK = tempfile.mkdtemp(prefix="fxray-oom-")
+
+
+def graph(name, body):
+    path = os.path.join(WORK, name + ".py")
+    with open(path, "w") as f:
+        f.write("import torch\nfrom torch import device\n\nclass Repro(torch.nn.Module):\n" + body)
+    return path
+
+
+@check
+def an_input_larger_than_the_device_is_a_fatal_naming_it():
+    # 25e9 floats = 100 GB: more than an H100/H200 holds, less than fxray's own 128 GiB sanity limit.
+    g = graph("huge_input", '    def forward(self, x: "f32[25000000000][1]cuda:0"):\n'
+                            '        relu = torch.ops.aten.relu.default(x);  x = None\n        return (relu,)\n')
+    code, out, err = run("replay", g, "--device", "cuda", "--json")
+    assert code == 1, (code, err)
+    r = json.loads(out)
+    assert "input 'x'" in r["fatal"] and "does not fit" in r["fatal"] and "out of memory" in r["fatal"].lower(), r["fatal"][:300]
+    print("    " + r["fatal"].splitlines()[0][:160])
+
+
+@check
+def an_op_whose_output_does_not_fit_is_an_error_at_that_node():
+    # Made on the device (no host-side input): 24 GB, its negation (48 GB in all), then a cat of four (96 GB).
+    g = graph("huge_cat", '    def forward(self):\n'
+                          '        full: "f32[6000000000][1]cuda:0" = torch.ops.aten.full.default([6000000000], 1.0, '
+                          'dtype = torch.float32, device = device(type=\'cuda\', index=0), pin_memory = False)\n'
+                          '        neg: "f32[6000000000][1]cuda:0" = torch.ops.aten.neg.default(full)\n'
+                          '        cat: "f32[24000000000][1]cuda:0" = torch.ops.aten.cat.default([full, neg, full, neg]);  '
+                          'full = neg = None\n'
+                          '        return (cat,)\n')
+    code, out, err = run("replay", g, "--device", "cuda", "--json", "--no-values")
+    assert code == 1, (code, err)
+    r = json.loads(out)
+    nodes = {n["name"]: n for n in r["nodes"]}
+    assert nodes["cat"]["status"] == "error" and "out of memory" in nodes["cat"]["error"].lower(), nodes["cat"]
+    assert nodes["full"]["status"] == "passed" and nodes["neg"]["status"] == "passed", (nodes["full"], nodes["neg"])
+    print("    cat: " + nodes["cat"]["error"].splitlines()[0][:160])
+
+
+@check
+def a_worker_keeps_working_after_an_out_of_memory_replay():
+    p = subprocess.Popen([os.environ["FXRAY_BIN"], "worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert json.loads(p.stdout.readline())["ready"]
+
+    def replay(address, rid):
+        p.stdin.write(json.dumps({"id": rid, "graph": {"address": address}, "options": {"device": "cuda"}}) + "\n")
+        p.stdin.flush()
+        while True:
+            msg = json.loads(p.stdout.readline())
+            if "report" in msg:
+                return msg["report"]
+
+    first = replay(os.path.join(WORK, "huge_cat.py"), 1)
+    assert first["verdict"] != "pass"
+    second = replay(os.path.join(SAMPLES, "h100", "dumps", "mlp", "mlp_backward_0"), 2)
+    assert second["verdict"] == "pass", second["verdict"]
+    p.stdin.close()
+    assert p.wait(timeout=60) == 0
+
+
+if __name__ == "__main__":
+    code, out, _ = run("--help")
+    if "\n  worker " not in out:
+        print("fxray has no worker (built without LibTorch)")
+        sys.exit(77)
+    if subprocess.run([sys.executable, "-c", "import torch,sys; sys.exit(0 if torch.cuda.is_available() else 77)"]).returncode:
+        print("no CUDA device")
+        sys.exit(77)
+    main()
