@@ -44,10 +44,14 @@ for harness in tests/fuzz/fuzz_*.cpp; do
   esac
   echo "[fuzz] building $name"
   "$CXX" "${FLAGS[@]}" "$harness" "${sources[@]}" -o "$OUT/$name"
-  echo "[fuzz] running $name (${FXRAY_FUZZ_RUNS:+$FXRAY_FUZZ_RUNS runs}${FXRAY_FUZZ_RUNS:-${SECONDS_EACH}s})"
   log="$OUT/$name.log"
   budget=(-max_total_time="$SECONDS_EACH")
-  [ -n "${FXRAY_FUZZ_RUNS:-}" ] && budget=(-runs="$FXRAY_FUZZ_RUNS" -seed=1)
+  what="${SECONDS_EACH}s"
+  if [ -n "${FXRAY_FUZZ_RUNS:-}" ]; then
+    budget=(-runs="$FXRAY_FUZZ_RUNS" -seed=1)
+    what="$FXRAY_FUZZ_RUNS inputs"
+  fi
+  echo "[fuzz] running $name ($what)"
   if ! "$OUT/$name" "$corpus" "${budget[@]}" -max_len=262144 -timeout=10 -rss_limit_mb=4096 \
       -print_final_stats=1 -artifact_prefix="$OUT/$name-" >"$log" 2>&1; then
     echo "[fuzz] $name FOUND A PROBLEM (log: $log)"; status=1
