@@ -12,32 +12,6 @@ const char* kModuleHeader =
     "from torch import device\nimport torch.fx._pytree as fx_pytree\nimport torch.utils._pytree as pytree\n\n"
     "from torch.nn import *\n";
 
-std::string quoteString(const std::string& s)
-{
-    // Python repr: single quotes unless the text has a single quote and no double quote.
-    char q = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
-    std::string out(1, q);
-    for (char c : s) {
-        switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        default:
-            if (c == q) {
-                out += '\\';
-                out += c;
-            } else if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + q;
-}
 
 const char* operatorSymbol(const std::string& op)
 {
@@ -212,7 +186,7 @@ std::string formatArg(const Graph& g, const Arg& a)
     case Arg::Kind::Bool: return a.b ? "True" : "False";
     case Arg::Kind::Int: return std::to_string(a.i);
     case Arg::Kind::Float: return pythonFloatRepr(a.f);
-    case Arg::Kind::String: return quoteString(a.s);
+    case Arg::Kind::String: return pythonStringRepr(a.s);
     case Arg::Kind::DType: return "torch." + std::string(dtypeTorchName(a.dtype));
     case Arg::Kind::Layout:
     case Arg::Kind::MemoryFormat: return "torch." + a.s;
@@ -288,6 +262,34 @@ std::string printReadable(const Graph& g)
     if (named.className.empty())
         named.className = "GraphModule";
     return printGraph(named, Style::Readable, 0);
+}
+
+
+std::string pythonStringRepr(const std::string& s)
+{
+    // Python repr: single quotes unless the text has a single quote and no double quote.
+    char q = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
+    std::string out(1, q);
+    for (char c : s) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        default:
+            if (c == q) {
+                out += '\\';
+                out += c;
+            } else if (static_cast<unsigned char>(c) < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                out += buf;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + q;
 }
 
 }  // namespace fxray::graph

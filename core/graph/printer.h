@@ -16,5 +16,7 @@ std::string formatArg(const Graph& g, const Arg& a);
 std::string formatNodeExpr(const Graph& g, const Node& n);
 // Python float repr (1e-05, 0.1, inf, nan).
 std::string pythonFloatRepr(double v);
+// Python string repr (single quotes unless the text has a single quote and no double quote; escapes).
+std::string pythonStringRepr(const std::string& s);
 
 }  // namespace fxray::graph

@@ -12,23 +12,6 @@ namespace {
 using graph::Node;
 using graph::NodeKind;
 
-// A Python string literal (repr-style, single quotes).
-std::string pyStr(const std::string& s)
-{
-    std::string out = "'";
-    for (unsigned char c : s) {
-        if (c == '\\' || c == '\'')
-            out += '\\', out += static_cast<char>(c);
-        else if (c == '\n')
-            out += "\\n";
-        else if (c < 0x20)
-            out += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-        else
-            out += static_cast<char>(c);
-    }
-    return out + "'";
-}
-
 std::string intList(const std::vector<graph::SymDim>& dims, const std::string& what)
 {
     std::string out = "[";
@@ -250,13 +233,13 @@ std::string writeReproScript(const io::LoadedGraph& lg, const ReproSpec& spec)
         out += "    " + inputSpec(lg.inputs[k], k < ranges.size() ? ranges[k] : std::nullopt, spec.inputs) + ",  # " +
                lg.inputs[k].name + "\n";
     out += "]\n";
-    out += "KIND = " + pyStr(spec.signature.kind) + "\n";
-    out += "OP = " + pyStr(spec.signature.op) + "\n";
-    out += "TARGET_NAME = " + pyStr(spec.failingNode) + "\n";
+    out += "KIND = " + graph::pythonStringRepr(spec.signature.kind) + "\n";
+    out += "OP = " + graph::pythonStringRepr(spec.signature.op) + "\n";
+    out += "TARGET_NAME = " + graph::pythonStringRepr(spec.failingNode) + "\n";
     out += "TARGET = " + std::to_string(target) + "  # index of the failing node among the outputs\n";
-    out += "PATTERN = " + pyStr(spec.errorPattern) + "\n";
-    out += "DEVICE = " + pyStr(spec.device) + "\n";
-    out += "COMPARE = " + pyStr(spec.compareDevice.empty() ? "cpu" : spec.compareDevice) + "\n";
+    out += "PATTERN = " + graph::pythonStringRepr(spec.errorPattern) + "\n";
+    out += "DEVICE = " + graph::pythonStringRepr(spec.device) + "\n";
+    out += "COMPARE = " + graph::pythonStringRepr(spec.compareDevice.empty() ? "cpu" : spec.compareDevice) + "\n";
     out += "ATOL, RTOL = " + graph::pythonFloatRepr(spec.atol) + ", " + graph::pythonFloatRepr(spec.rtol) + "\n";
     out += "SEED = " + std::to_string(spec.inputs.seed) + "\n";
     out += std::string("FLOATS = ") + (spec.inputs.floatDist == replay::ReplayOptions::FloatDist::Uniform ? "'uniform'" : "'normal'") + "\n";
@@ -270,7 +253,7 @@ std::string writeReproScript(const io::LoadedGraph& lg, const ReproSpec& spec)
                    intList(t.sizes, spec.failingNode);
             const auto strides = t.strides ? t.strides : graph::contiguousStrides(t.sizes);
             out += ", \"stride\": " + (strides ? intList(*strides, spec.failingNode) : std::string("None"));
-            out += ", \"device\": " + pyStr(t.device ? t.device->type : "cpu") + "}\n";
+            out += ", \"device\": " + graph::pythonStringRepr(t.device ? t.device->type : "cpu") + "}\n";
         } catch (const Error&) {
             out += "EXPECTED = {}  # symbolic metadata\n";
         }

@@ -8,25 +8,11 @@
 namespace fxray::worker {
 namespace {
 
-const char* metaSourceKey(io::MetaSource s)
+io::MetaSource metaSourceFromName(const std::string& name)
 {
-    switch (s) {
-    case io::MetaSource::InputPickle: return "input";
-    case io::MetaSource::Annotation: return "annotation";
-    case io::MetaSource::LoadArgs: return "load_args";
-    case io::MetaSource::None: break;
-    }
-    return "none";
-}
-
-io::MetaSource metaSourceFromKey(const std::string& k)
-{
-    if (k == "input")
-        return io::MetaSource::InputPickle;
-    if (k == "annotation")
-        return io::MetaSource::Annotation;
-    if (k == "load_args")
-        return io::MetaSource::LoadArgs;
+    for (io::MetaSource s : {io::MetaSource::InputPickle, io::MetaSource::Annotation, io::MetaSource::LoadArgs})
+        if (io::metaSourceName(s) == name)
+            return s;
     return io::MetaSource::None;
 }
 
@@ -44,7 +30,7 @@ json::Value graphToJson(const io::LoadedGraph& g)
     for (const io::InputSpec& s : g.inputs) {
         json::Value in = json::Object{};
         in["name"] = s.name;
-        in["source"] = metaSourceKey(s.source);
+        in["source"] = std::string(io::metaSourceName(s.source));
         if (s.meta) {
             in["meta"] = graph::formatAnnotation(*s.meta);
             // The annotation form has no storage offset; load_args records one.
@@ -86,7 +72,7 @@ io::LoadedGraph graphFromJson(const json::Value& j)
         const json::Value& in = inputs[k];
         io::InputSpec s;
         s.name = in.stringOr("name", "");
-        s.source = metaSourceFromKey(in.stringOr("source", "none"));
+        s.source = metaSourceFromName(in.stringOr("source", "none"));
         if (in["meta"].isString()) {
             s.meta = graph::parseAnnotation(in["meta"].asString(), SourceLocation{po.fileName, 0, 0, s.name});
             if (in["offset"].isString() && s.meta->isTensor()) {
