@@ -64,6 +64,14 @@ std::vector<int> CandidateBuilder::ancestorUnits(int node) const
     return out;
 }
 
+int CandidateBuilder::computeNodes(const std::vector<int>& keptUnits) const
+{
+    std::size_t n = 0;
+    for (int u : keptUnits)
+        n += 1 + m_getitems[static_cast<std::size_t>(u)].size();
+    return static_cast<int>(n);
+}
+
 io::LoadedGraph CandidateBuilder::build(const std::vector<int>& keptUnits, int mustOutput) const
 {
     const graph::Graph& g = m_original.graph;

@@ -20,6 +20,8 @@ public:
     const std::vector<int>& units() const { return m_units; }
     // Units `node` depends on, itself included (program order).
     std::vector<int> ancestorUnits(int node) const;
+    // Compute nodes build(keptUnits) would hold: the units and their getitems (no graph is built).
+    int computeNodes(const std::vector<int>& keptUnits) const;
     // The candidate keeping exactly these units (node indices); `mustOutput` (-1: none) is made an output.
     io::LoadedGraph build(const std::vector<int>& keptUnits, int mustOutput) const;
 

@@ -60,7 +60,6 @@ public:
         // Baseline: does the original fail as asked, and where?
         report("baseline", res.originalNodes);
         auto [found, baseline] = failuresOf(g, nullptr, &m_baselineOptions);
-        res.symbols = baseline.symbols;
         m_queryOptions.symbolValues.insert(baseline.symbols.begin(), baseline.symbols.end());
         if (found.empty()) {
             res.why = baseline.fatal.empty() ? "the graph does not fail that way (verdict: " + baseline.verdict() + ")"
@@ -226,7 +225,7 @@ private:
     void accept(std::vector<int>& kept, std::vector<int> next, const std::string& what, MinimizeResult& res)
     {
         kept = std::move(next);
-        const int left = computeNodes(m_builder.build(kept, m_mustOutput).graph);
+        const int left = m_builder.computeNodes(kept);
         res.log.push_back(what + " -> " + std::to_string(left) + " nodes (query " + std::to_string(m_queries) + ")");
         report(m_strategy, left);
     }
@@ -242,7 +241,9 @@ private:
             res.queries = m_queries;
             res.finalReport = m_runner.run(best, m_queryOptions, m_cancel);
         }
-        concretizeMetadata(best, res.symbols.empty() ? m_queryOptions.symbolValues : res.symbols);
+        // The baseline's symbols (or, for cmd:, the ones learned from one replay) are all in the query options.
+        res.symbols = m_queryOptions.symbolValues;
+        concretizeMetadata(best, res.symbols);
         res.minimizedNodes = computeNodes(best.graph);
         res.minimized = std::move(best);
         res.seconds = std::chrono::duration<double>(Clock::now() - m_start).count();
