@@ -2,6 +2,7 @@
 
 Each test script registers checks with @check and calls main(); a check is one behaviour, named after it."""
 import os
+import re
 import subprocess
 import sys
 import traceback
@@ -24,6 +25,25 @@ def run(*args, timeout=300):
     """Runs fxray with args; returns (exit code, stdout, stderr)."""
     p = subprocess.run([FXRAY, *args], capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
+
+
+def have_worker():
+    """Whether this fxray serves `fxray worker` (builds with LibTorch list it among their commands)."""
+    _, out, _ = run("--help")
+    return "\n  worker " in out
+
+
+def torch_has_cuda():
+    """Whether this Python's torch sees a CUDA device (the GPU tests make graphs and repros with it)."""
+    code = subprocess.run([sys.executable, "-c", "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)"],
+                          capture_output=True).returncode
+    return code == 0
+
+
+def aten_ops(dump):
+    """The aten op names in a dump folder's module.py forward, in program order."""
+    module = open(os.path.join(dump, "module.py")).read()
+    return re.findall(r"torch\.ops\.aten\.(\w+)\.", module[module.index("def forward"):])
 
 
 def main():

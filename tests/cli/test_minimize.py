@@ -6,23 +6,17 @@ import ast
 import glob
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-from cli_harness import SOURCE, check, main, run
+from cli_harness import SOURCE, aten_ops, check, have_worker, main, run
 
 FAULTS = os.path.join(SOURCE, "tests", "data", "faults")
 WORK = tempfile.mkdtemp(prefix="fxray-minimize-")
 MODELS = os.path.join(WORK, "models")
-
-
-def have_worker():
-    code, out, _ = run("--help")
-    return "\n  worker " in out
 
 
 def have_torch():
@@ -48,10 +42,6 @@ def forward_body(dump):
     return module[module.index("def forward"):]
 
 
-def ops(dump):
-    return re.findall(r"torch\.ops\.aten\.(\w+)\.", forward_body(dump))
-
-
 def repro(path, *args):
     return subprocess.run([sys.executable, path, *args], capture_output=True, text=True, timeout=300)
 
@@ -65,7 +55,7 @@ def planted_nan_shrinks_to_its_statement_and_the_repro_fails_under_pytorch():
     wall = time.monotonic() - start
     assert r["signature"] == "nan at aten.log.default", r["signature"]
     assert r["original_nodes"] >= 70 and r["minimized_nodes"] <= 4, r
-    found = ops(r["dump"])
+    found = aten_ops(r["dump"])
     assert {"var", "sub", "log"} <= set(found), found
     assert wall < 10, f"{wall:.1f} s"
     assert r["verify_failed"] == r["verified_seeds"] == 2, r  # fails on fresh inputs of other seeds too
@@ -99,7 +89,7 @@ def split_statement_lets_the_nan_shrink_further():
     r = minimize(os.path.join(models(), "resmlp_nan"), "nan", os.path.join(WORK, "nan_split"), "--split-statement")
     assert r["signature"] == "nan at aten.log.default"
     assert r["minimized_nodes"] < 3, r  # log of a fresh input that is partly negative: the cause is gone
-    assert "log" in ops(r["dump"])
+    assert "log" in aten_ops(r["dump"])
 
 
 @check
@@ -115,7 +105,7 @@ def stride_mismatch_planted_in_a_300_node_graph_shrinks_to_the_op_and_its_inputs
     r = minimize(planted, "mismatch", os.path.join(WORK, "stride"))
     assert r["original_nodes"] >= 250, r  # 332 nodes in all, 270 of them compute nodes
     assert r["signature"] == "mismatch:stride at aten.bmm.default" and r["failing_node"] == "bmm_4", r
-    assert ops(r["dump"]) == ["bmm"], ops(r["dump"])
+    assert aten_ops(r["dump"]) == ["bmm"], aten_ops(r["dump"])
     body = forward_body(r["dump"])
     assert body.startswith("def forward(self, _unsafe_view_8, _unsafe_view_9)"), body
     p = repro(r["repro"])
@@ -126,7 +116,7 @@ def stride_mismatch_planted_in_a_300_node_graph_shrinks_to_the_op_and_its_inputs
 def planted_op_error_matches_its_regex_and_shrinks_to_the_op():
     r = minimize(os.path.join(FAULTS, "op_raises"), "error:shapes cannot be multiplied", os.path.join(WORK, "err"))
     assert r["signature"].startswith("error at aten.addmm.default: mat# and mat# shapes cannot be multiplied"), r
-    assert ops(r["dump"]) == ["addmm"], ops(r["dump"])
+    assert aten_ops(r["dump"]) == ["addmm"], aten_ops(r["dump"])
     p = repro(r["repro"])
     assert p.returncode == 1 and "raised: mat1 and mat2 shapes cannot be multiplied" in p.stdout, (p.stdout, p.stderr)
 
@@ -146,7 +136,7 @@ def a_worker_that_crashes_in_some_candidates_costs_those_queries_not_the_run():
     src = os.path.join(WORK, "t5_stride")
     env = dict(os.environ, FXRAY_WORKER_FAULT="abort:view_33")
     r = minimize(src, "mismatch", os.path.join(WORK, "crash"), env=env)
-    assert r["signature"] == "mismatch:stride at aten.bmm.default" and ops(r["dump"]) == ["bmm"], r
+    assert r["signature"] == "mismatch:stride at aten.bmm.default" and aten_ops(r["dump"]) == ["bmm"], r
     assert r["worker_starts"] >= 2, r
 
 
@@ -155,7 +145,7 @@ def a_crash_itself_can_be_minimized_to_the_node_that_crashes():
     env = dict(os.environ, FXRAY_WORKER_FAULT="abort:addmm")
     r = minimize(os.path.join(FAULTS, "wrong_size"), "error:worker died", os.path.join(WORK, "crash2"), env=env)
     assert "worker died" in r["signature"] and r["failing_node"] == "addmm", r
-    assert ops(r["dump"]) == ["addmm"], ops(r["dump"])
+    assert aten_ops(r["dump"]) == ["addmm"], aten_ops(r["dump"])
 
 
 @check
@@ -163,7 +153,7 @@ def a_hung_worker_is_killed_at_the_timeout_and_the_run_finishes():
     env = dict(os.environ, FXRAY_WORKER_FAULT="hang:view_33")
     start = time.monotonic()
     r = minimize(os.path.join(WORK, "t5_stride"), "mismatch", os.path.join(WORK, "hang"), "--timeout", "3", env=env)
-    assert ops(r["dump"]) == ["bmm"] and r["worker_starts"] >= 2, r
+    assert aten_ops(r["dump"]) == ["bmm"] and r["worker_starts"] >= 2, r
     assert time.monotonic() - start < 60
 
 
@@ -173,7 +163,7 @@ def external_command_judges_the_exported_repro():
     cmd = "cmd:grep -q aten.addmm {} && exit 3 || exit 0"
     r = minimize(os.path.join(FAULTS, "wrong_size"), cmd, os.path.join(WORK, "cmd"))
     assert r["signature"] == "cmd: exit 3", r["signature"]
-    assert ops(r["dump"]) == ["addmm"], ops(r["dump"])
+    assert aten_ops(r["dump"]) == ["addmm"], aten_ops(r["dump"])
 
 
 @check

@@ -1,6 +1,8 @@
 #pragma once
-// Helpers shared by the core QtTest files: whole-file reads and "this must fail with fxray::Error saying ...".
+// Helpers shared by the QtTest files (core and views): whole-file reads, "this must fail with fxray::Error
+// saying ...", and whether a built fxray has its replay worker.
 #include "base/error.h"
+#include "base/subprocess.h"
 
 #include <QtCore/QDirIterator>
 #include <QtCore/QFile>
@@ -54,6 +56,13 @@ inline std::string expectError(const std::function<void()>& fn, const std::vecto
     }
     qWarning("no error was raised");
     return {};
+}
+
+// Whether the fxray executable at `path` serves `fxray worker` (builds with LibTorch list it among their commands).
+inline bool fxrayHasWorker(const std::string& path)
+{
+    const CommandResult r = runCommand("'" + path + "' --help", std::chrono::seconds(30));
+    return r.output.find("\n  worker ") != std::string::npos;
 }
 
 }  // namespace fxray::test

@@ -27,12 +27,6 @@ namespace {
 
 std::string fxrayBinary() { return std::string(FXRAY_BINARY_DIR) + "/app/cli/fxray"; }
 
-bool haveWorker()
-{
-    const CommandResult r = runCommand("'" + fxrayBinary() + "' --help", 30s);
-    return r.output.find("\n  worker ") != std::string::npos;
-}
-
 std::vector<io::LoadedGraph> sampleGraphs()
 {
     std::vector<io::LoadedGraph> out;
@@ -190,7 +184,7 @@ private Q_SLOTS:
 
     void workerReplaysAndSurvivesAKillAHangAndACancel()
     {
-        if (!haveWorker())
+        if (!test::fxrayHasWorker(fxrayBinary()))
             QSKIP("this build has no LibTorch, hence no `fxray worker`");
         const io::LoadedGraph g = transformerSample();
         worker::WorkerConfig cfg;

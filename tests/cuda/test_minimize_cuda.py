@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
-from cli_harness import SOURCE, check, main, run  # noqa: E402
+from cli_harness import SOURCE, aten_ops, check, have_worker, main, run, torch_has_cuda  # noqa: E402
 
 WORK = tempfile.mkdtemp(prefix="fxray-minimize-cuda-")
 MODELS = os.path.join(WORK, "models")
@@ -31,11 +31,6 @@ def minimize(graph, until, out, *extra):
     return json.loads(text)
 
 
-def ops(dump):
-    module = open(os.path.join(dump, "module.py")).read()
-    return re.findall(r"torch\.ops\.aten\.(\w+)\.", module[module.index("def forward"):])
-
-
 @check
 def device_side_assert_in_every_candidate_is_survived_and_minimized():
     r = minimize(os.path.join(models(), "embed_oob"), "error", os.path.join(WORK, "oob"))
@@ -43,7 +38,7 @@ def device_side_assert_in_every_candidate_is_survived_and_minimized():
           f"{r['worker_starts']} worker starts, {r['seconds']:.1f} s")
     assert "device-side assert" in r["signature"] or "CUDA error" in r["signature"], r["signature"]
     assert r["failing_node"] == "embedding", r
-    assert ops(r["dump"]) == ["mul", "embedding"], ops(r["dump"])
+    assert aten_ops(r["dump"]) == ["mul", "embedding"], aten_ops(r["dump"])
     assert r["worker_starts"] >= 2, r  # poisoned contexts were replaced
     p = subprocess.run([sys.executable, r["repro"]], capture_output=True, text=True, timeout=300)
     assert p.returncode == 1 and "FAILED" in p.stdout, (p.returncode, p.stdout, p.stderr[-2000:])
@@ -55,7 +50,7 @@ def device_side_assert_in_every_candidate_is_survived_and_minimized():
 @check
 def planted_nan_and_stride_mismatch_minimize_on_cuda():
     r = minimize(os.path.join(models(), "resmlp_nan"), "nan", os.path.join(WORK, "nan"))
-    assert {"var", "sub", "log"} <= set(ops(r["dump"])) and r["minimized_nodes"] <= 4, (r, ops(r["dump"]))
+    assert {"var", "sub", "log"} <= set(aten_ops(r["dump"])) and r["minimized_nodes"] <= 4, (r, aten_ops(r["dump"]))
     print(f"    nan: {r['original_nodes']} -> {r['minimized_nodes']} nodes, {r['queries']} queries, {r['seconds']:.2f} s")
     planted = os.path.join(WORK, "t5")
     shutil.copytree(os.path.join(models(), "transformer5"), planted)
@@ -65,17 +60,13 @@ def planted_nan_and_stride_mismatch_minimize_on_cuda():
     assert edited != text
     open(readable, "w").write(edited)
     r = minimize(planted, "mismatch", os.path.join(WORK, "stride"))
-    assert ops(r["dump"]) == ["bmm"], ops(r["dump"])
+    assert aten_ops(r["dump"]) == ["bmm"], aten_ops(r["dump"])
     print(f"    stride: {r['original_nodes']} -> {r['minimized_nodes']} nodes, {r['queries']} queries, {r['seconds']:.2f} s")
 
 
 if __name__ == "__main__":
-    code, out, _ = run("--help")
-    if "\n  worker " not in out:
-        print("fxray has no worker (built without LibTorch)")
-        sys.exit(77)
-    if subprocess.run([sys.executable, "-c", "import torch,sys; sys.exit(0 if torch.cuda.is_available() else 77)"]).returncode:
-        print("no CUDA device")
+    if not have_worker() or not torch_has_cuda():
+        print("needs fxray's worker (a LibTorch build) and a CUDA device: skipped")
         sys.exit(77)
     try:
         main()

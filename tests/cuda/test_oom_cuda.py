@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
-from cli_harness import SAMPLES, check, main, run  # noqa: E402
+from cli_harness import SAMPLES, check, have_worker, main, run, torch_has_cuda  # noqa: E402
 
 WORK = tempfile.mkdtemp(prefix="fxray-oom-")
 
@@ -73,11 +73,7 @@ def a_worker_keeps_working_after_an_out_of_memory_replay():
 
 
 if __name__ == "__main__":
-    code, out, _ = run("--help")
-    if "\n  worker " not in out:
-        print("fxray has no worker (built without LibTorch)")
-        sys.exit(77)
-    if subprocess.run([sys.executable, "-c", "import torch,sys; sys.exit(0 if torch.cuda.is_available() else 77)"]).returncode:
-        print("no CUDA device")
+    if not have_worker() or not torch_has_cuda():
+        print("needs fxray's worker (a LibTorch build) and a CUDA device: skipped")
         sys.exit(77)
     main()

@@ -3,7 +3,7 @@
 // opened in a new tab of the main window; a bad failure spec is an error in the panel, not a crash; cancelling a
 // run whose worker hangs returns promptly and the next run works (a fresh worker); a graph that does not fail
 // says so and changes nothing.
-#include "base/subprocess.h"
+#include "../core/test_support.h"
 #include "io/graph_source.h"
 #include "views/main_window.h"
 #include "views/panels/graph_text_panel.h"
@@ -23,12 +23,6 @@ const QString kClean = QStringLiteral(FXRAY_SAMPLES_DIR "/cpu/dumps/mlp/mlp_forw
 const QString kFxray = QStringLiteral(FXRAY_BINARY_DIR "/app/cli/fxray");
 constexpr int kTimeoutMs = 120000;
 
-bool haveWorker()
-{
-    const auto r = fxray::runCommand("'" + kFxray.toStdString() + "' --help", std::chrono::seconds(30));
-    return r.output.find("\n  worker ") != std::string::npos;
-}
-
 void configure(MinimizePanel& panel, const QTemporaryDir& out)
 {
     panel.setWorkerProgram(kFxray);
@@ -43,7 +37,7 @@ class TestMinimizePanel : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        if (!haveWorker())
+        if (!fxray::test::fxrayHasWorker(kFxray.toStdString()))
             QSKIP("this build has no LibTorch, hence no `fxray worker`");
     }
 
