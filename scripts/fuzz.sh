@@ -5,6 +5,7 @@
 #   build-fuzz/<harness>-crash-*; keep each as a regression input in tests/data/bad/.
 #   FXRAY_FUZZ_RUNS=N: a fixed budget of N inputs per harness with a fixed seed instead of a time budget, so
 #   that the result is the same on every run (what the test command uses).
+#   FXRAY_FUZZ_CAP=N with a time budget: also stop a harness after N inputs (the long campaigns: 10M or an hour).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
@@ -47,6 +48,10 @@ for harness in tests/fuzz/fuzz_*.cpp; do
   log="$OUT/$name.log"
   budget=(-max_total_time="$SECONDS_EACH")
   what="${SECONDS_EACH}s"
+  if [ -n "${FXRAY_FUZZ_CAP:-}" ]; then
+    budget+=(-runs="$FXRAY_FUZZ_CAP")
+    what="$what or $FXRAY_FUZZ_CAP inputs"
+  fi
   if [ -n "${FXRAY_FUZZ_RUNS:-}" ]; then
     budget=(-runs="$FXRAY_FUZZ_RUNS" -seed=1)
     what="$FXRAY_FUZZ_RUNS inputs"

@@ -24,6 +24,7 @@ xvfb-run -a -s "-screen 0 1400x900x24" bash -s -- "$GUI" "$TARGET" "$OUT" "${FXR
 set -euo pipefail
 gui="$1"; target="$2"; out="$3"; wait_s="$4"; shift 4
 export QT_QPA_PLATFORM=xcb
+export XDG_CONFIG_HOME="$(mktemp -d)"  # default window layout, not the one a developer saved
 "$gui" -geometry 1400x900+0+0 "$@" "$target" >/tmp/fxray-screenshot.log 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT

@@ -2,12 +2,30 @@
 
 #include "views/models/dump_browser_model.h"
 #include "views/panels/diff_panel.h"
+#include "views/panels/graph_panel.h"
 #include "views/panels/graph_text_panel.h"
+#include "views/panels/inspector_panel.h"
 #include "views/panels/minimize_panel.h"
+#include "views/panels/replay_panel.h"
+
+#include "render/dot_writer.h"
+#include "render/graphviz_renderer.h"
+#include "replay/report_format.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHeaderView>
@@ -35,7 +53,16 @@ MainWindow::MainWindow(QWidget* parent)
     , m_textPanel(new GraphTextPanel(this))
     , m_tabs(new QTabWidget(this))
     , m_statusCounts(new QLabel(this))
+    , m_graphPanel(new GraphPanel(this))
+    , m_graphSplit(new QSplitter(Qt::Horizontal, this))
+    , m_inspectorDock(new QDockWidget(tr("Inspector"), this))
+    , m_inspector(new InspectorPanel(this))
+    , m_replayDock(new QDockWidget(tr("Replay"), this))
+    , m_replayPanel(new ReplayPanel(this))
+    , m_banner(new QWidget(this))
+    , m_bannerText(new QLabel(this))
 {
+    setAcceptDrops(true);
     setWindowTitle(QStringLiteral("fxray"));
     setObjectName(QStringLiteral("MainWindow"));
 
@@ -67,18 +94,74 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->setTabsClosable(true);
-    m_tabs->addTab(m_textPanel, tr("Graph"));
+    m_graphPanel->setObjectName(QStringLiteral("graphPanel"));
+    m_graphSplit->setObjectName(QStringLiteral("graphSplit"));
+    m_graphSplit->addWidget(m_graphPanel);
+    m_graphSplit->addWidget(m_textPanel);
+    m_graphSplit->setStretchFactor(0, 3);
+    m_graphSplit->setStretchFactor(1, 2);
+    m_tabs->addTab(m_graphSplit, tr("Graph"));
     // The graph tab stays; diff tabs close.
     m_tabs->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
     m_tabs->tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
         QWidget* page = m_tabs->widget(index);
-        if (page == m_textPanel)
+        if (page == m_graphSplit)
             return;
         m_tabs->removeTab(index);
         page->deleteLater();
     });
-    setCentralWidget(m_tabs);
+    // The error banner: what could not be opened, above the tabs; what was open stays open.
+    m_banner->setObjectName(QStringLiteral("errorBanner"));
+    m_banner->setAutoFillBackground(true);
+    QPalette bannerPalette = m_banner->palette();
+    bannerPalette.setColor(QPalette::Window, QColor(0xfd, 0xec, 0xea));
+    bannerPalette.setColor(QPalette::WindowText, QColor(0x8a, 0x10, 0x10));
+    m_banner->setPalette(bannerPalette);
+    m_bannerText->setWordWrap(true);
+    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bannerClose = new QPushButton(tr("Dismiss"), m_banner);
+    connect(bannerClose, &QPushButton::clicked, m_banner, &QWidget::hide);
+    auto* bannerLayout = new QHBoxLayout(m_banner);
+    bannerLayout->setContentsMargins(8, 4, 8, 4);
+    bannerLayout->addWidget(m_bannerText, 1);
+    bannerLayout->addWidget(bannerClose);
+    m_banner->hide();
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    centreLayout->addWidget(m_banner);
+    centreLayout->addWidget(m_tabs, 1);
+    setCentralWidget(centre);
+
+    m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
+    m_inspectorDock->setWidget(m_inspector);
+    addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
+    tabifyDockWidget(m_inspectorDock, m_minimizeDock);
+    m_inspectorDock->raise();
+    m_replayDock->setObjectName(QStringLiteral("replayDock"));
+    m_replayDock->setWidget(m_replayPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_replayDock);
+
+    // One selection for all views.
+    connect(m_graphPanel, &GraphPanel::nodeSelected, this, &MainWindow::selectNode);
+    connect(m_textPanel, &GraphTextPanel::nodeSelected, this, &MainWindow::selectNode);
+    connect(m_inspector, &InspectorPanel::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_replayPanel, &ReplayPanel::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_replayPanel, &ReplayPanel::reportChanged, this, &MainWindow::onReplayReport);
+    connect(m_replayPanel, &ReplayPanel::finished, this, [this](const QString& summary) {
+        statusBar()->showMessage(tr("Replay: %1").arg(summary));
+        if (const auto report = m_replayPanel->report(); report && m_current)
+            m_model->setReplayVerdict(QString::fromStdString(m_current->entry.address),
+                                      report->fatal.empty() ? QString::fromStdString(report->verdict()) : QStringLiteral("error"));
+    });
+    connect(m_replayPanel, &ReplayPanel::failed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Replay failed: %1").arg(message.section(QLatin1Char('\n'), 0, 0)), 10000);
+    });
+    connect(m_graphPanel, &GraphPanel::layoutFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Graph drawing failed: %1").arg(message.section(QLatin1Char('\n'), 0, 0)), 10000);
+    });
     m_textPanel->showMessage(tr("No graph selected"),
                              tr("Open a dump folder, a TORCH_TRACE log or a TORCH_COMPILE_DEBUG directory "
                                 "(File > Open), then pick a graph in the Dumps list."));
@@ -90,10 +173,10 @@ MainWindow::MainWindow(QWidget* parent)
         // Picking a graph shows it, also while a diff tab is in front; the automatic first selection after
         // loading does not take the front away from a diff.
         if (m_tree->hasFocus())
-            m_tabs->setCurrentWidget(m_textPanel);
+            m_tabs->setCurrentWidget(m_graphSplit);
         showCurrentGraph();
     });
-    connect(m_tree, &QAbstractItemView::clicked, this, [this] { m_tabs->setCurrentWidget(m_textPanel); });
+    connect(m_tree, &QAbstractItemView::clicked, this, [this] { m_tabs->setCurrentWidget(m_graphSplit); });
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tree, &QWidget::customContextMenuRequested, this, &MainWindow::showDumpTreeMenu);
     connect(m_model, &DumpBrowserModel::loadingStarted, this, &MainWindow::onLoadingStarted);
@@ -105,8 +188,10 @@ MainWindow::MainWindow(QWidget* parent)
     // A model reset replaces the selection model's indexes; the tree keeps its selection model object.
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::showCurrentGraph);
 
-    resize(1360, 860);
-    resizeDocks({m_dumpsDock}, {560}, Qt::Horizontal);
+    resize(1500, 940);
+    resizeDocks({m_dumpsDock, m_inspectorDock}, {430, 380}, Qt::Horizontal);
+    resizeDocks({m_replayDock}, {230}, Qt::Vertical);
+    restoreSettings();
 }
 
 void MainWindow::createActions()
@@ -115,15 +200,40 @@ void MainWindow::createActions()
     QAction* openFolder = file->addAction(tr("Open &Folder…"), this, &MainWindow::openFolderDialog);
     openFolder->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open F&ile…"), this, &MainWindow::openFileDialog);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction* reload = file->addAction(tr("&Reload"), m_model, &DumpBrowserModel::reload);
     reload->setShortcut(QKeySequence::Refresh);
+    file->addSeparator();
+    QAction* exportGraph = file->addAction(tr("&Export Graph…"), this, &MainWindow::exportGraphDialog);
+    exportGraph->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export Replay &Report…"), this, &MainWindow::exportReportDialog);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* copy = edit->addAction(tr("&Copy Node Details"), m_inspector, &InspectorPanel::copyDetails);
+    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QAction* find = edit->addAction(tr("&Find Node…"), this, [this] {
+        m_tabs->setCurrentWidget(m_graphSplit);
+        if (auto* search = m_graphPanel->findChild<QLineEdit*>(QStringLiteral("graphSearch"))) {
+            search->setFocus();
+            search->selectAll();
+        }
+    });
+    find->setShortcut(QKeySequence::Find);
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_dumpsDock->toggleViewAction());
+    view->addAction(m_inspectorDock->toggleViewAction());
+    view->addAction(m_replayDock->toggleViewAction());
     view->addAction(m_minimizeDock->toggleViewAction());
+
+    QMenu* replay = menuBar()->addMenu(tr("&Replay"));
+    QAction* run = replay->addAction(tr("&Run"), m_replayPanel, &ReplayPanel::start);
+    run->setShortcut(QKeySequence(Qt::Key_F5));
+    QAction* stop = replay->addAction(tr("&Cancel"), m_replayPanel, &ReplayPanel::cancel);
+    stop->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About fxray"), this, [this] {
@@ -132,9 +242,191 @@ void MainWindow::createActions()
     });
 }
 
+MainWindow::~MainWindow() = default;
+
 void MainWindow::openPath(const QString& path)
 {
+    m_banner->hide();
     m_model->setPath(path);
+}
+
+QString MainWindow::errorBannerText() const
+{
+    return m_banner->isVisibleTo(this) ? m_bannerText->text() : QString();
+}
+
+void MainWindow::showError(const QString& message)
+{
+    m_bannerText->setText(message);
+    m_banner->show();
+    statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+}
+
+void MainWindow::selectNode(int node)
+{
+    if (m_syncing)
+        return;
+    m_syncing = true;
+    m_selectedNode = node;
+    if (m_graphPanel->selectedNode() != node)
+        m_graphPanel->selectNode(node);
+    if (m_textPanel->selectedNode() != node)
+        m_textPanel->selectNode(node);
+    m_inspector->showNode(node);
+    m_replayPanel->selectNode(node);
+    m_syncing = false;
+}
+
+void MainWindow::onReplayReport()
+{
+    const auto report = m_replayPanel->report();
+    m_graphPanel->setReport(report);
+    m_textPanel->setReport(report.get());
+    m_inspector->setReport(report);
+}
+
+bool MainWindow::exportGraph(const QString& path)
+{
+    if (!m_current) {
+        statusBar()->showMessage(tr("Export: no graph selected"), 8000);
+        return false;
+    }
+    const std::string format = render::formatForPath(path.toStdString());
+    if (format.empty()) {
+        statusBar()->showMessage(tr("Export: %1 — use .dot, .svg, .png or .pdf").arg(path), 8000);
+        return false;
+    }
+    if (render::formatNeedsGraphviz(format) && !render::graphvizAvailable()) {
+        statusBar()->showMessage(tr("Export: this build has no Graphviz; save as .dot"), 8000);
+        return false;
+    }
+    // The whole graph, as `fxray dot` draws it (stubs and tuned limits for large graphs). Rendering runs on a pool
+    // thread; the file appears when it is done.
+    const auto graph = m_current;
+    const std::string file = path.toStdString();
+    statusBar()->showMessage(tr("Exporting %1 …").arg(path));
+    auto future = QtConcurrent::run([graph, file, format]() -> QString {
+        try {
+            const std::string dot = render::writeDot(graph->graph);
+            if (format == "dot") {
+                QSaveFile out(QString::fromStdString(file));
+                if (!out.open(QIODevice::WriteOnly) || out.write(dot.data(), static_cast<qint64>(dot.size())) < 0 || !out.commit())
+                    return QStringLiteral("cannot write %1").arg(QString::fromStdString(file));
+            } else {
+                render::renderDotToFile(dot, format, file);
+            }
+            return {};
+        } catch (const std::exception& e) {
+            return QString::fromUtf8(e.what());
+        }
+    });
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
+        else
+            showError(tr("Could not export %1: %2").arg(path, error));
+        Q_EMIT exportFinished(path, error);
+    });
+    watcher->setFuture(future);
+    return true;
+}
+
+bool MainWindow::exportReport(const QString& path)
+{
+    const auto report = m_replayPanel->report();
+    if (!report) {
+        statusBar()->showMessage(tr("Export: no replay report yet (Replay > Run)"), 8000);
+        return false;
+    }
+    QSaveFile out(path);
+    const std::string text = replay::reportToJson(*report).dump(json::Style::Pretty) + "\n";
+    if (!out.open(QIODevice::WriteOnly) || out.write(text.data(), static_cast<qint64>(text.size())) < 0 || !out.commit()) {
+        showError(tr("Could not write %1: %2").arg(path, out.errorString()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote the replay report to %1").arg(path), 8000);
+    return true;
+}
+
+void MainWindow::exportGraphDialog()
+{
+    if (!m_current)
+        return;
+    const QString name = QString::fromStdString(m_current->entry.title.empty() ? "graph" : m_current->entry.title);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), QDir::home().filePath(name + QStringLiteral(".svg")),
+                                                      tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;DOT (*.dot)"));
+    if (!path.isEmpty())
+        exportGraph(path);
+}
+
+void MainWindow::exportReportDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export replay report"), QDir::home().filePath(QStringLiteral("replay.json")),
+                                                      tr("JSON (*.json)"));
+    if (!path.isEmpty())
+        exportReport(path);
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    m_recent.removeAll(path);
+    m_recent.prepend(path);
+    while (m_recent.size() > 10)
+        m_recent.removeLast();
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    for (const QString& path : std::as_const(m_recent))
+        m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
+    m_recentMenu->setEnabled(!m_recent.isEmpty());
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_graphSplit->restoreState(settings.value(QStringLiteral("window/graphSplit")).toByteArray());
+    m_recent = settings.value(QStringLiteral("recent")).toStringList();
+    updateRecentMenu();
+    m_replayPanel->restoreSettings(settings);
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/graphSplit"), m_graphSplit->saveState());
+    settings.setValue(QStringLiteral("recent"), m_recent);
+    m_replayPanel->saveSettings(settings);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) {
+        openPath(QDir::cleanPath(urls.front().toLocalFile()));
+        event->acceptProposedAction();
+    }
 }
 
 void MainWindow::openFolderDialog()
@@ -282,9 +574,20 @@ void MainWindow::showCurrentGraph()
     if (!m_minimizePanel->isRunning())
         m_minimizePanel->setGraph(nameIndex.data(DumpBrowserModel::AddressRole).toString(), nameIndex.data().toString());
     if (const auto loaded = m_model->loadedGraph(nameIndex)) {
+        if (loaded == m_current)
+            return;
+        m_current = loaded;
+        m_selectedNode = -1;
         m_textPanel->showGraph(*loaded);
+        m_graphPanel->setGraph(loaded);
+        m_inspector->setGraph(loaded);
+        m_replayPanel->setGraph(loaded, nameIndex.data(DumpBrowserModel::AddressRole).toString(), nameIndex.data().toString());
         return;
     }
+    m_current.reset();
+    m_graphPanel->clear();
+    m_inspector->setGraph(nullptr);
+    m_replayPanel->setGraph(nullptr, {}, {});
     const QString address = nameIndex.data(DumpBrowserModel::AddressRole).toString();
     if (m_model->isGraphDone(nameIndex))
         m_textPanel->showMessage(tr("Could not load %1").arg(nameIndex.data().toString()),
@@ -296,12 +599,14 @@ void MainWindow::showCurrentGraph()
 void MainWindow::onLoadingStarted(const QString& path)
 {
     statusBar()->showMessage(tr("Looking for graphs under %1 …").arg(path));
-    m_statusCounts->clear();
-    m_textPanel->showMessage(tr("Loading"), tr("Looking for graphs under %1 …").arg(path));
+    m_statusCounts->setText(tr("opening %1 …").arg(QFileInfo(path).fileName()));
+    if (!m_current)
+        m_textPanel->showMessage(tr("Loading"), tr("Looking for graphs under %1 …").arg(path));
 }
 
 void MainWindow::onDiscovered(int graphs)
 {
+    addRecent(m_model->path());
     m_tree->expandAll();
     // Fit the columns, but keep the name column from pushing kind and node count out of the dock.
     for (int c = 0; c < DumpBrowserModel::ColumnCount - 1; ++c)
@@ -334,13 +639,15 @@ void MainWindow::onProgress(int done, int total)
 
 void MainWindow::onLoadFailed(const QString& message)
 {
-    statusBar()->showMessage(message);
-    m_textPanel->showMessage(tr("Could not open %1").arg(m_model->path()), message);
+    // The model kept what was open before (if anything); say what went wrong above it.
+    showError(tr("Could not open: %1").arg(message));
+    if (m_model->graphCount() == 0)
+        m_textPanel->showMessage(tr("Could not open %1").arg(m_model->path()), message);
 }
 
 void MainWindow::onLoadingFinished()
 {
-    if (!m_model->failure().isEmpty()) {
+    if (!m_model->failure().isEmpty() && m_model->graphCount() == 0) {
         m_statusCounts->setText(tr("no graphs"));
         return;
     }

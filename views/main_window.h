@@ -1,15 +1,26 @@
 #pragma once
-// The app's main window (shell): a "Dumps" dock with the graphs found under a path, the selected graph's text in
-// the centre, loading progress and errors in the status bar. Later issues add the graph view and replay panels.
-// The centre is a tab widget: the "Graph" tab (the selected graph's text) and one closable tab per diff, opened by
-// "Diff with…" in the Dumps list's context menu. A "Minimize" dock shrinks the selected graph; its result opens
-// in a closable tab.
+// The app's main window: a "Dumps" dock with the graphs found under a path; in the centre the "Graph" tab (the
+// graph view and the code side by side) and one closable tab per diff or minimized result; docks for the node
+// Inspector, Replay and Minimize. One node selection is shared by graph, code, inspector and replay results
+// (selectNode is the hub: whoever changes it, the others follow without echoing back).
+// Settings (window layout, recent paths, replay options) persist in QSettings; paths can be opened by dialog,
+// command line, drag and drop, or File > Recent. Opening something broken shows an error banner and keeps what
+// was open.
 #include <QMainWindow>
 
+#include <memory>
+
 class QLabel;
+class QMenu;
+class QSplitter;
 class QTreeView;
 class QDockWidget;
 class QTabWidget;
+class QToolButton;
+
+namespace fxray::io {
+struct LoadedGraph;
+}
 
 namespace fxray::views {
 
@@ -17,11 +28,15 @@ class DumpBrowserModel;
 class GraphTextPanel;
 class DiffPanel;
 class MinimizePanel;
+class GraphPanel;
+class InspectorPanel;
+class ReplayPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     // Looks for graphs under `path` (a folder, trace log or .py file); returns at once.
     void openPath(const QString& path);
@@ -31,6 +46,21 @@ public:
     GraphTextPanel* graphTextPanel() const { return m_textPanel; }
     QTabWidget* centralTabs() const { return m_tabs; }
     MinimizePanel* minimizePanel() const { return m_minimizePanel; }
+    GraphPanel* graphPanel() const { return m_graphPanel; }
+    InspectorPanel* inspectorPanel() const { return m_inspector; }
+    ReplayPanel* replayPanel() const { return m_replayPanel; }
+    std::shared_ptr<const io::LoadedGraph> currentGraph() const { return m_current; }
+    QString errorBannerText() const;  // empty when no error is shown
+
+    // The shared node selection (graph, code, inspector, replay rows); -1 clears.
+    void selectNode(int node);
+    int selectedNode() const { return m_selectedNode; }
+
+    // Export the current graph (.dot/.gv, .svg, .png, .pdf by extension; Graphviz renders off the GUI thread) and
+    // the last replay report (.json). Return false with the reason in the status bar when they cannot.
+    bool exportGraph(const QString& path);
+    bool exportReport(const QString& path);
+    QStringList recentPaths() const { return m_recent; }
     // Shows the Minimize dock set to this graph (as "Minimize…" in the Dumps list does).
     void showMinimize(const QString& address, const QString& title);
     // Opens a minimized graph (a seed-layout folder) in a new tab titled after its original.
@@ -42,8 +72,24 @@ public:
     // "Diff with…" on a graph row: asks for the other graph (B) among the discovered ones and opens the diff.
     void diffWithDialog(const QModelIndex& graphA);
 
+Q_SIGNALS:
+    void exportFinished(const QString& path, const QString& error);  // error empty: written
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
 private:
     void createActions();
+    void restoreSettings();
+    void saveSettings() const;
+    void addRecent(const QString& path);
+    void updateRecentMenu();
+    void showError(const QString& message);
+    void exportGraphDialog();
+    void exportReportDialog();
+    void onReplayReport();
     void showCurrentGraph();
     void onLoadingStarted(const QString& path);
     void onDiscovered(int graphs);
@@ -65,6 +111,19 @@ private:
     QTabWidget* m_tabs = nullptr;
     QString m_lastDiffPartner;  // the B last chosen in "Diff with…", offered first next time
     QLabel* m_statusCounts = nullptr;
+    GraphPanel* m_graphPanel = nullptr;
+    QSplitter* m_graphSplit = nullptr;
+    QDockWidget* m_inspectorDock = nullptr;
+    InspectorPanel* m_inspector = nullptr;
+    QDockWidget* m_replayDock = nullptr;
+    ReplayPanel* m_replayPanel = nullptr;
+    QWidget* m_banner = nullptr;
+    QLabel* m_bannerText = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QStringList m_recent;
+    std::shared_ptr<const io::LoadedGraph> m_current;
+    int m_selectedNode = -1;
+    bool m_syncing = false;  // selectNode at work
 };
 
 }  // namespace fxray::views

@@ -201,6 +201,19 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
         if (hidden(i))
             continue;
         doc.vertices.push_back({n.name, static_cast<int>(i), -1, false, {}});
+        if (options.customLabel) {
+            if (const std::optional<std::string> label = options.customLabel(static_cast<int>(i))) {
+                const std::size_t cut = label->find('\n');
+                out += "  " + quoted(n.name) + " [label=<<B>" + escapeHtmlLabel(label->substr(0, cut)) + "</B>";
+                if (cut != std::string::npos)
+                    out += "<BR/><FONT POINT-SIZE=\"9\">" + escapeHtmlLabel(label->substr(cut + 1)) + "</FONT>";
+                out += ">, shape=box, style=\"filled\", fillcolor=\"#e8e8f0\", color=\"#7070a0\", penwidth=2";
+                if (options.tooltips)
+                    out += ", tooltip=" + quoted(*label);
+                out += "];\n";
+                continue;
+            }
+        }
         out += "  " + quoted(n.name) + " [label=<<B>" + escapeHtmlLabel(n.name) + "</B>";
         if (const std::string op = opLine(g, n); !op.empty())
             out += "<BR/><FONT POINT-SIZE=\"9\">" + escapeHtmlLabel(op) + "</FONT>";

@@ -7,6 +7,8 @@
 #include "graph/graph.h"
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,8 @@ struct DotOptions {
     // A user with more far inputs than this gets one stub listing them all instead of one stub each.
     std::size_t maxStubsPerUser = 4;
     std::string graphName = "fxray";
+    // A label of its own for some nodes (plain text, first line bold): the collapsed blocks of a large graph.
+    std::function<std::optional<std::string>(int node)> customLabel;
 };
 
 // One drawn vertex: an FX node, or a stub standing for `node` (or for all of `merged`) next to its user `user`.

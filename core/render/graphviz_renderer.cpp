@@ -54,6 +54,12 @@ void renderDotToFile(std::string_view dot, std::string_view format, const std::s
 Layout computeLayout(const DotDocument& doc, std::string_view engine)
 {
     Layout layout = computeLayout(std::string_view(doc.text), engine);
+    attachVertices(layout, doc);
+    return layout;
+}
+
+void attachVertices(Layout& layout, const DotDocument& doc)
+{
     std::unordered_map<std::string_view, const DotVertex*> byId;
     byId.reserve(doc.vertices.size());
     for (const DotVertex& v : doc.vertices)
@@ -72,7 +78,6 @@ Layout computeLayout(const DotDocument& doc, std::string_view engine)
         if (const auto it = byId.find(e.to); it != byId.end())
             e.toNode = it->second->node;
     }
-    return layout;
 }
 
 #ifdef FXRAY_HAVE_GRAPHVIZ

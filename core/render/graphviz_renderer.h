@@ -32,6 +32,8 @@ void renderDotToFile(std::string_view dot, std::string_view format, const std::s
 // node indices; bare DOT text leaves them -1.
 Layout computeLayout(std::string_view dot, std::string_view engine = "dot");
 Layout computeLayout(const DotDocument& doc, std::string_view engine = "dot");
+// Gives a layout made from doc.text (here or in another process) its vertices' FX node indices.
+void attachVertices(Layout& layout, const DotDocument& doc);
 inline Layout layoutGraph(const graph::Graph& g, const DotOptions& options = {})
 {
     return computeLayout(buildDot(g, options));

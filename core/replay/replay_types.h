@@ -68,6 +68,7 @@ struct OutputStats {
 struct NodeResult {
     std::string name;
     std::string target;   // "aten.mm.default"
+    std::string schema;   // the dispatcher's schema of the op called ("aten::mm(Tensor self, Tensor mat2) -> Tensor")
     NodeStatus status = NodeStatus::NotRun;
     std::vector<Mismatch> mismatches;
     std::string error;    // op exception message, or why skipped/unsupported

@@ -531,6 +531,9 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         p.device = resolveDevice(options.device);
         p.plans = detail::planGraph(g, p.device);
         report.unsupported = unsupportedLines(g, p.plans);
+        for (std::size_t i = 0; i < p.plans.size() && i < report.nodes.size(); ++i)
+            if (p.plans[i].op)
+                report.nodes[i].schema = c10::toString(p.plans[i].op->schema());
         at::manual_seed(options.seed);
         p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
                                                                   : detail::makeInputs(lg, options, p.device, report);

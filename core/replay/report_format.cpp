@@ -38,6 +38,8 @@ json::Value nodeToJson(const NodeResult& n)
     json::Value j = json::Object{};
     j["name"] = n.name;
     j["target"] = n.target;
+    if (!n.schema.empty())
+        j["schema"] = n.schema;
     j["status"] = std::string(nodeStatusName(n.status));
     j["time_us"] = n.timeUs;
     if (!n.error.empty())
@@ -152,6 +154,7 @@ NodeResult nodeFromJson(const json::Value& j)
     NodeResult n;
     n.name = j.stringOr("name", "");
     n.target = j.stringOr("target", "");
+    n.schema = j.stringOr("schema", "");
     n.status = enumFromName(j.stringOr("status", ""), kStatuses, &nodeStatusName, "node status");
     n.timeUs = j["time_us"].isNumber() ? j["time_us"].asDouble() : 0;
     n.error = j.stringOr("error", "");

@@ -3,6 +3,10 @@
 #include "base/error.h"
 
 #include <QDir>
+#include <QHash>
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
 #include <QFileInfo>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -123,26 +127,28 @@ void DumpBrowserModel::reload()
 
 void DumpBrowserModel::setPath(const QString& path)
 {
+    // What is on screen stays until the new path has given at least one graph that loads (or there was nothing
+    // before): opening a broken file reports an error and keeps the user's previous state.
+    const bool wasComplete = !m_loading;
     cancelWorker();
     ++m_generation;
-    beginResetModel();
-    m_root = std::make_unique<Item>();
-    m_graphs.clear();
-    m_discovery.reset();
-    m_done = 0;
-    m_failed = 0;
-    m_discoveryErrors.clear();
+    m_previousPath = m_graphs.empty() ? QString() : m_path;
+    m_previousComplete = wasComplete;
+    m_pending.reset();
+    m_pendingResults.clear();
     m_failure.clear();
-    endResetModel();
-
     m_path = path;
-    m_loading = true;
-    Q_EMIT loadingStarted(path);
+    startWorker();
+}
 
+void DumpBrowserModel::startWorker()
+{
+    m_loading = true;
+    Q_EMIT loadingStarted(m_path);
     m_watcher = new QFutureWatcher<BrowseResult>(this);
     connect(m_watcher, &QFutureWatcherBase::resultReadyAt, this, &DumpBrowserModel::handleResult);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &DumpBrowserModel::handleFinished);
-    m_watcher->setFuture(QtConcurrent::run(browse, path.toStdString(), m_generation));
+    m_watcher->setFuture(QtConcurrent::run(browse, m_path.toStdString(), m_generation));
 }
 
 void DumpBrowserModel::handleResult(int resultIndex)
@@ -154,17 +160,53 @@ void DumpBrowserModel::handleResult(int resultIndex)
         return;  // stale: belongs to a path that was replaced
     switch (r.type) {
     case BrowseResult::Type::Failed:
-        m_failure = r.error;
-        Q_EMIT loadFailed(r.error);
+        keepPrevious(r.error);
         return;
     case BrowseResult::Type::Discovered:
-        buildTree(r.discovery);
-        Q_EMIT discovered(graphCount());
-        Q_EMIT progress(0, graphCount());
+        if (m_previousPath.isEmpty()) {
+            commit(r.discovery);
+        } else {
+            m_pending = r.discovery;  // shown once one of its graphs loads
+        }
         return;
     case BrowseResult::Type::GraphLoaded:
     case BrowseResult::Type::GraphFailed: break;
     }
+    if (m_pending) {
+        m_pendingResults.push_back(r);
+        if (r.type != BrowseResult::Type::GraphLoaded)
+            return;
+        commit(std::move(m_pending));
+        std::vector<BrowseResult> buffered;
+        buffered.swap(m_pendingResults);
+        for (const BrowseResult& b : buffered)
+            applyGraphResult(b);
+        return;
+    }
+    applyGraphResult(r);
+}
+
+void DumpBrowserModel::commit(std::shared_ptr<const io::Discovery> discovery)
+{
+    m_pending.reset();
+    m_previousPath.clear();
+    buildTree(std::move(discovery));
+    Q_EMIT discovered(graphCount());
+    Q_EMIT progress(0, graphCount());
+}
+
+void DumpBrowserModel::keepPrevious(const QString& error)
+{
+    m_failure = error;
+    m_pending.reset();
+    m_pendingResults.clear();
+    if (!m_previousPath.isEmpty())
+        m_path = m_previousPath;
+    Q_EMIT loadFailed(error);
+}
+
+void DumpBrowserModel::applyGraphResult(const BrowseResult& r)
+{
     if (r.entry < 0 || static_cast<std::size_t>(r.entry) >= m_graphs.size())
         return;
     GraphState& state = m_graphs[static_cast<std::size_t>(r.entry)];
@@ -184,8 +226,18 @@ void DumpBrowserModel::handleResult(int resultIndex)
 
 void DumpBrowserModel::handleFinished()
 {
+    if (m_pending) {
+        // Every graph of the new path failed to load and something was open before: keep that.
+        QString why = m_pendingResults.empty() ? tr("no graph could be loaded") : m_pendingResults.front().error;
+        keepPrevious(tr("%1: none of its %2 graph(s) loads; first error: %3").arg(m_path).arg(m_pending->graphs.size()).arg(why));
+    }
     m_loading = false;
     Q_EMIT loadingFinished();
+    if (!m_failure.isEmpty() && !m_previousComplete && !m_path.isEmpty() && !m_graphs.empty()) {
+        // The previous path was still loading when the new one was asked for: finish loading it.
+        m_previousComplete = true;
+        setPath(m_path);
+    }
 }
 
 void DumpBrowserModel::buildTree(std::shared_ptr<const io::Discovery> found)
@@ -362,7 +414,21 @@ QVariant DumpBrowserModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (state && !state->error.isEmpty())
             return tr("Could not load %1:\n%2").arg(item->address, state->error);
+        if (const auto it = m_verdicts.find(item->address); it != m_verdicts.end() && index.column() == NameColumn)
+            return tr("%1\nlast replay: %2").arg(item->tooltip, it.value());
         return item->tooltip;
+    case Qt::DecorationRole:
+        if (index.column() == NameColumn && item->type == ItemType::Graph) {
+            if (state && state->done && !state->graph)
+                return verdictIcon(QStringLiteral("error"));
+            if (const auto it = m_verdicts.find(item->address); it != m_verdicts.end())
+                return verdictIcon(it.value().section(QLatin1Char(' '), 0, 0));
+        }
+        return {};
+    case VerdictRole: {
+        const auto it = m_verdicts.find(item->address);
+        return it != m_verdicts.end() ? it.value() : QString();
+    }
     case Qt::TextAlignmentRole:
         if (index.column() == NodesColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
@@ -373,6 +439,42 @@ QVariant DumpBrowserModel::data(const QModelIndex& index, int role) const
     case EntryRole: return item->entry;
     default: return {};
     }
+}
+
+void DumpBrowserModel::setReplayVerdict(const QString& address, const QString& verdict)
+{
+    m_verdicts[address] = verdict;
+    for (std::size_t e = 0; e < m_graphs.size(); ++e) {
+        const QModelIndex i = indexForEntry(static_cast<int>(e));
+        if (i.data(AddressRole).toString() == address)
+            Q_EMIT dataChanged(i, i, {Qt::DecorationRole, Qt::ToolTipRole, VerdictRole});
+    }
+}
+
+QIcon DumpBrowserModel::verdictIcon(const QString& verdict)
+{
+    // A filled dot: green pass, orange mismatch, red error (or not loadable), purple NaN, grey unsupported.
+    static QHash<QString, QIcon> cache;
+    if (const auto it = cache.find(verdict); it != cache.end())
+        return *it;
+    QColor c(0x90, 0x90, 0x90);
+    if (verdict == QStringLiteral("pass"))
+        c = QColor(0x2e, 0x9e, 0x44);
+    else if (verdict == QStringLiteral("mismatch"))
+        c = QColor(0xf0, 0x8c, 0x00);
+    else if (verdict == QStringLiteral("error") || verdict == QStringLiteral("fatal"))
+        c = QColor(0xd0, 0x20, 0x20);
+    else if (verdict == QStringLiteral("nan"))
+        c = QColor(0x9c, 0x27, 0xb0);
+    QPixmap pixmap(12, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setBrush(c);
+    painter.setPen(c.darker(130));
+    painter.drawEllipse(QRectF(1.5, 1.5, 9, 9));
+    painter.end();
+    return *cache.insert(verdict, QIcon(pixmap));
 }
 
 QVariant DumpBrowserModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -7,6 +7,8 @@
 
 #include <QAbstractItemModel>
 #include <QFutureWatcher>
+#include <QIcon>
+#include <QMap>
 #include <QStringList>
 
 #include <memory>
@@ -37,6 +39,7 @@ public:
         ItemTypeRole,                    // ItemType as int
         NodeCountRole,                   // int, -1 while unknown or failed
         EntryRole,                       // index into the discovered graphs (int), -1 for sources and groups
+        VerdictRole,                     // the last replay's verdict for the graph ("pass", "mismatch", ...), or empty
     };
 
     explicit DumpBrowserModel(QObject* parent = nullptr);
@@ -55,7 +58,9 @@ public:
     int failedCount() const { return m_failed; }
     int groupCount() const;
     QStringList discoveryErrors() const { return m_discoveryErrors; }
-    QString failure() const { return m_failure; }  // why discovery itself failed (path missing, no graphs)
+    // Why the last setPath failed (path missing, no graphs, or none of its graphs loads while something else was
+    // open): the previous contents and path() stay then.
+    QString failure() const { return m_failure; }
 
     // For graph rows (any column); nullptr / empty otherwise or while not loaded yet.
     const io::GraphEntry* entry(const QModelIndex& index) const;
@@ -64,6 +69,9 @@ public:
     bool isGraphDone(const QModelIndex& index) const;  // loaded or failed
     QModelIndex indexForEntry(int entry, int column = NameColumn) const;
     QModelIndex firstGraphIndex() const;
+    // The last replay's verdict of a graph: shown as a coloured dot on its row (kept across reloads of the path).
+    void setReplayVerdict(const QString& address, const QString& verdict);
+    static QIcon verdictIcon(const QString& verdict);
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -90,13 +98,21 @@ private:
     };
 
     void cancelWorker();
+    void startWorker();
     void handleResult(int resultIndex);
+    void applyGraphResult(const detail::BrowseResult& r);
+    void commit(std::shared_ptr<const io::Discovery> discovery);
+    void keepPrevious(const QString& error);
     void handleFinished();
     void buildTree(std::shared_ptr<const io::Discovery> found);
     Item* itemFor(const QModelIndex& index) const;
     const GraphState* stateFor(const QModelIndex& index) const;
 
     QString m_path;
+    QString m_previousPath;          // what to go back to when the new path fails; empty: nothing was open
+    bool m_previousComplete = true;  // the previous path had finished loading
+    std::shared_ptr<const io::Discovery> m_pending;     // discovered, not shown until a graph loads
+    std::vector<detail::BrowseResult> m_pendingResults;
     quint64 m_generation = 0;
     bool m_loading = false;
     std::unique_ptr<Item> m_root;
@@ -106,6 +122,7 @@ private:
     int m_failed = 0;
     QStringList m_discoveryErrors;
     QString m_failure;
+    QMap<QString, QString> m_verdicts;  // address -> last replay verdict
     QFutureWatcher<detail::BrowseResult>* m_watcher = nullptr;
 };
 

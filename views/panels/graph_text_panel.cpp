@@ -1,11 +1,20 @@
 #include "views/panels/graph_text_panel.h"
 
+#include "graph/fx_parser.h"
 #include "graph/printer.h"
+#include "replay/replay_types.h"
+#include "views/graph/graph_items.h"
+#include "views/panels/graph_panel.h"
+#include "views/panels/python_highlighter.h"
 
 #include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QTextBlock>
 #include <QVBoxLayout>
+
+#include <unordered_map>
 
 namespace fxray::views {
 
@@ -35,6 +44,9 @@ GraphTextPanel::GraphTextPanel(QWidget* parent)
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     // Graph texts are long (thousands of lines for training graphs); undo history only costs memory here.
     m_text->setUndoRedoEnabled(false);
+    m_text->setObjectName(QStringLiteral("graphCode"));
+    new PythonHighlighter(m_text->document());
+    connect(m_text, &QPlainTextEdit::cursorPositionChanged, this, &GraphTextPanel::onCursorMoved);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -68,7 +80,126 @@ void GraphTextPanel::showGraph(const io::LoadedGraph& loaded)
     m_details->setText(details);
     m_details->setToolTip(QString::fromStdString(e.path));
 
-    m_text->setPlainText(QString::fromStdString(graph::printReadable(g)));
+    const std::string text = graph::printReadable(g);
+    // Which line defines which node: parse the printed text again (parse(print(g)) == g is a tested invariant of
+    // the printer), so the map is exact without the printer having to count lines.
+    m_lineOfNode.assign(g.nodes.size(), 0);
+    m_names.clear();
+    for (const graph::Node& n : g.nodes)
+        m_names.push_back(n.name);
+    try {
+        const graph::ParsedModule parsed = graph::parseFxModule(text, {"<printed>", 1});
+        std::unordered_map<std::string, int> byName;
+        for (std::size_t i = 0; i < g.nodes.size(); ++i)
+            byName.emplace(g.nodes[i].name, static_cast<int>(i));
+        for (const graph::Node& n : parsed.graph.nodes)
+            if (const auto it = byName.find(n.name); it != byName.end())
+                m_lineOfNode[static_cast<std::size_t>(it->second)] = n.line;
+    } catch (const std::exception&) {
+        // No line map (sync from code to graph then works by name only).
+    }
+    const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 2;
+    m_nodeOfLine.assign(static_cast<std::size_t>(lines), -1);
+    for (std::size_t i = 0; i < m_lineOfNode.size(); ++i) {
+        const int line = m_lineOfNode[i];
+        // The def line holds every placeholder: it keeps the first; clicking a name there picks the others.
+        if (line > 0 && line < lines && m_nodeOfLine[static_cast<std::size_t>(line)] < 0)
+            m_nodeOfLine[static_cast<std::size_t>(line)] = static_cast<int>(i);
+    }
+    m_selected = -1;
+    m_problemLines.clear();
+    m_problemColors.clear();
+    m_moving = true;
+    m_text->setPlainText(QString::fromStdString(text));
+    m_moving = false;
+    updateSelections();
+}
+
+int GraphTextPanel::lineOfNode(int node) const
+{
+    return node >= 0 && static_cast<std::size_t>(node) < m_lineOfNode.size() ? m_lineOfNode[static_cast<std::size_t>(node)] : 0;
+}
+
+void GraphTextPanel::selectNode(int node)
+{
+    m_selected = node;
+    const int line = lineOfNode(node);
+    if (line > 0) {
+        m_moving = true;
+        QTextCursor cursor(m_text->document()->findBlockByNumber(line - 1));
+        // On the def line, put the cursor on the placeholder's own name.
+        const QString name = QString::fromStdString(m_names[static_cast<std::size_t>(node)]);
+        const QString lineText = cursor.block().text();
+        const auto match = QRegularExpression(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(name))).match(lineText);
+        if (match.hasMatch())
+            cursor.setPosition(cursor.block().position() + static_cast<int>(match.capturedStart()));
+        m_text->setTextCursor(cursor);
+        m_text->centerCursor();
+        m_moving = false;
+    }
+    updateSelections();
+}
+
+void GraphTextPanel::onCursorMoved()
+{
+    if (m_moving || m_names.empty())
+        return;
+    QTextCursor cursor = m_text->textCursor();
+    cursor.select(QTextCursor::WordUnderCursor);
+    const std::string word = cursor.selectedText().toStdString();
+    int node = -1;
+    if (!word.empty())
+        for (std::size_t i = 0; i < m_names.size(); ++i)
+            if (m_names[i] == word) {
+                node = static_cast<int>(i);
+                break;
+            }
+    const int line = m_text->textCursor().blockNumber() + 1;
+    if (node < 0 && line < static_cast<int>(m_nodeOfLine.size()))
+        node = m_nodeOfLine[static_cast<std::size_t>(line)];
+    if (node < 0 || node == m_selected)
+        return;
+    m_selected = node;
+    updateSelections();
+    Q_EMIT nodeSelected(node);
+}
+
+void GraphTextPanel::setReport(const replay::ReplayReport* report)
+{
+    m_problemLines.clear();
+    m_problemColors.clear();
+    const std::vector<NodeMark> marks = marksFromReport(report, m_lineOfNode.size());
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        if (marks[i] == NodeMark::None || marks[i] == NodeMark::Passed || marks[i] == NodeMark::NotRun)
+            continue;
+        if (const int line = m_lineOfNode[i]; line > 0) {
+            m_problemLines.push_back(line);
+            m_problemColors.push_back(markColor(marks[i]));
+        }
+    }
+    updateSelections();
+}
+
+void GraphTextPanel::updateSelections()
+{
+    QList<QTextEdit::ExtraSelection> selections;
+    for (std::size_t k = 0; k < m_problemLines.size(); ++k) {
+        QTextEdit::ExtraSelection s;
+        QColor c = m_problemColors[k];
+        c.setAlpha(60);
+        s.format.setBackground(c);
+        s.format.setProperty(QTextFormat::FullWidthSelection, true);
+        s.cursor = QTextCursor(m_text->document()->findBlockByNumber(m_problemLines[k] - 1));
+        selections << s;
+    }
+    if (const int line = lineOfNode(m_selected); line > 0) {
+        QTextEdit::ExtraSelection s;
+        s.format.setBackground(QColor(0x15, 0x65, 0xc0, 55));
+        s.format.setProperty(QTextFormat::FullWidthSelection, true);
+        s.cursor = QTextCursor(m_text->document()->findBlockByNumber(line - 1));
+        selections << s;
+    }
+    m_text->setExtraSelections(selections);
 }
 
 void GraphTextPanel::showMessage(const QString& title, const QString& body)
@@ -76,7 +207,16 @@ void GraphTextPanel::showMessage(const QString& title, const QString& body)
     m_title->setText(title);
     m_details->clear();
     m_details->setToolTip({});
+    m_lineOfNode.clear();
+    m_nodeOfLine.clear();
+    m_names.clear();
+    m_selected = -1;
+    m_problemLines.clear();
+    m_problemColors.clear();
+    m_moving = true;
     m_text->setPlainText(body);
+    m_moving = false;
+    m_text->setExtraSelections({});
 }
 
 QString GraphTextPanel::headerText() const

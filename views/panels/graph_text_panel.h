@@ -1,12 +1,21 @@
 #pragma once
-// The selected graph as text (print_readable with annotations and stack comments), under a header line with
-// its title, kind, node count and address. Read-only; a placeholder message when nothing is selected.
+// The selected graph as code (print_readable with annotations and the model-source comments, highlighted), under a
+// header line with its title, kind, node count and address. Read-only. Synced with the graph selection both ways:
+// selectNode() marks the node's line and scrolls to it; moving the cursor onto a node name (or onto a line that
+// defines one) emits nodeSelected. Lines of nodes a replay found fault with are tinted.
 #include "io/graph_source.h"
 
 #include <QWidget>
 
+#include <memory>
+#include <vector>
+
 class QLabel;
 class QPlainTextEdit;
+
+namespace fxray::replay {
+struct ReplayReport;
+}
 
 namespace fxray::views {
 
@@ -21,11 +30,30 @@ public:
 
     QString headerText() const;
     QString bodyText() const;
+    QPlainTextEdit* editor() const { return m_text; }
+
+    void selectNode(int node);  // no nodeSelected
+    int selectedNode() const { return m_selected; }
+    int lineOfNode(int node) const;  // 1-based line in bodyText(), 0 when unknown
+    void setReport(const replay::ReplayReport* report);
+
+Q_SIGNALS:
+    void nodeSelected(int node);
 
 private:
+    void onCursorMoved();
+    void updateSelections();
+
     QLabel* m_title = nullptr;
     QLabel* m_details = nullptr;
     QPlainTextEdit* m_text = nullptr;
+    std::vector<int> m_lineOfNode;  // per node, 1-based
+    std::vector<int> m_nodeOfLine;  // per line (1-based index), the node it defines or -1
+    std::vector<std::string> m_names;
+    std::vector<int> m_problemLines;  // lines of nodes with replay findings, and their colour
+    std::vector<QColor> m_problemColors;
+    int m_selected = -1;
+    bool m_moving = false;  // selectNode moves the cursor: no signal
 };
 
 }  // namespace fxray::views

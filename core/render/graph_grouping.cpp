@@ -1,0 +1,179 @@
+#include "render/graph_grouping.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace fxray::render {
+
+namespace {
+
+bool isInput(const graph::Node& n)
+{
+    return n.kind == graph::NodeKind::Placeholder || n.kind == graph::NodeKind::GetAttr;
+}
+
+std::string opName(const graph::Node& n)
+{
+    if (n.kind == graph::NodeKind::Placeholder)
+        return "input";
+    if (n.kind == graph::NodeKind::GetAttr)
+        return "get_attr";
+    if (n.kind == graph::NodeKind::Output)
+        return "output";
+    return n.target.op.empty() ? n.target.str() : n.target.op;
+}
+
+void describe(const graph::Graph& g, Block& b)
+{
+    std::map<int, int> stackCount;
+    std::map<std::string, int> opCount;
+    for (int i = b.first; i <= b.last; ++i) {
+        const graph::Node& n = g.nodes[static_cast<std::size_t>(i)];
+        if (n.stack >= 0)
+            ++stackCount[n.stack];
+        ++opCount[opName(n)];
+    }
+    const graph::Node& first = g.nodes[static_cast<std::size_t>(b.first)];
+    const graph::Node& last = g.nodes[static_cast<std::size_t>(b.last)];
+    if (!stackCount.empty()) {
+        const auto top = std::max_element(stackCount.begin(), stackCount.end(),
+                                          [](const auto& a, const auto& c) { return a.second < c.second; });
+        const graph::StackFrame& f = g.stacks[static_cast<std::size_t>(top->first)];
+        b.title = !f.code.empty() ? f.code : f.raw;
+        if (stackCount.size() > 1)
+            b.title += " (+" + std::to_string(stackCount.size() - 1) + " more)";
+    } else {
+        b.title = b.first == b.last ? first.name : first.name + " … " + last.name;
+    }
+    std::vector<std::pair<std::string, int>> ops(opCount.begin(), opCount.end());
+    std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& c) { return a.second > c.second; });
+    b.summary = std::to_string(b.size()) + (b.size() == 1 ? " node" : " nodes");
+    for (std::size_t k = 0; k < ops.size() && k < 4; ++k)
+        b.summary += " · " + ops[k].first + " " + std::to_string(ops[k].second);
+}
+
+}  // namespace
+
+std::string blockNodeName(int block)
+{
+    return "group#" + std::to_string(block);
+}
+
+Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks)
+{
+    Grouping out;
+    const std::size_t count = g.nodes.size();
+    out.blockOf.assign(count, -1);
+    if (count == 0)
+        return out;
+    const std::size_t target = std::max<std::size_t>(8, (count + std::max<std::size_t>(maxBlocks, 1) - 1) /
+                                                           std::max<std::size_t>(maxBlocks, 1));
+    // Regions: maximal runs of nodes with the same statement and the same input-ness.
+    std::vector<std::pair<int, int>> regions;
+    for (std::size_t i = 0; i < count; ++i) {
+        const graph::Node& n = g.nodes[i];
+        if (!regions.empty()) {
+            const graph::Node& prev = g.nodes[i - 1];
+            if (prev.stack == n.stack && isInput(prev) == isInput(n)) {
+                regions.back().second = static_cast<int>(i);
+                continue;
+            }
+        }
+        regions.emplace_back(static_cast<int>(i), static_cast<int>(i));
+    }
+    // Pack regions into blocks of at most `target` nodes; a longer region is cut into pieces.
+    Block current{-1, -1, {}, {}};
+    const auto flush = [&] {
+        if (current.first < 0)
+            return;
+        describe(g, current);
+        for (int i = current.first; i <= current.last; ++i)
+            out.blockOf[static_cast<std::size_t>(i)] = static_cast<int>(out.blocks.size());
+        out.blocks.push_back(std::move(current));
+        current = Block{-1, -1, {}, {}};
+    };
+    for (auto [first, last] : regions) {
+        const bool input = isInput(g.nodes[static_cast<std::size_t>(first)]);
+        while (first <= last) {
+            const bool fits = current.first >= 0 &&
+                              isInput(g.nodes[static_cast<std::size_t>(current.first)]) == input &&
+                              static_cast<std::size_t>(current.size() + (last - first + 1)) <= target;
+            if (fits) {
+                current.last = last;
+                break;
+            }
+            flush();
+            const int end = std::min(last, first + static_cast<int>(target) - 1);
+            current.first = first;
+            current.last = end;
+            first = end + 1;
+        }
+    }
+    flush();
+    return out;
+}
+
+CollapsedGraph collapseBlocks(const graph::Graph& g, const Grouping& grouping, const std::vector<bool>& expanded)
+{
+    CollapsedGraph out;
+    out.graph.className = g.className;
+    out.graph.stacks = g.stacks;
+    out.graph.sourceFile = g.sourceFile;
+    const std::size_t count = g.nodes.size();
+    std::vector<int> quotientOf(count, -1);
+    const auto isExpanded = [&](int block) {
+        return block < 0 || (static_cast<std::size_t>(block) < expanded.size() && expanded[static_cast<std::size_t>(block)]);
+    };
+    // Nodes first get their quotient index, in program order (a block sits where its first node was).
+    for (std::size_t i = 0; i < count; ++i) {
+        const int block = grouping.blockOf.empty() ? -1 : grouping.blockOf[i];
+        if (isExpanded(block) || grouping.blocks[static_cast<std::size_t>(block)].first == static_cast<int>(i)) {
+            quotientOf[i] = static_cast<int>(out.origin.size());
+            out.origin.push_back(isExpanded(block) ? static_cast<int>(i) : -1 - block);
+        } else {
+            quotientOf[i] = quotientOf[static_cast<std::size_t>(grouping.blocks[static_cast<std::size_t>(block)].first)];
+        }
+    }
+    out.graph.nodes.resize(out.origin.size());
+    const auto remap = [&](auto& self, graph::Arg& a) -> void {
+        if (a.kind == graph::Arg::Kind::Node && a.node >= 0 && static_cast<std::size_t>(a.node) < count)
+            a.node = quotientOf[static_cast<std::size_t>(a.node)];
+        for (graph::Arg& item : a.items)
+            self(self, item);
+    };
+    for (std::size_t q = 0; q < out.origin.size(); ++q) {
+        graph::Node& node = out.graph.nodes[q];
+        if (out.origin[q] >= 0) {
+            node = g.nodes[static_cast<std::size_t>(out.origin[q])];
+            node.frees.clear();
+            for (graph::Arg& a : node.args)
+                remap(remap, a);
+            for (auto& kv : node.kwargs)
+                remap(remap, kv.second);
+            continue;
+        }
+        const int block = -1 - out.origin[q];
+        const Block& b = grouping.blocks[static_cast<std::size_t>(block)];
+        node.name = blockNodeName(block);
+        node.kind = graph::NodeKind::CallFunction;
+        node.target.kind = graph::Target::Kind::Python;
+        node.target.op = "group";
+        node.stack = g.nodes[static_cast<std::size_t>(b.first)].stack;
+        // Its inputs: every value read from outside the block, once.
+        std::vector<int> reads;
+        for (int i = b.first; i <= b.last; ++i)
+            graph::forEachNodeRef(g.nodes[static_cast<std::size_t>(i)], [&](int p) {
+                if (p >= 0 && (p < b.first || p > b.last) && static_cast<std::size_t>(p) < count) {
+                    const int qp = quotientOf[static_cast<std::size_t>(p)];
+                    if (std::find(reads.begin(), reads.end(), qp) == reads.end())
+                        reads.push_back(qp);
+                }
+            });
+        for (int qp : reads)
+            node.args.push_back(graph::Arg::ofNode(qp));
+    }
+    return out;
+}
+
+}  // namespace fxray::render

@@ -1,0 +1,46 @@
+#pragma once
+// Large graphs drawn as blocks: consecutive nodes of the same model statement (the stack-trace comment that
+// precedes them in print_readable) form a region; consecutive regions are packed into blocks of about
+// nodes / maxBlocks nodes. A collapsed block is drawn as one vertex; expanding one puts its nodes back.
+//
+// Why program-order blocks and not one group per source line: a transformer runs the same source lines once per
+// layer, so grouping by line folds all layers into one vertex with edges to itself; consecutive runs keep each
+// layer's statements apart and keep the drawing's top-to-bottom flow. Blocks are contiguous in program order, so
+// the collapsed graph is still topologically ordered and `dot` ranks it like the original.
+#include "graph/graph.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace fxray::render {
+
+struct Block {
+    int first = 0, last = 0;   // program-order range of its nodes, inclusive
+    std::string title;          // the model statement most of its nodes come from ("x = self.fc1(x)"), or names
+    std::string summary;        // "34 nodes · mm 2 · add 5 · view 7"
+    int size() const { return last - first + 1; }
+};
+
+struct Grouping {
+    std::vector<Block> blocks;
+    std::vector<int> blockOf;  // per node: its block
+    bool empty() const { return blocks.empty(); }
+};
+
+// Groups `g` into at most about `maxBlocks` blocks (a block never mixes inputs with computation). Every node
+// belongs to exactly one block.
+Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks);
+
+// The graph with every collapsed block replaced by one node ("group#<k>", its inputs the values it reads from
+// outside). `origin[i]` says what quotient node i stands for: an original node index (>= 0) or block k as -1-k.
+struct CollapsedGraph {
+    graph::Graph graph;
+    std::vector<int> origin;
+};
+CollapsedGraph collapseBlocks(const graph::Graph& g, const Grouping& grouping, const std::vector<bool>& expanded);
+
+// The quotient node name of block k (not a Python identifier, so it never collides with an FX name).
+std::string blockNodeName(int block);
+
+}  // namespace fxray::render

@@ -1,0 +1,150 @@
+#include "views/graph/graph_drawing.h"
+
+#include "base/error.h"
+#include "base/subprocess.h"
+#include "render/dot_writer.h"
+#include "render/graphviz_renderer.h"
+#include "render/layout_io.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#include <chrono>
+
+namespace fxray::views {
+
+int GraphDrawing::collapsedBlocks() const
+{
+    int n = 0;
+    for (int b : boxBlock)
+        n += b >= 0;
+    return n;
+}
+
+QString locateLayoutProgram()
+{
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const QString& candidate : {dir + QStringLiteral("/fxray-layout"), dir + QStringLiteral("/../layout/fxray-layout"),
+                                     dir + QStringLiteral("/../../app/layout/fxray-layout")})
+        if (QFileInfo(candidate).isExecutable())
+            return QDir::cleanPath(candidate);
+    return QStringLiteral("fxray-layout");
+}
+
+namespace {
+
+// Runs fxray-layout on `dot`; returns its layout text or throws fxray::Error.
+std::string runLayoutProcess(const QString& program, const std::string& dot, int timeoutMs, const std::atomic<bool>* cancel,
+                             bool& cancelled)
+{
+    Subprocess child({program.toStdString(), "dot"});
+    if (!child.write(dot))
+        throw Error("the layout process stopped reading its input (" + child.status() + ")");
+    child.closeStdin();
+    std::string text, line;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    for (;;) {
+        if (cancel && cancel->load()) {
+            child.kill();
+            cancelled = true;
+            return {};
+        }
+        if (std::chrono::steady_clock::now() > deadline) {
+            child.kill();
+            throw Error("Graphviz did not finish within " + std::to_string(timeoutMs / 1000) +
+                        " s; collapse more of the graph (blocks) or export it with `fxray dot`");
+        }
+        const Subprocess::Read r = child.readLine(line, std::chrono::milliseconds(50));
+        if (r == Subprocess::Read::Line) {
+            text += line;
+            text += '\n';
+        } else if (r == Subprocess::Read::Eof) {
+            break;
+        }
+    }
+    child.wait(std::chrono::milliseconds(5000));
+    if (!child.exitCode() || *child.exitCode() != 0) {
+        std::string why = child.stderrTail();
+        while (!why.empty() && (why.back() == '\n' || why.back() == '\r'))
+            why.pop_back();
+        throw Error("the layout process failed (" + child.status() + ")" + (why.empty() ? "" : ": " + why));
+    }
+    return text;
+}
+
+}  // namespace
+
+GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<bool>* cancel)
+{
+    const auto start = std::chrono::steady_clock::now();
+    GraphDrawing out;
+    out.loaded = request.loaded;
+    out.grouping = request.grouping;
+    out.expanded = request.expanded;
+    if (!request.loaded)
+        return out;
+    const graph::Graph& original = request.loaded->graph;
+    try {
+        // What is drawn: the graph itself, or its quotient with collapsed blocks.
+        render::CollapsedGraph collapsed;
+        const graph::Graph* drawn = &original;
+        render::DotOptions options;
+        options.tooltips = false;  // the GUI shows its own tooltips; they only cost DOT text here
+        if (request.grouping) {
+            collapsed = render::collapseBlocks(original, *request.grouping, request.expanded);
+            drawn = &collapsed.graph;
+            options.customLabel = [&](int q) -> std::optional<std::string> {
+                const int origin = collapsed.origin[static_cast<std::size_t>(q)];
+                if (origin >= 0)
+                    return std::nullopt;
+                const render::Block& b = request.grouping->blocks[static_cast<std::size_t>(-1 - origin)];
+                std::string title = b.title.size() > 60 ? b.title.substr(0, 57) + "..." : b.title;
+                return title + "\n" + b.summary;
+            };
+        }
+        const render::DotDocument doc = render::buildDot(*drawn, options);
+        bool cancelled = false;
+        const std::string text = runLayoutProcess(request.layoutProgram, doc.text, request.timeoutMs, cancel, cancelled);
+        if (cancelled) {
+            out.cancelled = true;
+            return out;
+        }
+        out.layout = render::readLayoutText(text);
+        render::attachVertices(out.layout, doc);
+        out.graphvizSeconds = out.layout.seconds;
+
+        // Back to FX terms: quotient indices -> original nodes or blocks.
+        const auto toOriginal = [&](int q) {
+            if (!request.grouping || q < 0)
+                return q;
+            const int origin = collapsed.origin[static_cast<std::size_t>(q)];
+            return origin >= 0 ? origin : -1;
+        };
+        out.boxBlock.assign(out.layout.nodes.size(), -1);
+        for (std::size_t i = 0; i < out.layout.nodes.size(); ++i) {
+            render::Layout::NodeBox& box = out.layout.nodes[i];
+            if (request.grouping && box.node >= 0 && !box.stub) {
+                const int origin = collapsed.origin[static_cast<std::size_t>(box.node)];
+                if (origin < 0)
+                    out.boxBlock[i] = -1 - origin;
+            }
+            box.node = toOriginal(box.node);
+            box.user = toOriginal(box.user);
+            for (int& m : box.merged)
+                m = toOriginal(m);
+        }
+        for (render::Layout::EdgePath& e : out.layout.edges) {
+            e.fromNode = toOriginal(e.fromNode);
+            e.toNode = toOriginal(e.toNode);
+        }
+    } catch (const std::exception& e) {
+        out.layout = {};
+        out.boxBlock.clear();
+        out.error = QString::fromUtf8(e.what());
+    }
+    out.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+}  // namespace fxray::views

@@ -1,0 +1,75 @@
+#pragma once
+// The scene items of the graph view: one NodeItem per laid-out vertex (FX node, stub, or collapsed block) and one
+// EdgeItem per edge. Items paint themselves from a few cached strings (no child text items): a 5,000-vertex scene
+// stays cheap, and when zoomed far out only the filled shapes are drawn (level of detail).
+#include <QColor>
+#include <QGraphicsItem>
+#include <QGraphicsPathItem>
+#include <QStringList>
+
+#include <vector>
+
+namespace fxray::views {
+
+// What a replay said of a node, as the view colours it.
+enum class NodeMark { None, Passed, Mismatch, Error, NanOrigin, Unsupported, NotRun };
+QColor markColor(NodeMark mark);
+QString markName(NodeMark mark);
+
+class NodeItem : public QGraphicsItem {
+public:
+    enum class Kind { Node, Stub, Block };
+    static constexpr int Type = UserType + 1;
+
+    NodeItem(int box, Kind kind, const QRectF& rect, QStringList lines, QColor fill, QColor border, bool ellipse);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    int box() const { return m_box; }
+    Kind kind() const { return m_kind; }
+    int node = -1;   // FX node (for a stub: the producer), -1 for a block
+    int block = -1;  // collapsed block, or -1
+    std::vector<int> edges;  // indices of the scene's edges touching this item
+
+    void setMark(NodeMark mark);
+    NodeMark mark() const { return m_mark; }
+    void setFillOverride(const QColor& fill);  // colour by replay status; invalid = category colour
+    void setHighlighted(bool on);               // a neighbour of the hovered node
+    void setSearchHit(bool on);
+
+protected:
+    void hoverEnterEvent(QGraphicsSceneHoverEvent* event) override;
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent* event) override;
+    QVariant itemChange(GraphicsItemChange change, const QVariant& value) override;
+
+private:
+    int m_box;
+    Kind m_kind;
+    QRectF m_rect;
+    QStringList m_lines;
+    QColor m_fill, m_border, m_fillOverride;
+    bool m_ellipse;
+    NodeMark m_mark = NodeMark::None;
+    bool m_highlighted = false;
+    bool m_searchHit = false;
+};
+
+class EdgeItem : public QGraphicsPathItem {
+public:
+    static constexpr int Type = UserType + 2;
+    EdgeItem(const QPainterPath& path, const QPolygonF& arrow, bool dashed);
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    void setHighlighted(bool on);
+    int from = -1, to = -1;  // item (box) indices
+
+private:
+    QPolygonF m_arrow;
+    bool m_highlighted = false;
+};
+
+}  // namespace fxray::views

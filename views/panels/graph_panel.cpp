@@ -1,0 +1,379 @@
+#include "views/panels/graph_panel.h"
+
+#include "replay/replay_types.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QShortcut>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace fxray::views {
+
+std::vector<NodeMark> marksFromReport(const replay::ReplayReport* report, std::size_t nodes)
+{
+    std::vector<NodeMark> marks(nodes, NodeMark::None);
+    if (!report)
+        return marks;
+    for (std::size_t i = 0; i < nodes && i < report->nodes.size(); ++i) {
+        const replay::NodeResult& r = report->nodes[i];
+        NodeMark m = NodeMark::None;
+        switch (r.status) {
+        case replay::NodeStatus::Passed: m = NodeMark::Passed; break;
+        case replay::NodeStatus::Mismatch: m = NodeMark::Mismatch; break;
+        case replay::NodeStatus::Error: m = NodeMark::Error; break;
+        case replay::NodeStatus::Unsupported: m = NodeMark::Unsupported; break;
+        case replay::NodeStatus::Skipped:
+        case replay::NodeStatus::NotRun: m = NodeMark::NotRun; break;
+        }
+        if (r.nanOrigin)
+            m = NodeMark::NanOrigin;
+        marks[i] = m;
+    }
+    return marks;
+}
+
+GraphPanel::GraphPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_layoutProgram(locateLayoutProgram())
+    , m_watcher(new QFutureWatcher<GraphDrawing>(this))
+    , m_scene(new GraphScene(this))
+    , m_view(new GraphView(this))
+    , m_search(new QLineEdit(this))
+    , m_searchCount(new QLabel(this))
+    , m_byStatus(new QCheckBox(tr("Colour by replay status"), this))
+    , m_expandAll(new QToolButton(this))
+    , m_collapseAll(new QToolButton(this))
+    , m_status(new QLabel(this))
+{
+    m_view->setScene(m_scene);
+    m_view->setObjectName(QStringLiteral("graphView"));
+    m_search->setObjectName(QStringLiteral("graphSearch"));
+    m_search->setPlaceholderText(tr("Find node or op (Ctrl+F)"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMaximumWidth(260);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    const auto button = [&](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        connect(b, &QToolButton::clicked, this, slot);
+        bar->addWidget(b);
+        return b;
+    };
+    button(tr("Fit"), tr("Fit the whole graph (0)"), [this] { m_view->fitAll(); });
+    button(tr("+"), tr("Zoom in (+, wheel)"), [this] { m_view->zoomBy(1.25); });
+    button(tr("−"), tr("Zoom out (-, wheel)"), [this] { m_view->zoomBy(0.8); });
+    bar->addSpacing(8);
+    bar->addWidget(m_search);
+    button(tr("◀"), tr("Previous match (Shift+F3)"), [this] { findPrevious(); });
+    button(tr("▶"), tr("Next match (F3, Enter)"), [this] { findNext(); });
+    bar->addWidget(m_searchCount);
+    bar->addSpacing(8);
+    bar->addWidget(m_byStatus);
+    m_expandAll->setText(tr("Expand all"));
+    m_expandAll->setToolTip(tr("Lay out every node (thousands of nodes take a while; it runs in the background)"));
+    m_collapseAll->setText(tr("Collapse"));
+    m_collapseAll->setToolTip(tr("Draw the graph as blocks of model statements again"));
+    for (QToolButton* b : {m_expandAll, m_collapseAll}) {
+        b->setAutoRaise(true);
+        b->setVisible(false);
+        bar->addWidget(b);
+    }
+    connect(m_expandAll, &QToolButton::clicked, this, &GraphPanel::expandAll);
+    connect(m_collapseAll, &QToolButton::clicked, this, &GraphPanel::collapseAll);
+    bar->addStretch(1);
+    m_search->setMinimumWidth(140);
+    m_status->setObjectName(QStringLiteral("graphStatus"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_status);
+
+    connect(m_search, &QLineEdit::textChanged, this, &GraphPanel::setSearchText);
+    connect(m_search, &QLineEdit::returnPressed, this, &GraphPanel::findNext);
+    auto* find = new QShortcut(QKeySequence::Find, this, [this] {
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    new QShortcut(QKeySequence::FindNext, this, [this] { findNext(); }, Qt::WidgetWithChildrenShortcut);
+    new QShortcut(QKeySequence::FindPrevious, this, [this] { findPrevious(); }, Qt::WidgetWithChildrenShortcut);
+    connect(m_byStatus, &QCheckBox::toggled, m_scene, &GraphScene::setColourByStatus);
+    connect(m_scene, &GraphScene::nodeSelected, this, [this](int node) {
+        m_selected = node;
+        Q_EMIT nodeSelected(node);
+    });
+    connect(m_scene, &GraphScene::blockActivated, this, &GraphPanel::expandBlock);
+    connect(m_watcher, &QFutureWatcher<GraphDrawing>::finished, this, &GraphPanel::onLayoutDone);
+    updateStatus();
+}
+
+GraphPanel::~GraphPanel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_watcher->waitForFinished();
+}
+
+void GraphPanel::clear(const QString& message)
+{
+    ++m_generation;
+    if (m_cancel)
+        m_cancel->store(true);
+    m_graph.reset();
+    m_grouping.reset();
+    m_scene->clearDrawing();
+    m_selected = -1;
+    m_hits.clear();
+    m_error = message;
+    updateStatus();
+}
+
+void GraphPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph)
+{
+    if (graph && graph == m_graph)
+        return;
+    clear();
+    m_graph = std::move(graph);
+    m_report.reset();
+    m_marks.clear();
+    if (!m_graph)
+        return;
+    const bool large = m_graph->graph.nodes.size() > kGroupAboveNodes;
+    if (large)
+        m_grouping = std::make_shared<render::Grouping>(render::groupIntoBlocks(m_graph->graph, kMaxBlocks));
+    m_expanded.assign(m_grouping ? m_grouping->blocks.size() : 0, false);
+    m_refit = true;
+    requestLayout();
+    applySearch(false);
+}
+
+void GraphPanel::requestLayout()
+{
+    if (!m_graph)
+        return;
+    if (m_cancel)
+        m_cancel->store(true);  // the older layout is of no use any more
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    DrawingRequest request;
+    request.loaded = m_graph;
+    request.grouping = m_grouping;
+    request.expanded = m_expanded;
+    request.layoutProgram = m_layoutProgram;
+    const quint64 generation = ++m_generation;
+    m_running = true;
+    m_error.clear();
+    updateStatus();
+    auto cancel = m_cancel;
+    // One watcher: a newer request replaces the older future; the older one's result is dropped by generation
+    // (its cancel flag is set, so its child process is killed at once).
+    m_watcher->setFuture(QtConcurrent::run([request, cancel, generation] {
+        GraphDrawing d = computeDrawing(request, cancel.get());
+        d.cancelled = d.cancelled || cancel->load();
+        (void)generation;
+        return d;
+    }));
+    m_watcher->setProperty("generation", generation);
+}
+
+void GraphPanel::onLayoutDone()
+{
+    if (m_watcher->property("generation").toULongLong() != m_generation)
+        return;  // a newer request is running; its own finished() follows
+    GraphDrawing result = m_watcher->result();
+    m_running = false;
+    if (result.cancelled || result.loaded != m_graph) {
+        updateStatus();
+        return;
+    }
+    if (!result.error.isEmpty()) {
+        m_error = result.error;
+        updateStatus();
+        Q_EMIT layoutFailed(result.error);
+        return;
+    }
+    const QPointF keepCenter = m_view->mapToScene(m_view->viewport()->rect().center());
+    m_scene->setDrawing(std::make_shared<const GraphDrawing>(std::move(result)));
+    m_scene->setMarks(m_marks);
+    m_scene->setSearchHits(m_hits);
+    if (m_refit) {
+        m_view->fitAll();
+        m_refit = false;
+    } else {
+        m_view->centerOn(keepCenter);
+        m_view->overview()->refit();
+    }
+    const int select = m_pendingSelect >= 0 ? m_pendingSelect : m_selected;
+    m_pendingSelect = -1;
+    if (select >= 0) {
+        m_scene->selectNode(select);
+        if (m_scene->itemForNode(select))
+            m_view->centerOnItem(m_scene->itemForNode(select));
+    }
+    updateStatus();
+    Q_EMIT drawingReady();
+}
+
+void GraphPanel::selectNode(int node)
+{
+    m_selected = node;
+    if (!m_graph || node < 0 || static_cast<std::size_t>(node) >= m_graph->graph.nodes.size()) {
+        m_scene->selectNode(-1);
+        return;
+    }
+    if (m_grouping) {
+        const int block = m_grouping->blockOf[static_cast<std::size_t>(node)];
+        if (!m_expanded[static_cast<std::size_t>(block)]) {
+            m_expanded[static_cast<std::size_t>(block)] = true;
+            m_pendingSelect = node;
+            requestLayout();
+            return;
+        }
+    }
+    if (m_running) {
+        m_pendingSelect = node;  // the layout on its way will select it
+        return;
+    }
+    m_scene->selectNode(node);
+    if (NodeItem* item = m_scene->itemForNode(node))
+        m_view->centerOnItem(item);
+}
+
+void GraphPanel::setReport(std::shared_ptr<const replay::ReplayReport> report)
+{
+    m_report = std::move(report);
+    m_marks = marksFromReport(m_report.get(), m_graph ? m_graph->graph.nodes.size() : 0);
+    m_scene->setMarks(m_marks);
+    if (m_report && !m_byStatus->isChecked() && !m_report->passed())
+        m_byStatus->setChecked(true);  // a failing replay: show where
+    updateStatus();
+}
+
+void GraphPanel::expandBlock(int block)
+{
+    if (!m_grouping || block < 0 || static_cast<std::size_t>(block) >= m_expanded.size() || m_expanded[static_cast<std::size_t>(block)])
+        return;
+    m_expanded[static_cast<std::size_t>(block)] = true;
+    m_pendingSelect = m_grouping->blocks[static_cast<std::size_t>(block)].first;
+    requestLayout();
+}
+
+void GraphPanel::collapseAll()
+{
+    if (!m_grouping)
+        return;
+    std::fill(m_expanded.begin(), m_expanded.end(), false);
+    m_refit = true;
+    requestLayout();
+}
+
+void GraphPanel::expandAll()
+{
+    if (!m_grouping)
+        return;
+    std::fill(m_expanded.begin(), m_expanded.end(), true);
+    m_refit = true;
+    requestLayout();
+}
+
+void GraphPanel::setSearchText(const QString& text)
+{
+    if (m_search->text() != text)
+        m_search->setText(text);  // comes back here through textChanged
+    else
+        applySearch(false);
+}
+
+void GraphPanel::applySearch(bool select)
+{
+    m_hits.clear();
+    m_hitIndex = -1;
+    const QString text = m_search->text().trimmed();
+    if (m_graph && !text.isEmpty()) {
+        const std::string needle = text.toLower().toStdString();
+        const auto contains = [&needle](std::string hay) {
+            std::transform(hay.begin(), hay.end(), hay.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            return hay.find(needle) != std::string::npos;
+        };
+        const auto& nodes = m_graph->graph.nodes;
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            if (contains(nodes[i].name) || (nodes[i].kind == graph::NodeKind::CallFunction && contains(nodes[i].target.str())))
+                m_hits.push_back(static_cast<int>(i));
+    }
+    m_scene->setSearchHits(m_hits);
+    m_searchCount->setText(text.isEmpty() ? QString() : tr("%1 found").arg(m_hits.size()));
+    if (select && !m_hits.empty())
+        findNext();
+}
+
+void GraphPanel::findNext()
+{
+    if (m_hits.empty())
+        return;
+    m_hitIndex = (m_hitIndex + 1) % static_cast<int>(m_hits.size());
+    m_searchCount->setText(tr("%1/%2").arg(m_hitIndex + 1).arg(m_hits.size()));
+    const int node = m_hits[static_cast<std::size_t>(m_hitIndex)];
+    selectNode(node);
+    Q_EMIT nodeSelected(node);
+}
+
+void GraphPanel::findPrevious()
+{
+    if (m_hits.empty())
+        return;
+    m_hitIndex = m_hitIndex <= 0 ? static_cast<int>(m_hits.size()) - 1 : m_hitIndex - 1;
+    m_searchCount->setText(tr("%1/%2").arg(m_hitIndex + 1).arg(m_hits.size()));
+    const int node = m_hits[static_cast<std::size_t>(m_hitIndex)];
+    selectNode(node);
+    Q_EMIT nodeSelected(node);
+}
+
+QString GraphPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void GraphPanel::updateStatus()
+{
+    const bool grouped = m_grouping != nullptr;
+    m_expandAll->setVisible(grouped);
+    m_collapseAll->setVisible(grouped);
+    if (!m_error.isEmpty()) {
+        m_status->setText(tr("No drawing: %1").arg(m_error.section(QLatin1Char('\n'), 0, 0)));
+        m_status->setToolTip(m_error);
+        return;
+    }
+    m_status->setToolTip({});
+    if (!m_graph) {
+        m_status->clear();
+        return;
+    }
+    if (m_running) {
+        m_status->setText(tr("laying out %1 nodes …").arg(m_graph->graph.nodes.size()));
+        return;
+    }
+    const auto& d = m_scene->drawing();
+    if (!d) {
+        m_status->clear();
+        return;
+    }
+    QString text = tr("%1 nodes").arg(m_graph->graph.nodes.size());
+    if (grouped)
+        text += tr(" · %1 of %2 blocks collapsed (double-click one to expand)").arg(d->collapsedBlocks()).arg(m_grouping->blocks.size());
+    text += tr(" · layout %1 s").arg(d->totalSeconds, 0, 'f', 2);
+    m_status->setText(text);
+}
+
+}  // namespace fxray::views

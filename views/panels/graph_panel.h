@@ -1,0 +1,102 @@
+#pragma once
+// The graph view with its toolbar: fit / zoom, search (Ctrl+F) by node name or op with next/previous, colouring
+// by op category or by replay status, expand/collapse for large graphs, and a status line (nodes, layout time).
+// Layouts are made on a pool thread (computeDrawing: Graphviz in an fxray-layout child process); each request
+// carries a generation, so a layout for a graph that was replaced meanwhile is dropped (the newest request wins).
+#include "io/graph_source.h"
+#include "views/graph/graph_drawing.h"
+#include "views/graph/graph_items.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QToolButton;
+
+namespace fxray::replay {
+struct ReplayReport;
+}
+
+namespace fxray::views {
+
+class GraphScene;
+class GraphView;
+
+class GraphPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphPanel(QWidget* parent = nullptr);
+    ~GraphPanel() override;
+
+    void setGraph(std::shared_ptr<const io::LoadedGraph> graph);
+    void clear(const QString& message = {});
+    std::shared_ptr<const io::LoadedGraph> graph() const { return m_graph; }
+
+    // Selects and centres the node; a node inside a collapsed block expands that block first (a new layout).
+    void selectNode(int node);
+    int selectedNode() const { return m_selected; }
+
+    void setReport(std::shared_ptr<const replay::ReplayReport> report);
+    void expandBlock(int block);
+    void collapseAll();
+    void expandAll();  // lays out every node: slow for thousands of nodes, runs in the background like any layout
+
+    // Search: nodes whose name or op contains the text (case-insensitive); next/previous select them in turn.
+    void setSearchText(const QString& text);
+    void findNext();
+    void findPrevious();
+    const std::vector<int>& searchHits() const { return m_hits; }
+
+    bool isLayingOut() const { return m_running; }
+    GraphScene* scene() const { return m_scene; }
+    GraphView* view() const { return m_view; }
+    QString statusText() const;
+    void setLayoutProgram(const QString& path) { m_layoutProgram = path; }
+
+Q_SIGNALS:
+    void nodeSelected(int node);
+    void drawingReady();               // a new layout is on screen
+    void layoutFailed(const QString& message);
+
+private:
+    void requestLayout();
+    void onLayoutDone();
+    void updateStatus();
+    void applySearch(bool select);
+
+    std::shared_ptr<const io::LoadedGraph> m_graph;
+    std::shared_ptr<const render::Grouping> m_grouping;
+    std::vector<bool> m_expanded;
+    std::shared_ptr<const replay::ReplayReport> m_report;
+    std::vector<NodeMark> m_marks;
+    QString m_layoutProgram;
+    quint64 m_generation = 0;
+    bool m_running = false;
+    bool m_refit = true;            // fit the view when the next layout arrives (a new graph)
+    int m_selected = -1;
+    int m_pendingSelect = -1;       // select once the layout that expands its block arrives
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QFutureWatcher<GraphDrawing>* m_watcher = nullptr;
+    std::vector<int> m_hits;
+    int m_hitIndex = -1;
+    QString m_error;
+
+    GraphScene* m_scene = nullptr;
+    GraphView* m_view = nullptr;
+    QLineEdit* m_search = nullptr;
+    QLabel* m_searchCount = nullptr;
+    QCheckBox* m_byStatus = nullptr;
+    QToolButton* m_expandAll = nullptr;
+    QToolButton* m_collapseAll = nullptr;
+    QLabel* m_status = nullptr;
+};
+
+// Per FX node: what a replay report says of it (None without a report).
+std::vector<NodeMark> marksFromReport(const replay::ReplayReport* report, std::size_t nodes);
+
+}  // namespace fxray::views
