@@ -1,6 +1,8 @@
 // Parser for print_readable's value annotations: "f32[32, 64][64, 1]cuda:0", "i64[]", "Sym(s0 + 1)".
 #include "base/error.h"
 #include "graph/fx_parser.h"
+#include "graph/py_tokenizer.h"
+#include "graph/sym_expr.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,12 +11,32 @@
 namespace fxray::graph {
 namespace {
 
-[[noreturn]] void fail(const std::string& msg, std::string_view text, const SourceLocation& where)
+// Text quoted in a message, cut to a readable length (an annotation may be kilobytes of parentheses).
+std::string quoted(std::string_view text)
 {
-    throw Error(msg + " in annotation \"" + std::string(text) + "\"", where);
+    constexpr std::size_t kMax = 120;
+    return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
 }
 
-// A sympy-printed expression: identifiers, integers, + - * / % ** , and parentheses. Kept as text.
+[[noreturn]] void fail(const std::string& msg, std::string_view text, const SourceLocation& where)
+{
+    // The annotation is a decoded string literal: "\x00" in the file is a NUL here.
+    throw Error(detail::printableText(msg + " in annotation \"" + quoted(text) + "\""), where);
+}
+
+int parenDepth(std::string_view e)
+{
+    int depth = 0, most = 0;
+    for (char c : e) {
+        depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        most = std::max(most, depth);
+    }
+    return most;
+}
+
+// A sympy-printed expression: identifiers, integers, + - * / % ** , and parentheses. Kept as text, parsed
+// (SymExpr) when replay binds symbols; nesting is bounded here already, so that a file SymExpr would refuse
+// is refused at load, with its line and node.
 bool validExpr(std::string_view e)
 {
     int depth = 0;
@@ -22,7 +44,8 @@ bool validExpr(std::string_view e)
         return false;
     for (char c : e) {
         if (c == '(') {
-            ++depth;
+            if (++depth > kMaxSymExprDepth)
+                return false;
         } else if (c == ')') {
             if (--depth < 0)
                 return false;
@@ -40,13 +63,17 @@ SymDim parseDim(std::string_view d, std::string_view whole, const SourceLocation
         d.remove_suffix(1);
     std::int64_t v = 0;
     auto [ptr, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+    if (ec == std::errc::result_out_of_range && ptr == d.data() + d.size())  // all digits: not a symbol
+        fail("size/stride entry '" + std::string(d) + "' is out of int64 range", whole, where);
     if (ec == std::errc() && ptr == d.data() + d.size()) {
         if (v < 0)
             fail("negative size/stride entry '" + std::string(d) + "'", whole, where);
         return SymDim::constant(v);
     }
+    if (parenDepth(d) > kMaxSymExprDepth)
+        fail("size/stride entry nested deeper than " + std::to_string(kMaxSymExprDepth) + " parentheses", whole, where);
     if (!validExpr(d))
-        fail("bad size/stride entry '" + std::string(d) + "'", whole, where);
+        fail("bad size/stride entry '" + quoted(d) + "'", whole, where);
     return SymDim::symbolic(std::string(d));
 }
 
@@ -76,6 +103,33 @@ std::vector<SymDim> parseDims(std::string_view t, std::size_t& pos, const Source
         }
     }
     fail("unterminated '['", t, where);
+}
+
+// PyTorch keeps numel and every element's offset in int64: constant sizes whose product, or sizes and strides
+// whose last element's offset, does not fit describe no tensor that ever existed (and would overflow every
+// later computation of its bytes: input generation, storage checks).
+void checkAddressable(const TensorMeta& t, std::string_view text, const SourceLocation& where)
+{
+    std::int64_t numel = 1, lastOffset = 0;
+    bool numelOverflow = false, offsetOverflow = false, empty = false;
+    for (std::size_t i = 0; i < t.sizes.size(); ++i) {
+        if (!t.sizes[i].isConstant())
+            return;  // symbolic: known only once symbols are bound
+        const std::int64_t n = *t.sizes[i].value;
+        empty = empty || n == 0;
+        numelOverflow = numelOverflow || __builtin_mul_overflow(numel, n, &numel);
+        if (t.strides && n > 0 && (*t.strides)[i].isConstant()) {
+            std::int64_t step = 0;
+            offsetOverflow = offsetOverflow || __builtin_mul_overflow(n - 1, *(*t.strides)[i].value, &step) ||
+                             __builtin_add_overflow(lastOffset, step, &lastOffset);
+        }
+    }
+    if (empty)
+        return;  // no elements: nothing is addressed
+    if (numelOverflow)
+        fail("sizes multiply to more than 2^63 - 1 elements", text, where);
+    if (offsetOverflow)
+        fail("sizes and strides address elements beyond offset 2^63 - 1", text, where);
 }
 
 }  // namespace
@@ -111,6 +165,7 @@ ValueMeta parseAnnotation(std::string_view text, const SourceLocation& where)
                      std::to_string(meta.tensor.sizes.size()),
                  text, where);
     }
+    checkAddressable(meta.tensor, text, where);
     if (pos < text.size()) {
         std::string_view dev = text.substr(pos);
         Device d;

@@ -68,18 +68,16 @@ public:
     FxParser(std::string_view text, const ParseOptions& options)
         : m_text(text), m_file(options.fileName), m_firstLine(options.firstLine)
     {
-        std::size_t start = 0;
+        // Physical lines as the tokenizer counts them ("\r\n", "\n" or a lone "\r" ends one), after a UTF-8 BOM.
+        std::size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
         while (start <= text.size()) {
-            std::size_t e = text.find('\n', start);
+            std::size_t e = text.find_first_of("\r\n", start);
             if (e == std::string_view::npos) {
                 m_physical.push_back(text.substr(start));
                 break;
             }
-            std::string_view l = text.substr(start, e - start);
-            if (!l.empty() && l.back() == '\r')
-                l.remove_suffix(1);
-            m_physical.push_back(l);
-            start = e + 1;
+            m_physical.push_back(text.substr(start, e - start));
+            start = e + (text.compare(e, 2, "\r\n") == 0 ? 2 : 1);
         }
     }
 
@@ -117,7 +115,9 @@ public:
             i = skipBlock(i);
         }
         if (!haveGraph)
-            throw Error("no graph found: expected a class with a forward() method", SourceLocation{m_file, m_firstLine, 0, {}});
+            throw Error(m_lines.empty() ? "no graph found: the text is empty (or only comments)"
+                                        : "no graph found: expected a class with a forward() method",
+                        SourceLocation{m_file, m_firstLine, 0, {}});
         result.graph.sourceFile = m_file;
         return result;
     }
@@ -192,9 +192,23 @@ private:
         m_used.clear();
         m_nodeName.clear();
         m_currentStack = -1;
+        m_definedAt.clear();
         const LogicalLine& def = m_lines[i];
         std::size_t end = skipBlock(i);
         m_graph.nodes.reserve(end - i + 8);
+        // Where each name is assigned, so that a use before that line can say so (a cycle, or moved lines).
+        for (std::size_t j = i + 1; j < end; ++j) {
+            const auto& t = m_lines[j].tokens;
+            if (t.size() < 3 || t[0].kind != TokenKind::Name || !(t[1].is(":") || t[1].is("=")))
+                continue;
+            std::size_t k = 0;  // "a = b = None" frees a and b, it defines nothing
+            while (k + 2 < t.size() && t[k].kind == TokenKind::Name && t[k + 1].is("="))
+                k += 2;
+            const bool frees = k > 0 && t[k].isName("None") && (k + 1 == t.size() || t[k + 1].is(";") ||
+                                                                  t[k + 1].kind == TokenKind::Comment);
+            if (!frees)
+                m_definedAt.emplace(t[0].text, t[0].line);
+        }
         parseSignature(def);
         for (std::size_t j = i + 1; j < end; ++j) {
             const LogicalLine& l = m_lines[j];
@@ -202,10 +216,18 @@ private:
                 onComment(l.tokens[0]);
                 continue;
             }
+            // FX writes the return last; code after it would be nodes after the output node.
+            const int output = m_graph.outputNode();
+            m_nodeName.clear();
+            if (output >= 0 && !l.tokens[0].isName("return"))
+                fail(l.tokens[0], "statement after the return statement (line " +
+                                      std::to_string(m_graph.nodes[static_cast<std::size_t>(output)].line) + ")");
             parseStatementLine(l);
         }
         if (m_graph.outputNode() < 0)
-            throw Error("forward() has no return statement", loc(def.tokens[0]), excerpt(def.tokens[0]));
+            throw Error(std::string("forward() has no return statement") +
+                            (end == m_lines.size() ? " (the text ends inside forward(): truncated?)" : ""),
+                        loc(def.tokens[0]), excerpt(def.tokens[0]));
         for (const auto& [name, p] : m_pending)
             throw Error("annotation for '" + name + "' names no placeholder", loc(p.token), excerpt(p.token));
         return end;
@@ -218,6 +240,15 @@ private:
         if (t.size() < 4 || !t[2].is("("))
             fail(t[0], "expected 'def forward(...)'");
         std::size_t close = matching(t, 2);
+        // "def forward(...):" or "def forward(...) -> T:"; without the ':' python refuses it too.
+        std::size_t colon = close + 1;
+        while (colon < t.size() && t[colon].kind == TokenKind::Comment)
+            ++colon;
+        if (colon < t.size() && t[colon].is("->"))
+            while (colon < t.size() && !t[colon].is(":"))
+                ++colon;
+        if (colon >= t.size() || !t[colon].is(":"))
+            fail(t[close], "expected ':' after the parameters of forward()");
         std::size_t p = 3;
         int lastNode = -1;
         while (p < close) {
@@ -243,6 +274,7 @@ private:
             node.name = tok.text;
             node.attr = tok.text;
             node.line = tok.line;
+            m_nodeName = node.name;
             ++p;
             if (p < close && t[p].is(":")) {
                 ++p;
@@ -259,6 +291,7 @@ private:
                 fail(t[p], "default values for graph inputs are not supported");
             lastNode = addNode(std::move(node), tok);
         }
+        m_nodeName.clear();
         // The line may end with a trailing comment after ':'.
     }
 
@@ -363,17 +396,24 @@ private:
         }
         if (first.kind != TokenKind::Name)
             fail(first, "unsupported statement");
+        if ((*c.tokens)[c.end - 1].is("="))  // "a = b =": a file cut short inside the frees, or an edit
+            fail((*c.tokens)[c.end - 1], "missing value after '='");
+        if (isPythonKeyword(first.text))
+            fail(first, "unsupported statement '" + first.text + "': the body of forward() holds only FX node "
+                                                               "assignments, frees and one return");
 
         // Frees: "a = b = None" (after the node statement on the same line, or alone).
         if (isFreeStatement(c)) {
             int owner = previous >= 0 ? previous : static_cast<int>(m_graph.nodes.size()) - 1;
+            if (owner >= 0)
+                m_nodeName = m_graph.nodes[static_cast<std::size_t>(owner)].name;
             for (std::size_t k = c.pos; k < c.end; k += 2) {
                 const Token& t = c.peek(k - c.pos);
                 if (t.isName("None"))
                     break;
                 int ref = lookup(t.text);
                 if (ref < 0)
-                    fail(t, "frees undefined name '" + t.text + "'");
+                    fail(t, "frees undefined name '" + t.text + "'" + undefinedWhy(t));
                 if (owner >= 0)
                     m_graph.nodes[static_cast<std::size_t>(owner)].frees.push_back(ref);
             }
@@ -508,7 +548,7 @@ private:
             if (parts.size() == 1 && c.at("[")) {
                 int base = lookup(parts[0]);
                 if (base < 0)
-                    fail(start, "undefined name '" + parts[0] + "'");
+                    fail(start, "undefined name '" + parts[0] + "'" + undefinedWhy(start));
                 ++c.pos;
                 std::size_t close = matching(*c.tokens, c.pos - 1);
                 Cursor inner{c.tokens, c.pos, close};
@@ -525,7 +565,7 @@ private:
                 // "l_x_ = L_x_": dynamo names a placeholder differently from its python argument.
                 int ref = lookup(parts[0]);
                 if (ref < 0)
-                    fail(start, "undefined name '" + parts[0] + "'");
+                    fail(start, "undefined name '" + parts[0] + "'" + undefinedWhy(start));
                 Node& p = m_graph.nodes[static_cast<std::size_t>(ref)];
                 if (p.kind != NodeKind::Placeholder || p.name != p.attr || m_used.count(ref))
                     fail(start, "plain assignment '" + nameTok.text + " = " + parts[0] + "' is not an FX statement");
@@ -619,8 +659,9 @@ private:
         out.stack = -1;
         m_nodeName = "output";
         if (c.done()) {
-            m_graph.outputForm = OutputForm::Single;
-            out.args.push_back(Arg::none());
+            // Python reads it as "return None", but FX always writes its output ("return None", "return ()"):
+            // a bare return is an edited or damaged graph whose outputs were lost.
+            fail(ret, "'return' without a value: FX writes the graph's outputs after it (return (a, b), return None)");
         } else if (c.peek().isName("pytree")) {
             std::vector<std::string> callee = dottedName(c);
             if (callee != std::vector<std::string>{"pytree", "tree_unflatten"} || !c.at("("))
@@ -647,6 +688,27 @@ private:
     }
 
     // ---- values ----------------------------------------------------------------------------------------------
+
+    static bool isPythonKeyword(const std::string& s)
+    {
+        static const std::unordered_set<std::string> kKeywords = {
+            "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "pass", "del", "import",
+            "from", "raise", "assert", "global", "nonlocal", "lambda", "yield", "def", "class", "break",
+            "continue", "async", "await"};  // not the soft keywords (match, case, type): names can be those
+        return kKeywords.count(s) > 0;
+    }
+
+    // Why a name used at t is not defined yet: the node uses itself, or its definition comes later.
+    std::string undefinedWhy(const Token& t) const
+    {
+        if (!m_nodeName.empty() && t.text == m_nodeName)
+            return ": a node cannot use its own value";
+        auto it = m_definedAt.find(t.text);
+        if (it != m_definedAt.end() && it->second >= t.line)
+            return ": it is defined later, on line " + std::to_string(it->second) +
+                   " (FX code lists nodes in topological order: a cycle, or lines moved)";
+        return {};
+    }
 
     static bool isLiteralName(const std::string& s)
     {
@@ -776,7 +838,7 @@ private:
             }
             if (m_bareNamesAsStrings)
                 return Arg::ofString(head);
-            fail(t, "undefined name '" + head + "'");
+            fail(t, "undefined name '" + head + "'" + undefinedWhy(t));
         }
         if (parts.size() == 2 && head == "torch") {
             const std::string& n = parts[1];
@@ -999,8 +1061,9 @@ private:
 
     int addNode(Node node, const Token& where)
     {
-        if (m_names.count(node.name))
-            fail(where, "duplicate name '" + node.name + "'");
+        if (auto it = m_names.find(node.name); it != m_names.end())
+            fail(where, "duplicate name '" + node.name + "' (first defined on line " +
+                            std::to_string(m_graph.nodes[static_cast<std::size_t>(it->second)].line) + ")");
         int index = static_cast<int>(m_graph.nodes.size());
         m_names[node.name] = index;
         m_graph.nodes.push_back(std::move(node));
@@ -1044,7 +1107,7 @@ private:
         std::string_view l = m_physical[static_cast<std::size_t>(idx)];
         while (!l.empty() && (l.front() == ' ' || l.front() == '\t'))
             l.remove_prefix(1);
-        return std::string(l.substr(0, 200));
+        return detail::printableText(l.substr(0, 200));
     }
 
     [[noreturn]] void fail(const Token& t, const std::string& msg) const
@@ -1067,6 +1130,7 @@ private:
     std::unordered_map<std::string, int> m_names;
     std::unordered_map<std::string, Pending> m_pending;
     std::unordered_map<std::string, int> m_stackIds;
+    std::unordered_map<std::string, int> m_definedAt;  // forward body: name -> line of its first assignment
     std::unordered_set<int> m_used;
     int m_currentStack = -1;
     std::string m_nodeName;

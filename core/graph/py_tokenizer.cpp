@@ -2,22 +2,64 @@
 
 #include "base/error.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <optional>
 
 namespace fxray::graph::detail {
 namespace {
 
 constexpr int kMaxBracketDepth = 256;
 
+// Length of the valid UTF-8 sequence starting at text[pos] (1 for ASCII), 0 when the bytes there are not
+// UTF-8: a stray continuation byte, a sequence cut short, an overlong form, a surrogate, beyond U+10FFFF.
+std::size_t utf8SequenceLength(std::string_view text, std::size_t pos)
+{
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char b = byte(pos);
+    if (b < 0x80)
+        return 1;
+    std::size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (b >= 0xC2 && b <= 0xDF) {
+        n = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        n = 3;
+        lo = b == 0xE0 ? 0xA0 : 0x80;
+        hi = b == 0xED ? 0x9F : 0xBF;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        n = 4;
+        lo = b == 0xF0 ? 0x90 : 0x80;
+        hi = b == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (pos + n > text.size() || byte(pos + 1) < lo || byte(pos + 1) > hi)
+        return 0;
+    for (std::size_t k = 2; k < n; ++k)
+        if (byte(pos + k) < 0x80 || byte(pos + k) > 0xBF)
+            return 0;
+    return n;
+}
+
+std::string hexByte(unsigned char b)
+{
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    return std::string("\\x") + kHex[b >> 4] + kHex[b & 15];
+}
+
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// The physical line holding pos (a lone "\r" ends a line too, as for python), made printable.
 std::string lineText(std::string_view text, std::size_t pos)
 {
-    std::size_t b = text.rfind('\n', pos == 0 ? 0 : pos - 1);
-    b = (b == std::string_view::npos || pos == 0) ? 0 : b + 1;
-    std::size_t e = text.find('\n', pos);
-    return std::string(text.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+    pos = std::min(pos, text.size());
+    std::size_t b = pos == 0 ? std::string_view::npos : text.find_last_of("\r\n", pos - 1);
+    b = b == std::string_view::npos ? 0 : b + 1;
+    std::size_t e = text.find_first_of("\r\n", pos);
+    return printableText(text.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
 }
 
 class Tokenizer {
@@ -27,10 +69,19 @@ public:
 
     std::vector<LogicalLine> run()
     {
+        // Notepad saves UTF-8 with a BOM, and python accepts it: skip it, so columns and indents start after it.
+        if (m_text.starts_with("\xEF\xBB\xBF"))
+            m_pos = m_lineStart = 3;
+        checkUtf8();
         std::vector<LogicalLine> lines;
         LogicalLine current;
         int depth = 0;
-        std::vector<char> brackets;
+        struct Open {
+            char bracket;
+            int line, column;
+            std::size_t pos;
+        };
+        std::vector<Open> brackets;
         while (m_pos < m_text.size()) {
             char c = m_text[m_pos];
             if (c == '\n' || c == '\r') {
@@ -38,6 +89,7 @@ public:
                     ++m_pos;
                 advanceLine();
                 if (depth == 0 && !current.tokens.empty()) {
+                    endLogicalLine(current);
                     lines.push_back(std::move(current));
                     current = LogicalLine{};
                 }
@@ -58,6 +110,9 @@ public:
                 current.tokens.reserve(32);
                 current.indent = column() - 1;
                 current.line = lineNo();
+                m_logicalStart = m_pos;
+                if (c != '#')  // comment-only lines take no part in python's indentation
+                    checkIndent();
             }
             if (c == '#') {
                 std::size_t e = m_text.find_first_of("\r\n", m_pos);
@@ -136,10 +191,10 @@ public:
                     // Generated code nests a few levels; the limit keeps the recursive parser's stack bounded.
                     if (++depth > kMaxBracketDepth)
                         fail("brackets nested deeper than " + std::to_string(kMaxBracketDepth));
-                    brackets.push_back(op[0]);
+                    brackets.push_back({op[0], lineNo(), column(), m_pos});
                 } else if (op == ")" || op == "]" || op == "}") {
                     char open = op == ")" ? '(' : op == "]" ? '[' : '{';
-                    if (brackets.empty() || brackets.back() != open)
+                    if (brackets.empty() || brackets.back().bracket != open)
                         fail("unbalanced '" + std::string(op) + "'");
                     brackets.pop_back();
                     --depth;
@@ -148,16 +203,134 @@ public:
                 m_pos += op.size();
             }
             if (!matched)
-                fail(std::string("unexpected character '") + c + "'");
+                failUnexpectedCharacter();
         }
-        if (depth != 0)
-            fail("unclosed '" + std::string(1, brackets.back()) + "' at end of text");
-        if (!current.tokens.empty())
+        if (depth != 0) {
+            // Point at the bracket left open, not at the end: that is the statement the text stops inside.
+            const Open& o = brackets.back();
+            throw Error("unclosed '" + std::string(1, o.bracket) + "': the text ends inside it (truncated?)",
+                        SourceLocation{m_file, o.line, o.column, {}}, lineText(m_text, o.pos));
+        }
+        if (!current.tokens.empty()) {
+            endLogicalLine(current);
             lines.push_back(std::move(current));
+        }
+        if (m_blockOpener)
+            throw Error("expected an indented block after line " + std::to_string(m_blockOpener->line) +
+                            ", but the text ends (truncated?)",
+                        SourceLocation{m_file, m_blockOpener->line, m_blockOpener->column, {}},
+                        lineText(m_text, m_blockOpener->pos));
         return lines;
     }
 
 private:
+    struct Indent {
+        int column;     // with tab stops of 8, as python measures
+        int altColumn;  // with tab stops of 1: python's check that tabs and spaces are not mixed ambiguously
+    };
+    struct Place {
+        int line, column;
+        std::size_t pos;
+    };
+
+    // Python's indentation rules (its tokenizer's indent stack), checked at the first token of each logical
+    // line: fxray reads blocks by indentation, so a file python would refuse must not load as something else.
+    // The first statement sets the base level (a snippet cut from a larger file may start indented).
+    void checkIndent()
+    {
+        Indent now{0, 0};
+        for (std::size_t k = m_lineStart; k < m_pos; ++k) {
+            const char w = m_text[k];
+            if (w == ' ') {
+                ++now.column;
+                ++now.altColumn;
+            } else if (w == '\t') {
+                now.column = (now.column / 8 + 1) * 8;
+                ++now.altColumn;
+            } else if (w == '\f') {
+                now = {0, 0};
+            }
+        }
+        const auto tabError = [&] { fail("inconsistent use of tabs and spaces in indentation"); };
+        if (m_indents.empty()) {
+            m_indents.push_back(now);
+        } else if (m_blockOpener) {
+            const Indent top = m_indents.back();
+            if (now.column <= top.column)
+                fail("expected an indented block after line " + std::to_string(m_blockOpener->line));
+            if (now.altColumn <= top.altColumn)
+                tabError();
+            m_indents.push_back(now);
+        } else if (now.column > m_indents.back().column) {
+            fail("unexpected indent");
+        } else {
+            while (m_indents.size() > 1 && now.column < m_indents.back().column)
+                m_indents.pop_back();
+            if (now.column != m_indents.back().column)
+                fail("unindent does not match any outer indentation level");
+            if (now.altColumn != m_indents.back().altColumn)
+                tabError();
+        }
+        m_blockOpener.reset();
+    }
+
+    // A logical line whose last token (comments aside) is ':' opens a block: the next one must be indented.
+    void endLogicalLine(const LogicalLine& l)
+    {
+        for (auto it = l.tokens.rbegin(); it != l.tokens.rend(); ++it) {
+            if (it->kind == Token::Kind::Comment)
+                continue;
+            if (it->is(":"))
+                m_blockOpener = Place{l.line, l.tokens.front().column, m_logicalStart};
+            return;
+        }
+    }
+
+    // Python reads source as UTF-8 and so does fxray: a Latin-1 or cp1252 file is refused at its first bad
+    // byte rather than letting stray bytes into node names, comments and messages.
+    void checkUtf8()
+    {
+        std::size_t bad = m_pos;
+        while (bad < m_text.size()) {
+            const std::size_t n = utf8SequenceLength(m_text, bad);
+            if (n == 0)
+                break;
+            bad += n;
+        }
+        if (bad >= m_text.size())
+            return;
+        int line = 1;
+        std::size_t lineStart = m_pos;
+        for (std::size_t k = m_pos; k < bad; ++k) {
+            if (m_text[k] == '\n' || (m_text[k] == '\r' && (k + 1 >= m_text.size() || m_text[k + 1] != '\n'))) {
+                ++line;
+                lineStart = k + 1;
+            }
+        }
+        throw Error("not UTF-8 text: byte 0x" + hexByte(static_cast<unsigned char>(m_text[bad])).substr(2) +
+                        " (python reads FX code as UTF-8; was the file re-encoded, e.g. as Latin-1?)",
+                    SourceLocation{m_file, line + m_lineOffset, static_cast<int>(bad - lineStart) + 1, {}},
+                    lineText(m_text, bad));
+    }
+
+    [[noreturn]] void failUnexpectedCharacter() const
+    {
+        const auto b = static_cast<unsigned char>(m_text[m_pos]);
+        if (b < 0x80) {
+            const std::string shown = b < 0x20 || b == 0x7F ? hexByte(b) : std::string(1, static_cast<char>(b));
+            fail("unexpected character '" + shown + "'");
+        }
+        // Valid UTF-8 (checked up front): name the whole character, not its first byte.
+        const std::size_t n = utf8SequenceLength(m_text, m_pos);
+        unsigned codePoint = b & (0xFF >> (n + 1));
+        for (std::size_t k = 1; k < n; ++k)
+            codePoint = codePoint << 6 | (static_cast<unsigned char>(m_text[m_pos + k]) & 0x3F);
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "U+%04X", codePoint);
+        fail("unexpected character '" + std::string(m_text.substr(m_pos, n)) + "' (" + hex +
+             "): outside strings and comments FX code is ASCII");
+    }
+
     int lineNo() const { return m_line + m_lineOffset; }
     int column() const { return static_cast<int>(m_pos - m_lineStart) + 1; }
     void advanceLine()
@@ -182,7 +355,7 @@ private:
         while (true) {
             if (m_pos >= m_text.size()) {
                 m_pos = startPos;
-                fail("unterminated string");
+                fail("unterminated string: the text ends inside it (truncated?)");
             }
             char c = m_text[m_pos];
             if (triple && m_text.substr(m_pos, 3) == std::string(3, quote)) {
@@ -247,6 +420,9 @@ private:
     std::size_t m_pos = 0;
     std::size_t m_lineStart = 0;
     int m_line = 1;
+    std::size_t m_logicalStart = 0;  // offset of the current logical line's first token
+    std::vector<Indent> m_indents;
+    std::optional<Place> m_blockOpener;  // the last logical line ended with ':'
 };
 
 }  // namespace
@@ -254,6 +430,24 @@ private:
 std::vector<LogicalLine> tokenizePython(std::string_view text, const std::string& fileName, int firstLine)
 {
     return Tokenizer(text, fileName, firstLine).run();
+}
+
+std::string printableText(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t k = 0; k < text.size();) {
+        const auto b = static_cast<unsigned char>(text[k]);
+        const std::size_t n = utf8SequenceLength(text, k);
+        if (n == 0 || (b < 0x20 && b != '\t') || b == 0x7F) {
+            out += hexByte(b);
+            ++k;
+        } else {
+            out.append(text.substr(k, n));
+            k += n;
+        }
+    }
+    return out;
 }
 
 }  // namespace fxray::graph::detail

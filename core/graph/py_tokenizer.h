@@ -29,7 +29,13 @@ struct LogicalLine {
     bool commentOnly() const { return tokens.size() == 1 && tokens[0].kind == Token::Kind::Comment; }
 };
 
-// Throws fxray::Error (file:line:column) on an unterminated string, stray character or unbalanced bracket.
+// Throws fxray::Error (file:line:column) on text that is not UTF-8, an unterminated string, a stray character,
+// an unbalanced bracket, or indentation python would refuse (unexpected indent, a dedent to no outer level,
+// a block opener with no indented block, tabs and spaces mixed ambiguously). A UTF-8 BOM is skipped.
 std::vector<LogicalLine> tokenizePython(std::string_view text, const std::string& fileName, int firstLine);
+
+// The text with control characters and bytes that are not UTF-8 written as \xNN: messages quote file text,
+// and a NUL would cut them short (std::runtime_error keeps a C string), invalid UTF-8 would garble them.
+std::string printableText(std::string_view text);
 
 }  // namespace fxray::graph::detail

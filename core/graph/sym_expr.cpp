@@ -23,7 +23,7 @@ using Kind = SymExpr::Node::Kind;
 
 // Annotations are short; anything longer is not a size expression, and the limit bounds recursion depth.
 constexpr std::size_t kMaxExprLength = 4096;
-constexpr int kMaxDepth = 200;
+constexpr int kMaxDepth = kMaxSymExprDepth;
 
 class Parser {
 public:

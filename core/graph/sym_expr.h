@@ -11,6 +11,9 @@
 
 namespace fxray::graph {
 
+// How deeply SymExpr::parse nests (parentheses, unary signs): it recurses, and annotations are short.
+inline constexpr int kMaxSymExprDepth = 200;
+
 class SymExpr {
 public:
     // Throws fxray::Error with the text and position on anything it does not understand.

@@ -156,9 +156,13 @@ void addTraceEntries(const std::string& logPath, Discovery& d)
         (void)index;
         d.graphs.push_back(traceEntry(logPath, origin));
     }
+    // A damaged graph record, and also a header that did not parse or payload lines with no header: either
+    // may be a graph that is lost, so the log is reported as damaged rather than listed as if whole.
     for (const TraceRecord& r : log.records)
-        if (r.isGraph && !r.error.empty())
+        if ((r.isGraph || r.kind.empty()) && !r.error.empty())
             d.errors.push_back(r.error);
+    for (const TraceDiagnostic& diag : log.diagnostics)
+        d.errors.push_back(diag.message);
 }
 
 GraphEntry seedEntry(const std::string& dirPath)
@@ -342,7 +346,16 @@ LoadedGraph loadTrace(const GraphEntry& entry)
         }
         LoadedGraph lg;
         lg.entry = entry;
-        graph::ParsedModule m = graph::parseFxModule(r.payload, {entry.path, r.payloadLine});
+        graph::ParsedModule m;
+        try {
+            m = graph::parseFxModule(r.payload, {entry.path, r.payloadLine});
+        } catch (const Error& e) {
+            // The payload is the log's lines less their leading tab: columns in the log are one further on.
+            SourceLocation where = e.where();
+            if (where.column > 0)
+                ++where.column;
+            throw Error(e.message(), where, e.excerpt());
+        }
         lg.graph = std::move(m.graph);
         lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
         return lg;

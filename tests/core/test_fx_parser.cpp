@@ -3,6 +3,7 @@
 #include "graph/algorithms.h"
 #include "graph/fx_parser.h"
 #include "graph/printer.h"
+#include "graph/sym_expr.h"
 
 #include <QtTest/QtTest>
 
@@ -11,6 +12,7 @@
 #include <sstream>
 
 using namespace fxray;
+using namespace std::string_literals;
 using namespace fxray::graph;
 namespace fs = std::filesystem;
 
@@ -246,6 +248,173 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, parseAnnotation("f32[4", here));
         QVERIFY_THROWS_EXCEPTION(Error, parseAnnotation("f32[4]cuda:x", here));
         QVERIFY_THROWS_EXCEPTION(Error, parseAnnotation("f32[4;]", here));
+    }
+
+    // ---- bad input (tests/data/bad/fx, made by make_bad_fx.py, holds a file for each of these) ----------
+
+    // A graph in the shape print_readable writes, for the tests below to break.
+    static std::string graphText(const std::string& body = "        y: \"f32[4][1]cpu\" = torch.ops.aten.relu.default(x)\n"
+                                                            "        return (y,)\n")
+    {
+        return "class G(torch.nn.Module):\n    def forward(self, x: \"f32[4][1]cpu\"):\n" + body;
+    }
+
+    void bomAndEveryLineEndLoadAndCountLines()
+    {
+        // utf8_bom.py failed with "unexpected character" at 1:1; cr_only.py's errors quoted the wrong line.
+        const std::string text = graphText();
+        QCOMPARE(parseText("\xEF\xBB\xBF" + text).nodes.size(), std::size_t(3));
+        for (const std::string eol : {"\r\n", "\r"}) {
+            std::string t = "\xEF\xBB\xBF" + graphText("        y = torch.ops.aten.relu.default(z)\n        return (y,)\n");
+            for (std::size_t at = 0; (at = t.find('\n', at)) != std::string::npos; at += eol.size())
+                t.replace(at, 1, eol);
+            const std::string e = expectError(t);
+            QVERIFY2(e.find("bad.py:3:41: node 'y': undefined name 'z'\n    y = torch.ops.aten.relu.default(z)") == 0, e.c_str());
+            QVERIFY2(e.find('\r') == std::string::npos, e.c_str());
+        }
+    }
+
+    void textThatIsNotUtf8IsRefusedAtItsFirstBadByte()
+    {
+        // latin1_comment.py loaded, stray bytes and all; latin1_annotation.py gave a garbled device error.
+        std::string e = expectError(graphText("        # File: mod\xE8le.py:3 in f\n        return (x,)\n"));
+        QVERIFY2(e.find("bad.py:3:20: not UTF-8 text: byte 0xE8") == 0, e.c_str());
+        QVERIFY2(e.find("mod\\xE8le.py") != std::string::npos, e.c_str());  // the excerpt shows the byte escaped
+        for (const char* bad : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE2\x9C"})  // overlong, surrogate, > U+10FFFF, cut
+            QVERIFY(expectError(graphText("        # " + std::string(bad) + "\n        return (x,)\n")).find("not UTF-8") != std::string::npos);
+        QCOMPARE(parseText(graphText("        # \xE2\x9C\x93 \xF0\x9F\x98\x80\n        return (x,)\n")).nodes.size(), std::size_t(2));
+    }
+
+    void unexpectedCharactersAreShownWholeAndPrintable()
+    {
+        // nul_byte.py's message stopped at the NUL (what() is a C string); utf8_identifier.py's quoted half a character.
+        std::string e = expectError(graphText("        y = torch.ops.aten.relu.default(x\0x)\n        return (y,)\n"s));
+        QVERIFY2(e.find("bad.py:3:42: unexpected character '\\x00'\n") == 0, e.c_str());
+        QVERIFY2(e.find("y = torch.ops.aten.relu.default(x\\x00x)") != std::string::npos, e.c_str());
+        e = expectError(graphText("        rel\xC3\xBC = torch.ops.aten.relu.default(x)\n        return (x,)\n"));
+        QVERIFY2(e.find("bad.py:3:12: unexpected character '\xC3\xBC' (U+00FC)") == 0, e.c_str());
+        // A NUL decoded from an escape inside an annotation string is escaped in the message too.
+        e = expectError("class G:\n    def forward(self, x: \"f32[4]\\x00\"):\n        return (x,)\n");
+        QVERIFY2(e.find("bad device '\\x00'") != std::string::npos && e.find('\0') == std::string::npos, e.c_str());
+    }
+
+    void pythonIndentationRulesHold()
+    {
+        // Consistent tabs load (tab stops of 8), as in python.
+        QCOMPARE(parseText("class G:\n\tdef forward(self, x):\n\t\ty = torch.ops.aten.relu.default(x)\n\t\treturn (y,)\n").nodes.size(),
+                 std::size_t(3));
+        // mixed_tabs_spaces.py, unindent_mismatch.py, unexpected_indent.py loaded, or failed as "no return statement".
+        std::string e = expectError(graphText("        y = torch.ops.aten.relu.default(x)\n\treturn (y,)\n"));
+        QVERIFY2(e.find("bad.py:4:2: inconsistent use of tabs and spaces in indentation") == 0, e.c_str());
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(x)\n      return (y,)\n"));
+        QVERIFY2(e.find("bad.py:4:7: unindent does not match any outer indentation level") == 0, e.c_str());
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(x)\n            return (y,)\n"));
+        QVERIFY2(e.find("bad.py:4:13: unexpected indent") == 0, e.c_str());
+        e = expectError(graphText("y = torch.ops.aten.relu.default(x)\n"));
+        QVERIFY2(e.find("bad.py:3:1: expected an indented block after line 2") == 0, e.c_str());
+        // A block opener at the end (trunc_class_body.py said "no graph found"); comments are no block.
+        e = expectError("class G(torch.nn.Module):\n    # only a comment\n");
+        QVERIFY2(e.find("bad.py:1:1: expected an indented block after line 1, but the text ends (truncated?)") == 0, e.c_str());
+        // A snippet may start indented: its first statement sets the base level.
+        QCOMPARE(parseText("    class G:\n        def forward(self, x):\n            return (x,)\n").nodes.size(), std::size_t(2));
+    }
+
+    void truncatedTextPointsAtWhatItStopsInside()
+    {
+        // trunc_def_multiline.py pointed at the end (8:1) with an empty excerpt.
+        std::string e = expectError("class G:\n    def forward(\n        self,\n        x: \"f32[4]\",\n");
+        QVERIFY2(e.find("bad.py:2:16: unclosed '(': the text ends inside it (truncated?)\n") == 0, e.c_str());
+        QVERIFY2(e.ends_with("def forward("), e.c_str());  // the excerpt is the line the bracket opens
+        e = expectError(graphText("        y: \"f32[4"));
+        QVERIFY2(e.find("bad.py:3:12: unterminated string: the text ends inside it (truncated?)") == 0, e.c_str());
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(x)\n"));
+        QVERIFY2(e.find("no return statement (the text ends inside forward(): truncated?)") != std::string::npos, e.c_str());
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(x)\nz = 1\n"));
+        QVERIFY2(e.find("no return statement\n") != std::string::npos, e.c_str());
+        // trunc_def_colon.py: "def forward(...)" without its ':' said "no return statement".
+        e = expectError("class G:\n    def forward(self, x)\n");
+        QVERIFY2(e.find("bad.py:2:24: expected ':' after the parameters of forward()") == 0, e.c_str());
+        QCOMPARE(parseText("class G:\n    def forward(self, x) -> None:  # c\n        return (x,)\n").nodes.size(), std::size_t(2));
+        // trunc_mid_frees.py: "a = b =" named a node it is not and said "unexpected '='".
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(x);  x = \n        return (y,)\n"));
+        QVERIFY2(e.find("bad.py:3:48: missing value after '='") == 0, e.c_str());
+    }
+
+    void returnIsLastAndCarriesAValue()
+    {
+        // statement_after_return.py loaded a node after the output node; return_bare.py loaded as "return None".
+        std::string e = expectError(graphText("        return (x,)\n        y = torch.ops.aten.relu.default(x)\n"));
+        QVERIFY2(e.find("bad.py:4:9: statement after the return statement (line 3)") == 0, e.c_str());
+        e = expectError(graphText("        return\n"));
+        QVERIFY2(e.find("bad.py:3:9: node 'output': 'return' without a value") == 0, e.c_str());
+        QCOMPARE(parseText(graphText("        return ()\n")).outputForm, OutputForm::Tuple);
+        QCOMPARE(parseText(graphText("        return None\n")).outputForm, OutputForm::Single);
+    }
+
+    void namesUsedTooEarlyTwiceOrByThemselvesSayWhere()
+    {
+        std::string e = expectError(graphText("        y = torch.ops.aten.relu.default(z)\n        z = torch.ops.aten.relu.default(x)\n        return (y,)\n"));
+        QVERIFY2(e.find("bad.py:3:41: node 'y': undefined name 'z': it is defined later, on line 4") == 0, e.c_str());
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(y)\n        return (y,)\n"));
+        QVERIFY2(e.find("node 'y': undefined name 'y': a node cannot use its own value") != std::string::npos, e.c_str());
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(x)\n        y = torch.ops.aten.relu.default(x)\n        return (y,)\n"));
+        QVERIFY2(e.find("bad.py:4:9: node 'y': duplicate name 'y' (first defined on line 3)") == 0, e.c_str());
+        e = expectError("class G:\n    def forward(self, x, x):\n        return (x,)\n");
+        QVERIFY2(e.find("bad.py:2:26: node 'x': duplicate name 'x'") == 0, e.c_str());
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(x);  w = None\n        return (y,)\n"));
+        QVERIFY2(e.find("bad.py:3:46: node 'y': frees undefined name 'w'") == 0, e.c_str());
+        // A free ("z = None") is no definition: a use of z before it stays a plain undefined name.
+        e = expectError(graphText("        y = torch.ops.aten.relu.default(z)\n        z = None\n        return (y,)\n"));
+        QVERIFY2(e.find("undefined name 'z'\n") != std::string::npos, e.c_str());
+    }
+
+    void pythonStatementsInForwardAreNamed()
+    {
+        std::string e = expectError(graphText("        pass\n        return (x,)\n"));
+        QVERIFY2(e.find("bad.py:3:9: unsupported statement 'pass'") == 0, e.c_str());
+        e = expectError(graphText("        if x:\n            y = x\n        return (x,)\n"));
+        QVERIFY2(e.find("bad.py:3:9: unsupported statement 'if'") == 0, e.c_str());
+    }
+
+    void annotationSizesMustDescribeAnAddressableTensor()
+    {
+        SourceLocation here{"a.py", 2, 5, "x"};
+        auto error = [&](const char* text) {
+            try {
+                parseAnnotation(text, here);
+            } catch (const Error& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        // annot_int64_overflow.py loaded its size as a symbol named "99999999999999999999".
+        QVERIFY(error("f32[99999999999999999999]").starts_with("a.py:2:5: node 'x': size/stride entry '99999999999999999999' is out of int64 range"));
+        QVERIFY(error("f32[4][99999999999999999999]").find("out of int64 range") != std::string::npos);
+        // annot_huge_sizes.py / annot_huge_stride.py loaded: numel or the last offset overflow int64.
+        QVERIFY(error("f32[99999999999999, 99999999999999]").find("sizes multiply to more than 2^63 - 1 elements") != std::string::npos);
+        QVERIFY(error("f32[10, 64][9223372036854775807, 1]").find("address elements beyond offset 2^63 - 1") != std::string::npos);
+        // Huge but representable, empty, or symbolic: fine.
+        QCOMPARE(parseAnnotation("f32[99999999999999][1]cpu", here).tensor.sizes.size(), std::size_t(1));
+        QCOMPARE(parseAnnotation("f32[0, 9223372036854775807][9223372036854775807, 1]", here).tensor.sizes.size(), std::size_t(2));
+        QCOMPARE(parseAnnotation("f32[s0, 99999999999999, 99999999999999]", here).tensor.sizes.size(), std::size_t(3));
+        QCOMPARE(parseAnnotation("f32[1, 4][9223372036854775807, 1]", here).tensor.sizes.size(), std::size_t(2));
+    }
+
+    void annotationNestingIsBoundedAtLoad()
+    {
+        // deep_annotation.py loaded; replay's SymExpr would have refused it later, without file or line.
+        SourceLocation here{"a.py", 2, 5, "x"};
+        const std::string deep = "f32[" + std::string(kMaxSymExprDepth + 1, '(') + "s0" + std::string(kMaxSymExprDepth + 1, ')') + "]";
+        try {
+            parseAnnotation(deep, here);
+            QFAIL("no error");
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("nested deeper than 200 parentheses") != std::string::npos, what.c_str());
+            QVERIFY2(what.size() < 300, what.c_str());  // the annotation is quoted cut short
+        }
+        const std::string fine = "f32[" + std::string(20, '(') + "s0" + std::string(20, ')') + "]";
+        QCOMPARE(parseAnnotation(fine, here).tensor.sizes.size(), std::size_t(1));
     }
 
     void floatReprMatchesPython()

@@ -3,6 +3,7 @@
 // which the reader relies on to trust payloads.
 #include "base/error.h"
 #include "base/md5.h"
+#include "io/graph_source.h"
 #include "io/trace_log.h"
 
 #include <QtTest/QtTest>
@@ -503,6 +504,37 @@ private Q_SLOTS:
             readTraceLog(kBad + "does_not_exist.log");
         } catch (const Error& e) {
             QCOMPARE(e.where().file, kBad + "does_not_exist.log");
+        }
+    }
+
+    // ---- What discovery and loading make of damaged logs (graph_source) ---------------------------------
+
+    void discoveryReportsRecordsThatMayHaveBeenGraphs()
+    {
+        // malformed_header.log listed its one good graph and `fxray info` exited 0: the record behind the
+        // broken header (a graph) was dropped without a word.
+        const Discovery d = discover(kBad + "malformed_header.log");
+        QCOMPARE(d.graphs.size(), std::size_t(1));
+        QCOMPARE(d.errors.size(), std::size_t(1));
+        QVERIFY2(contains(d.errors[0], "malformed_header.log:8:158: malformed JSON header"), cstr(d.errors[0]));
+        QVERIFY(discover(kBad + "good.log").errors.empty());
+        // A log cut inside a header's prefix: the line is a diagnostic, and the only news there is.
+        try {
+            discover(kBad + "truncated_prefix.log");
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(contains(e.what(), "truncated_prefix.log:8: line 8 is neither a TORCH_TRACE record header"), e.what());
+        }
+    }
+
+    void payloadErrorsNameTheLogsLineAndColumn()
+    {
+        // Columns were the payload's, one short of the log's (payload lines start with a tab).
+        try {
+            loadAddress(kBad + "payload_undefined_name.log#0/0/aot_forward_graph");
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(contains(e.what(), "payload_undefined_name.log:12:70: node 'relu': undefined name 'permutee'"), e.what());
         }
     }
 

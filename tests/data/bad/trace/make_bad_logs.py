@@ -87,6 +87,24 @@ def main():
           + "not a record line\nneither is this\n" + "\torphaned after stray text\n" + b
           + "I1121 11:39:53.000000 453 torch/x.py:1] not json at all\n" + c)
 
+    # Truncations at the other boundaries of a record: inside the header's prefix (before "]"), right after a
+    # complete header line whose payload never came, and at a payload line boundary (whole lines missing).
+    write("truncated_prefix.log", a + b[: b.index("graph_compile.py")])
+    write("truncated_before_payload.log", a + b[: b.index("\n") + 1])
+    lines = b.split("\n")
+    write("truncated_payload_lines.log", a + "\n".join(lines[:4]) + "\n")
+
+    # Payloads that verify (the MD5 matches) but hold broken FX code: the error names the log's own line.
+    broken = FORWARD.replace("torch.ops.aten.relu.default(permute)", "torch.ops.aten.relu.default(permutee)")
+    write("payload_undefined_name.log", a + record(ids({"aot_forward_graph": {}}), broken) + c)
+    latin1 = FORWARD.replace("permute: ", "permut\u00e9: ", 1).replace("(permute)", "(permut\u00e9)")
+    payload = latin1.encode("latin-1")
+    meta = dict(ids({"aot_forward_graph": {}}), has_payload=hashlib.md5(payload).hexdigest())
+    header = f"V1121 11:39:52.969000 453 torch/_functorch/_aot_autograd/graph_compile.py:1708] {json.dumps(meta)}"
+    write("payload_not_utf8.log", a.encode() + header.encode() + b"".join(b"\n\t" + l for l in payload.split(b"\n"))
+          + b"\n" + c.encode())
+    write("payload_empty_graph.log", a + record(ids({"aot_forward_graph": {}}), "") + c)
+
     write("empty.log", "")
 
     # Only blank lines (LF and CRLF).

@@ -1,0 +1,1 @@
+class GraphModule(torch.nn.Module):
