@@ -121,22 +121,30 @@ void ReplayWorker::ensureStarted(replay::CancelToken* cancel)
                 std::to_string(m_config.startTimeout.count() / 1000) + " s");
 }
 
-int ReplayWorker::cudaDevices()
+int ReplayWorker::cudaDevices(replay::CancelToken* cancel)
 {
-    ensureStarted(nullptr);
-    return m_cudaDevices;
+    ensureStarted(cancel);
+    return m_process ? m_cudaDevices : -1;
 }
 
 replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const replay::ReplayOptions& options,
                                        replay::CancelToken* cancel, const replay::ProgressSink& progress)
+{
+    return run(graph, options, cancel, progress, {});
+}
+
+replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const replay::ReplayOptions& options,
+                                       replay::CancelToken* cancel, const replay::ProgressSink& progress,
+                                       const replay::NodeSink& nodes)
 {
     try {
         ensureStarted(cancel);
     } catch (const Error& e) {
         return failedReport(graph, options, -1, e.what());
     }
-    if (!m_process) {  // cancelled while starting
+    if (!m_process) {  // cancelled while starting: like a cancel later on, not an error
         auto r = failedReport(graph, options, -1, "cancelled");
+        r.fatal.clear();
         r.cancelled = true;
         return r;
     }
@@ -165,7 +173,7 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
     for (;;) {
         if (cancel && cancel->cancelled.load()) {
             m_process.reset();
-            auto r = failedReport(graph, options, -1, "cancelled");
+            auto r = failedReport(graph, options, -1, "cancelled", std::move(streamed));
             r.fatal.clear();
             r.cancelled = true;
             return r;
@@ -200,8 +208,12 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
         if (msg["node"].isInt()) {
             const std::int64_t index = msg["node"].asInt();
             try {
-                if (index >= 0 && index < static_cast<std::int64_t>(streamed.size()))
-                    streamed[static_cast<std::size_t>(index)] = replay::nodeFromJson(msg["result"]);
+                if (index >= 0 && index < static_cast<std::int64_t>(streamed.size())) {
+                    auto& at = streamed[static_cast<std::size_t>(index)];
+                    at = replay::nodeFromJson(msg["result"]);
+                    if (nodes)
+                        nodes(static_cast<std::size_t>(index), at);
+                }
             } catch (const Error&) {
                 // A result we cannot read is left out; the final report is what counts.
             }

@@ -23,13 +23,20 @@ public:
     explicit ReplayWorker(WorkerConfig config);
     ~ReplayWorker() override;
 
-    // Cancelling kills the worker (a replay may sit inside one long kernel); the report then says cancelled.
+    // Cancelling kills the worker (a replay may sit inside one long kernel); the report then says cancelled and
+    // keeps the node results that came before.
     replay::ReplayReport run(const io::LoadedGraph& graph, const replay::ReplayOptions& options,
                              replay::CancelToken* cancel = nullptr, const replay::ProgressSink& progress = {}) override;
+    // The same, also handing each node's result to `nodes` as the worker sends it (on the calling thread, before
+    // `progress`): the GUI shows results while the replay runs.
+    replay::ReplayReport run(const io::LoadedGraph& graph, const replay::ReplayOptions& options, replay::CancelToken* cancel,
+                             const replay::ProgressSink& progress, const replay::NodeSink& nodes);
 
     int starts() const { return m_starts; }  // workers started so far (1 + respawns)
     int pid() const { return m_process ? m_process->pid() : -1; }
-    int cudaDevices();  // as the worker reports it (starts one if needed)
+    // As the worker reports it (starts one if needed; throws fxray::Error when it cannot); -1 when `cancel` was
+    // set before the worker was up.
+    int cudaDevices(replay::CancelToken* cancel = nullptr);
     void stop();        // ends the current worker, if any
 
     // The fxray executable next to `selfExe`'s directory or its sibling app/cli (build tree), else "fxray".

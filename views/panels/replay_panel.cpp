@@ -1,0 +1,627 @@
+#include "views/panels/replay_panel.h"
+
+#include "base/error.h"
+#include "views/models/replay_results_model.h"
+#include "worker/replay_worker.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <limits>
+#include <mutex>
+#include <utility>
+
+namespace fxray::views {
+
+namespace detail {
+
+// The job side: the worker client, used by one job at a time (the panel's pool has one thread).
+struct ReplayEngine {
+    std::unique_ptr<worker::ReplayWorker> worker;
+    std::string program;
+
+    worker::ReplayWorker& workerFor(const std::string& path)
+    {
+        if (!worker || program != path) {
+            worker::WorkerConfig config;
+            config.program = path;
+            worker = std::make_unique<worker::ReplayWorker>(config);
+            program = path;
+        }
+        return *worker;
+    }
+};
+
+// Node results and progress on their way from a job to the GUI thread. `posted`: a drain is queued already, so
+// a burst of nodes costs one queued call.
+struct ReplayStream {
+    std::mutex mutex;
+    std::vector<std::pair<std::size_t, replay::NodeResult>> nodes;
+    std::size_t done = 0, total = 0;
+    bool posted = false;
+};
+
+}  // namespace detail
+
+namespace {
+
+constexpr int kReportThrottleMs = 100;
+
+const QString kSettingsDevice = QStringLiteral("replay/device");
+const QString kSettingsSeed = QStringLiteral("replay/seed");
+const QString kSettingsInputs = QStringLiteral("replay/inputs");
+const QString kSettingsIntLow = QStringLiteral("replay/intLow");
+const QString kSettingsIntHigh = QStringLiteral("replay/intHigh");
+const QString kSettingsStopOnFirst = QStringLiteral("replay/stopOnFirst");
+const QString kSettingsProblemsOnly = QStringLiteral("replay/problemsOnly");
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// Rows of not-run nodes: what the table shows before the worker's first result.
+replay::ReplayReport skeletonFor(const io::LoadedGraph& g, const replay::ReplayOptions& o)
+{
+    replay::ReplayReport r;
+    r.address = g.entry.address;
+    r.device = o.device;
+    r.seed = o.seed;
+    r.inputs = o.inputs == replay::ReplayOptions::Inputs::Saved ? "saved" : "random";
+    r.nodes.reserve(g.graph.nodes.size());
+    for (const graph::Node& n : g.graph.nodes) {
+        replay::NodeResult nr;
+        nr.name = n.name;
+        nr.target = n.target.str();
+        r.nodes.push_back(std::move(nr));
+    }
+    return r;
+}
+
+QString countsText(const replay::ReplayReport& r)
+{
+    using replay::NodeStatus;
+    QString s = QStringLiteral("%1 passed, %2 mismatch, %3 errors")
+                    .arg(r.count(NodeStatus::Passed))
+                    .arg(r.count(NodeStatus::Mismatch))
+                    .arg(r.count(NodeStatus::Error));
+    if (const int n = r.count(NodeStatus::Skipped))
+        s += QStringLiteral(", %1 skipped").arg(n);
+    if (const int n = r.count(NodeStatus::Unsupported))
+        s += QStringLiteral(", %1 unsupported").arg(n);
+    if (const int n = r.count(NodeStatus::NotRun))
+        s += QStringLiteral(", %1 not run").arg(n);
+    return s;
+}
+
+QString whereText(const replay::ReplayReport& r)
+{
+    QString s = QStringLiteral("%1 seed %2").arg(qs(r.device)).arg(r.seed);
+    if (r.inputs == "saved")
+        s += QStringLiteral(" saved inputs");
+    return s;
+}
+
+}  // namespace
+
+ReplayPanel::ReplayPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_program(QString::fromStdString(worker::ReplayWorker::locateProgram(QCoreApplication::applicationFilePath().toStdString())))
+    , m_engine(std::make_shared<detail::ReplayEngine>())
+    , m_model(new ReplayResultsModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_reportTimer(new QTimer(this))
+    , m_graphLabel(new QLabel(tr("No graph selected")))
+    , m_device(new QComboBox)
+    , m_seed(new QSpinBox)
+    , m_inputs(new QComboBox)
+    , m_intLow(new QSpinBox)
+    , m_intHigh(new QSpinBox)
+    , m_stopOnFirst(new QCheckBox(tr("Stop at the first failing node")))
+    , m_run(new QPushButton(tr("Run")))
+    , m_stop(new QPushButton(tr("Cancel")))
+    , m_progress(new QProgressBar)
+    , m_status(new QLabel)
+    , m_problemsOnly(new QCheckBox(tr("Problems only")))
+    , m_table(new QTableView)
+{
+    setObjectName(QStringLiteral("replayPanel"));
+    // One thread: jobs queue behind each other instead of contending for the worker, and none of them takes a
+    // thread of the global pool that the graph layout and the diff use.
+    m_pool.setMaxThreadCount(1);
+
+    m_graphLabel->setWordWrap(true);
+    m_graphLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_device->setObjectName(QStringLiteral("replayDevice"));
+    m_device->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
+    m_device->setToolTip(tr("CUDA devices are listed once the replay worker has reported them"));
+    m_seed->setObjectName(QStringLiteral("replaySeed"));
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    m_inputs->setObjectName(QStringLiteral("replayInputs"));
+    m_inputs->addItem(tr("random"), QStringLiteral("random"));
+    m_inputs->addItem(tr("saved"), QStringLiteral("saved"));
+    m_inputs->setToolTip(tr("Random inputs from the recorded metadata, or the example inputs the dump saved (<name>.pt)"));
+    m_intLow->setObjectName(QStringLiteral("replayIntLow"));
+    m_intHigh->setObjectName(QStringLiteral("replayIntHigh"));
+    for (QSpinBox* s : {m_intLow, m_intHigh})
+        s->setRange(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+    m_intLow->setValue(0);
+    m_intHigh->setValue(16);
+    m_intHigh->setToolTip(tr("Int inputs nothing constrains are drawn from [low, high)"));
+    m_stopOnFirst->setObjectName(QStringLiteral("replayStopOnFirst"));
+    m_run->setObjectName(QStringLiteral("replayRun"));
+    m_stop->setObjectName(QStringLiteral("replayCancel"));
+    m_progress->setObjectName(QStringLiteral("replayProgress"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(QStringLiteral("%v / %m"));
+    m_status->setObjectName(QStringLiteral("replayStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problemsOnly->setObjectName(QStringLiteral("replayProblemsOnly"));
+    m_problemsOnly->setToolTip(tr("Show only mismatches, errors, skipped and unsupported nodes and the NaN origin"));
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterRole(ReplayResultsModel::ProblemRole);
+    m_proxy->setFilterKeyColumn(0);
+    m_proxy->setDynamicSortFilter(true);
+    m_table->setObjectName(QStringLiteral("replayResults"));
+    m_table->setModel(m_proxy);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setColumnWidth(ReplayResultsModel::NodeColumn, 140);
+    m_table->setColumnWidth(ReplayResultsModel::OpColumn, 180);
+    m_table->setColumnWidth(ReplayResultsModel::StatusColumn, 100);
+    m_table->setColumnWidth(ReplayResultsModel::DetailsColumn, 320);
+    m_table->setColumnWidth(ReplayResultsModel::TimeColumn, 80);
+
+    m_reportTimer->setSingleShot(true);
+    m_reportTimer->setInterval(kReportThrottleMs);
+
+    auto* intRange = new QHBoxLayout;
+    intRange->addWidget(m_intLow);
+    intRange->addWidget(new QLabel(tr("to")));
+    intRange->addWidget(m_intHigh);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Graph"), m_graphLabel);
+    form->addRow(tr("Device"), m_device);
+    form->addRow(tr("Seed"), m_seed);
+    form->addRow(tr("Inputs"), m_inputs);
+    form->addRow(tr("Int range"), intRange);
+    form->addRow(QString(), m_stopOnFirst);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_stop);
+    buttons->addWidget(m_progress, 1);
+    auto* filter = new QHBoxLayout;
+    filter->addWidget(m_status, 1);
+    filter->addWidget(m_problemsOnly);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addLayout(filter);
+    layout->addWidget(m_table, 1);
+
+    connect(m_run, &QPushButton::clicked, this, &ReplayPanel::start);
+    connect(m_stop, &QPushButton::clicked, this, &ReplayPanel::cancel);
+    connect(m_inputs, &QComboBox::activated, this,
+            [this] { m_preferSaved = m_inputs->currentData().toString() == QLatin1String("saved"); });
+    connect(m_problemsOnly, &QCheckBox::toggled, this, [this](bool on) {
+        m_proxy->setFilterFixedString(on ? QStringLiteral("true") : QString());
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { onCurrentRowChanged(current); });
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) { onCurrentRowChanged(index); });
+    connect(m_reportTimer, &QTimer::timeout, this, [this] {
+        if (m_running && m_cancel && !m_cancel->cancelled.load())
+            m_status->setText(summaryText());
+        Q_EMIT reportChanged();
+    });
+    updateInputsChoice();
+    setRunning(false);
+}
+
+ReplayPanel::~ReplayPanel()
+{
+    for (const auto& token : {m_cancel, m_probeCancel})
+        if (token)
+            token->cancelled.store(true);
+    m_pool.waitForDone();
+}
+
+void ReplayPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph, const QString& address, const QString& title)
+{
+    const bool same = graph && graph == m_graph && address == m_address;
+    m_title = title.isEmpty() ? QDir(address).dirName() : title;
+    m_graphLabel->setText(graph ? m_title : tr("No graph selected"));
+    m_graphLabel->setToolTip(address);
+    if (same) {
+        setRunning(m_running);
+        return;
+    }
+    if (m_running)
+        supersede();
+    m_graph = std::move(graph);
+    m_address = address;
+    m_reportLive = false;
+    m_report.reset();
+    m_reportTimer->stop();
+    updateInputsChoice();
+    if (m_graph)
+        m_model->setReport(skeletonFor(*m_graph, options()));
+    else
+        m_model->clear();
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_status->clear();
+    setRunning(false);
+    Q_EMIT reportChanged();
+}
+
+void ReplayPanel::setWorkerProgram(const QString& path)
+{
+    if (path == m_program)
+        return;
+    m_program = path;
+    m_cudaDevices = -1;
+    m_probedProgram.clear();
+    setDevices(m_program, -1, {});
+    if (isVisible())
+        probeDevices();
+}
+
+void ReplayPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_probedProgram != m_program)
+        probeDevices();
+}
+
+// Asks the worker which CUDA devices it sees, on the pool (starting a worker loads LibTorch and CUDA). The
+// worker stays up for the first run.
+void ReplayPanel::probeDevices()
+{
+    m_probedProgram = m_program;
+    if (m_probeCancel)
+        m_probeCancel->cancelled.store(true);
+    m_probeCancel = std::make_shared<replay::CancelToken>();
+    auto cancel = m_probeCancel;
+    auto engine = m_engine;
+    const QString program = m_program;
+    m_pool.start([this, engine, cancel, program] {
+        if (cancel->cancelled.load())
+            return;
+        int devices = -1;
+        QString why;
+        try {
+            devices = engine->workerFor(program.toStdString()).cudaDevices(cancel.get());
+        } catch (const Error& e) {
+            why = QString::fromUtf8(e.what());
+        }
+        if (devices < 0 && why.isEmpty())
+            return;  // cancelled: the next run asks again
+        QMetaObject::invokeMethod(this, [this, program, devices, why] { setDevices(program, devices, why); }, Qt::QueuedConnection);
+    });
+}
+
+void ReplayPanel::setDevices(const QString& program, int cudaDevices, const QString& why)
+{
+    if (program != m_program)
+        return;
+    if (cudaDevices < 0 && !why.isEmpty())
+        m_probedProgram.clear();  // the worker did not start: ask again on the next show
+    m_cudaDevices = cudaDevices;
+    QString current = m_device->currentData().toString();
+    if (!m_wantedDevice.isEmpty())
+        current = m_wantedDevice;
+    QStringList devices{QStringLiteral("cpu")};
+    for (int k = 0; k < cudaDevices; ++k)
+        devices << QStringLiteral("cuda:%1").arg(k);
+    // A restored device stays listed until the worker has said what it has.
+    if (cudaDevices < 0 && !current.isEmpty() && !devices.contains(current))
+        devices << current;
+    if (cudaDevices >= 0)
+        m_wantedDevice.clear();
+    m_device->clear();
+    for (const QString& d : devices)
+        m_device->addItem(d, d);
+    const int at = m_device->findData(current);
+    m_device->setCurrentIndex(at < 0 ? 0 : at);
+    if (!why.isEmpty())
+        m_device->setToolTip(tr("The replay worker did not start: %1").arg(why));
+    else if (cudaDevices == 0)
+        m_device->setToolTip(tr("The replay worker sees no CUDA device: CPU only"));
+    else if (cudaDevices > 0)
+        m_device->setToolTip(tr("%n CUDA device(s) seen by the replay worker", nullptr, cudaDevices));
+    else
+        m_device->setToolTip(tr("CUDA devices are listed once the replay worker has reported them"));
+}
+
+void ReplayPanel::updateInputsChoice()
+{
+    const bool haveSaved = m_graph && !m_graph->savedInputsPath.empty();
+    if (auto* items = qobject_cast<QStandardItemModel*>(m_inputs->model()))
+        if (QStandardItem* saved = items->item(1))
+            saved->setEnabled(haveSaved);
+    m_inputs->setCurrentIndex(haveSaved && m_preferSaved ? 1 : 0);
+}
+
+replay::ReplayOptions ReplayPanel::options() const
+{
+    replay::ReplayOptions o;
+    o.device = m_device->currentData().toString().toStdString();
+    if (o.device.empty())
+        o.device = "cpu";
+    o.seed = static_cast<std::uint64_t>(m_seed->value());
+    o.inputs = m_inputs->currentData().toString() == QLatin1String("saved") ? replay::ReplayOptions::Inputs::Saved
+                                                                            : replay::ReplayOptions::Inputs::Random;
+    o.intLow = m_intLow->value();
+    o.intHigh = m_intHigh->value();
+    o.stopOnFirst = m_stopOnFirst->isChecked();
+    return o;
+}
+
+void ReplayPanel::setRunning(bool running)
+{
+    m_running = running;
+    m_run->setEnabled(!running && m_graph != nullptr);
+    m_stop->setEnabled(running);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_seed, m_inputs, m_intLow, m_intHigh, m_stopOnFirst})
+        w->setEnabled(!running);
+}
+
+void ReplayPanel::supersede()
+{
+    if (m_cancel)
+        m_cancel->cancelled.store(true);
+    m_cancel.reset();
+    m_stream.reset();
+    ++m_generation;
+    setRunning(false);
+}
+
+void ReplayPanel::start()
+{
+    if (!m_graph)
+        return;
+    if (m_running)
+        supersede();
+    const replay::ReplayOptions o = options();
+    if (o.intLow >= o.intHigh) {
+        const QString why = tr("The int range is empty: low (%1) must be below high (%2)").arg(o.intLow).arg(o.intHigh);
+        m_status->setText(why);
+        Q_EMIT failed(why);
+        return;
+    }
+    const quint64 generation = ++m_generation;
+    m_cancel = std::make_shared<replay::CancelToken>();
+    m_stream = std::make_shared<detail::ReplayStream>();
+    m_model->replaceReport(skeletonFor(*m_graph, o));  // same rows: the selection stays
+    m_reportLive = true;
+    m_reportDirty = true;
+    m_progress->setRange(0, static_cast<int>(m_graph->graph.nodes.size()));
+    m_progress->setValue(0);
+    setRunning(true);
+    m_status->setText(tr("starting the replay worker…"));
+    Q_EMIT reportChanged();
+
+    auto engine = m_engine;
+    auto graph = m_graph;
+    auto cancel = m_cancel;
+    auto stream = m_stream;
+    const std::string program = m_program.toStdString();
+    const QString programName = m_program;
+    const bool askDevices = m_cudaDevices < 0;
+    m_pool.start([this, engine, graph, cancel, stream, program, programName, o, generation, askDevices] {
+        auto post = [&] {  // with stream->mutex held
+            if (stream->posted)
+                return;
+            stream->posted = true;
+            QMetaObject::invokeMethod(this, [this, generation] { drain(generation); }, Qt::QueuedConnection);
+        };
+        auto nodes = [&](std::size_t index, const replay::NodeResult& result) {
+            std::lock_guard lock(stream->mutex);
+            stream->nodes.emplace_back(index, result);
+            post();
+        };
+        auto progress = [&](std::size_t done, std::size_t total) {
+            std::lock_guard lock(stream->mutex);
+            stream->done = done;
+            stream->total = total;
+            post();
+        };
+        std::shared_ptr<const replay::ReplayReport> report;
+        int devices = -1;
+        if (cancel->cancelled.load()) {
+            // Cancelled while queued (behind the device probe or a superseded run): the worker is left alone.
+            replay::ReplayReport r = skeletonFor(*graph, o);
+            r.cancelled = true;
+            report = std::make_shared<const replay::ReplayReport>(std::move(r));
+        } else {
+            worker::ReplayWorker& w = engine->workerFor(program);
+            report = std::make_shared<const replay::ReplayReport>(w.run(*graph, o, cancel.get(), progress, nodes));
+            // The worker is up after a run that did not crash it: asking it costs nothing then.
+            if (askDevices && w.pid() >= 0) {
+                try {
+                    devices = w.cudaDevices();
+                } catch (const Error&) {
+                }
+            }
+        }
+        QMetaObject::invokeMethod(this, [this, generation, report, devices, programName] {
+            if (devices >= 0 && devices != m_cudaDevices)
+                setDevices(programName, devices, {});
+            onFinished(generation, report);
+        }, Qt::QueuedConnection);
+    });
+}
+
+void ReplayPanel::cancel()
+{
+    if (!m_running)
+        return;
+    if (m_cancel)
+        m_cancel->cancelled.store(true);
+    if (m_probeCancel)
+        m_probeCancel->cancelled.store(true);  // a run queued behind the device probe must not wait for it
+    m_status->setText(tr("cancelling…"));
+}
+
+void ReplayPanel::drain(quint64 generation)
+{
+    if (generation != m_generation || !m_running || !m_stream)
+        return;
+    std::vector<std::pair<std::size_t, replay::NodeResult>> nodes;
+    std::size_t done = 0, total = 0;
+    {
+        std::lock_guard lock(m_stream->mutex);
+        nodes.swap(m_stream->nodes);
+        done = m_stream->done;
+        total = m_stream->total;
+        m_stream->posted = false;
+    }
+    if (total > 0) {
+        m_progress->setRange(0, static_cast<int>(total));
+        m_progress->setValue(static_cast<int>(done));
+    }
+    if (!nodes.empty()) {
+        m_model->updateNodes(std::move(nodes));
+        m_reportDirty = true;
+        if (!m_reportTimer->isActive())  // the status line and reportChanged: at most every kReportThrottleMs
+            m_reportTimer->start();
+    }
+}
+
+void ReplayPanel::onFinished(quint64 generation, std::shared_ptr<const replay::ReplayReport> report)
+{
+    if (generation != m_generation || !m_running)
+        return;
+    m_stream.reset();
+    m_cancel.reset();
+    m_reportTimer->stop();
+    m_model->replaceReport(*report);
+    m_report = std::move(report);
+    m_reportDirty = false;
+    m_reportLive = true;
+    const int total = m_model->rowCount();
+    const int done = total - m_report->count(replay::NodeStatus::NotRun);
+    m_progress->setRange(0, std::max(total, 1));
+    m_progress->setValue(done);
+    setRunning(false);
+    const QString summary = summaryText();
+    m_status->setText(summary);
+    Q_EMIT reportChanged();
+    if (!m_report->fatal.empty())
+        Q_EMIT failed(qs(m_report->fatal));
+    else
+        Q_EMIT finished(summary);
+}
+
+std::shared_ptr<const replay::ReplayReport> ReplayPanel::report() const
+{
+    if (!m_reportLive)
+        return nullptr;
+    if (m_reportDirty || !m_report) {
+        m_report = std::make_shared<const replay::ReplayReport>(m_model->report());
+        m_reportDirty = false;
+    }
+    return m_report;
+}
+
+QString ReplayPanel::summaryText() const
+{
+    if (!m_reportLive)
+        return {};
+    const replay::ReplayReport& r = m_model->report();
+    if (m_running) {
+        const int done = static_cast<int>(r.nodes.size()) - r.count(replay::NodeStatus::NotRun);
+        return tr("running — %1 of %2 nodes · %3 · %4")
+            .arg(done)
+            .arg(r.nodes.size())
+            .arg(countsText(r), whereText(r));
+    }
+    const QString verdict = qs(r.verdict());
+    if (!r.fatal.empty()) {
+        const QString fatal = qs(r.fatal);
+        return QStringLiteral("%1 — %2 · %3").arg(verdict, fatal.section(QLatin1Char('\n'), 0, 0), whereText(r));
+    }
+    QString head = verdict;
+    if (r.cancelled && verdict != QLatin1String("cancelled"))
+        head = QStringLiteral("cancelled (%1)").arg(verdict);
+    QString s = QStringLiteral("%1 — %2").arg(head, countsText(r));
+    if (r.totalUs > 0)
+        s += QStringLiteral(" · %1 ms").arg(r.totalUs / 1000.0, 0, 'f', 1);
+    if (!r.firstNanNode.empty())
+        s += QStringLiteral(" · NaN/Inf from %1").arg(qs(r.firstNanNode));
+    return s + QStringLiteral(" · ") + whereText(r);
+}
+
+void ReplayPanel::selectNode(int nodeIndex)
+{
+    const QModelIndex source = nodeIndex >= 0 && nodeIndex < m_model->rowCount() ? m_model->index(nodeIndex, 0) : QModelIndex();
+    const QModelIndex row = m_proxy->mapFromSource(source);
+    m_selecting = true;
+    if (row.isValid()) {
+        m_table->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->scrollTo(row);
+    } else {
+        m_table->selectionModel()->clearSelection();
+        m_table->selectionModel()->setCurrentIndex({}, QItemSelectionModel::NoUpdate);
+    }
+    m_selecting = false;
+}
+
+void ReplayPanel::onCurrentRowChanged(const QModelIndex& current)
+{
+    if (m_selecting || !current.isValid())
+        return;
+    Q_EMIT nodeActivated(m_proxy->data(current, ReplayResultsModel::NodeIndexRole).toInt());
+}
+
+void ReplayPanel::saveSettings(QSettings& settings) const
+{
+    settings.setValue(kSettingsDevice, m_wantedDevice.isEmpty() ? m_device->currentData().toString() : m_wantedDevice);
+    settings.setValue(kSettingsSeed, m_seed->value());
+    settings.setValue(kSettingsInputs, m_preferSaved ? QStringLiteral("saved") : QStringLiteral("random"));
+    settings.setValue(kSettingsIntLow, m_intLow->value());
+    settings.setValue(kSettingsIntHigh, m_intHigh->value());
+    settings.setValue(kSettingsStopOnFirst, m_stopOnFirst->isChecked());
+    settings.setValue(kSettingsProblemsOnly, m_problemsOnly->isChecked());
+}
+
+void ReplayPanel::restoreSettings(const QSettings& settings)
+{
+    const QString device = settings.value(kSettingsDevice, QStringLiteral("cpu")).toString();
+    if (m_device->findData(device) >= 0) {
+        m_device->setCurrentIndex(m_device->findData(device));
+    } else if (m_cudaDevices < 0 && device.startsWith(QLatin1String("cuda"))) {
+        m_wantedDevice = device;  // listed (and chosen) until the worker says whether it has it
+        setDevices(m_program, -1, {});
+    }
+    m_seed->setValue(settings.value(kSettingsSeed, 0).toInt());
+    m_preferSaved = settings.value(kSettingsInputs).toString() == QLatin1String("saved");
+    updateInputsChoice();
+    m_intLow->setValue(settings.value(kSettingsIntLow, 0).toInt());
+    m_intHigh->setValue(settings.value(kSettingsIntHigh, 16).toInt());
+    m_stopOnFirst->setChecked(settings.value(kSettingsStopOnFirst, false).toBool());
+    m_problemsOnly->setChecked(settings.value(kSettingsProblemsOnly, false).toBool());
+}
+
+}  // namespace fxray::views
