@@ -545,7 +545,7 @@ GraphTextPanel* MainWindow::openMinimized(const QString& dumpFolder, const QStri
     auto* panel = new GraphTextPanel(m_tabs);
     panel->setObjectName(QStringLiteral("minimizedPanel"));
     try {
-        panel->showGraph(io::loadAddress(dumpFolder.toStdString()));  // a few nodes: loads at once
+        panel->showGraph(std::make_shared<const io::LoadedGraph>(io::loadAddress(dumpFolder.toStdString())));  // a few nodes: loads at once
     } catch (const std::exception& e) {
         panel->showMessage(tr("Could not load %1").arg(dumpFolder), QString::fromUtf8(e.what()));
     }
@@ -578,7 +578,7 @@ void MainWindow::showCurrentGraph()
             return;
         m_current = loaded;
         m_selectedNode = -1;
-        m_textPanel->showGraph(*loaded);
+        m_textPanel->showGraph(loaded);
         m_graphPanel->setGraph(loaded);
         m_inspector->setGraph(loaded);
         m_replayPanel->setGraph(loaded, nameIndex.data(DumpBrowserModel::AddressRole).toString(), nameIndex.data().toString());

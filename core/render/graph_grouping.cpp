@@ -156,7 +156,10 @@ CollapsedGraph collapseBlocks(const graph::Graph& g, const Grouping& grouping, c
         const int block = -1 - out.origin[q];
         const Block& b = grouping.blocks[static_cast<std::size_t>(block)];
         node.name = blockNodeName(block);
-        node.kind = graph::NodeKind::CallFunction;
+        // A block of inputs is an input: the DOT writer then draws its far uses as stubs next to the users
+        // instead of edges across the whole drawing.
+        node.kind = isInput(g.nodes[static_cast<std::size_t>(b.first)]) ? graph::NodeKind::Placeholder
+                                                                       : graph::NodeKind::CallFunction;
         node.target.kind = graph::Target::Kind::Python;
         node.target.op = "group";
         node.stack = g.nodes[static_cast<std::size_t>(b.first)].stack;

@@ -68,13 +68,13 @@ struct OutputStats {
 struct NodeResult {
     std::string name;
     std::string target;   // "aten.mm.default"
-    std::string schema;   // the dispatcher's schema of the op called ("aten::mm(Tensor self, Tensor mat2) -> Tensor")
     NodeStatus status = NodeStatus::NotRun;
     std::vector<Mismatch> mismatches;
     std::string error;    // op exception message, or why skipped/unsupported
     std::vector<OutputStats> outputs;
     bool nanOrigin = false;  // first node whose outputs hold NaN/Inf while its inputs did not
     double timeUs = 0;       // host wall time of the op call (CUDA: event time when available)
+    std::string schema;      // the dispatcher's schema of the op called ("aten::mm(Tensor self, Tensor mat2) -> Tensor")
 };
 
 struct ReplayReport {

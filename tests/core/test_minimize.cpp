@@ -64,11 +64,11 @@ private Q_SLOTS:
     void signaturesComeFromTheReportInNodeOrder()
     {
         replay::ReplayReport r;
-        replay::NodeResult a{"mm", "aten.mm.default", replay::NodeStatus::Mismatch, {}, "", {}, false, 0};
+        replay::NodeResult a{"mm", "aten.mm.default", replay::NodeStatus::Mismatch, {}, "", {}, false, 0, {}};
         a.mismatches.push_back({replay::Mismatch::Kind::Stride, 0, "[1, 4]", "[4, 1]"});
-        replay::NodeResult b{"log", "aten.log.default", replay::NodeStatus::Passed, {}, "", {}, true, 0};
+        replay::NodeResult b{"log", "aten.log.default", replay::NodeStatus::Passed, {}, "", {}, true, 0, {}};
         b.outputs.push_back(replay::OutputStats{"", true, 0, 0, 0, 3, 0, 8});
-        replay::NodeResult c{"add", "aten.add.Tensor", replay::NodeStatus::Error, {}, "boom 3 times", {}, false, 0};
+        replay::NodeResult c{"add", "aten.add.Tensor", replay::NodeStatus::Error, {}, "boom 3 times", {}, false, 0, {}};
         r.nodes = {a, b, c};
         auto all = failuresIn(r, parseFailureSpecs("mismatch,nan,error"));
         QCOMPARE(all.size(), std::size_t(3));

@@ -130,7 +130,8 @@ private Q_SLOTS:
         r.address = "a";
         r.device = "cpu";
         r.symbols = {{"s0", 3}};
-        replay::NodeResult n{"mm", "aten.mm.default", replay::NodeStatus::Mismatch, {}, "", {}, true, 1.5};
+        replay::NodeResult n{"mm", "aten.mm.default", replay::NodeStatus::Mismatch, {}, "", {}, true, 1.5, {}};
+        n.schema = "aten::mm(Tensor self, Tensor mat2) -> Tensor";
         n.mismatches.push_back({replay::Mismatch::Kind::Size, 0, "[2, 3]", "[3, 2]"});
         n.outputs.push_back(replay::OutputStats{"f32[3, 2]", true, -1, 2, 0.5, 1, 0, 6});
         r.nodes.push_back(n);
@@ -138,6 +139,7 @@ private Q_SLOTS:
         const replay::ReplayReport rb = replay::reportFromJson(json::parse(replay::reportToJson(r).dump()));
         QCOMPARE(rb.nodes.size(), std::size_t(1));
         QVERIFY(rb.nodes[0].status == replay::NodeStatus::Mismatch && rb.nodes[0].nanOrigin);
+        QCOMPARE(rb.nodes[0].schema, n.schema);  // the inspector shows it
         QCOMPARE(rb.nodes[0].mismatches[0].actual, std::string("[3, 2]"));
         QCOMPARE(rb.nodes[0].outputs[0].nanCount, std::int64_t(1));
         QVERIFY(rb.symbols == r.symbols);

@@ -24,8 +24,12 @@ int GraphDrawing::collapsedBlocks() const
 
 QString locateLayoutProgram()
 {
+    if (const QString fromEnv = qEnvironmentVariable("FXRAY_LAYOUT"); !fromEnv.isEmpty())
+        return fromEnv;
+    // Installed side by side; in the build tree from app/gui, bench/ or tests/views.
     const QString dir = QCoreApplication::applicationDirPath();
     for (const QString& candidate : {dir + QStringLiteral("/fxray-layout"), dir + QStringLiteral("/../layout/fxray-layout"),
+                                     dir + QStringLiteral("/../app/layout/fxray-layout"),
                                      dir + QStringLiteral("/../../app/layout/fxray-layout")})
         if (QFileInfo(candidate).isExecutable())
             return QDir::cleanPath(candidate);
@@ -94,6 +98,11 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
         if (request.grouping) {
             collapsed = render::collapseBlocks(original, *request.grouping, request.expanded);
             drawn = &collapsed.graph;
+            // Distances count blocks here, each standing for ~nodes/150 nodes: what is far is much nearer.
+            options.stubs = render::StubPolicy::AllFarValues;
+            options.tunedLimits = render::Toggle::On;
+            options.stubDistance = 2;
+            options.valueStubDistance = 6;
             options.customLabel = [&](int q) -> std::optional<std::string> {
                 const int origin = collapsed.origin[static_cast<std::size_t>(q)];
                 if (origin >= 0)

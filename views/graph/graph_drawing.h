@@ -49,7 +49,7 @@ struct GraphDrawing {
 // the app). Never throws: failures are in GraphDrawing::error. `cancel` is polled while Graphviz runs.
 GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-// fxray-layout next to this program, or in the build tree's app/layout.
+// $FXRAY_LAYOUT, else fxray-layout next to this program, or in the build tree's app/layout.
 QString locateLayoutProgram();
 
 }  // namespace fxray::views

@@ -12,6 +12,9 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QTextBlock>
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 
 #include <unordered_map>
@@ -45,8 +48,9 @@ GraphTextPanel::GraphTextPanel(QWidget* parent)
     // Graph texts are long (thousands of lines for training graphs); undo history only costs memory here.
     m_text->setUndoRedoEnabled(false);
     m_text->setObjectName(QStringLiteral("graphCode"));
-    new PythonHighlighter(m_text->document());
+    m_highlighter = new PythonHighlighter(m_text->document());
     connect(m_text, &QPlainTextEdit::cursorPositionChanged, this, &GraphTextPanel::onCursorMoved);
+    connect(m_text, &QPlainTextEdit::updateRequest, this, [this] { m_highlighter->highlightVisible(m_text); });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -56,8 +60,9 @@ GraphTextPanel::GraphTextPanel(QWidget* parent)
     layout->addWidget(m_text, 1);
 }
 
-void GraphTextPanel::showGraph(const io::LoadedGraph& loaded)
+void GraphTextPanel::showGraph(std::shared_ptr<const io::LoadedGraph> shared)
 {
+    const io::LoadedGraph& loaded = *shared;
     const io::GraphEntry& e = loaded.entry;
     const graph::Graph& g = loaded.graph;
     m_title->setText(QString::fromStdString(e.title.empty() ? e.address : e.title));
@@ -80,13 +85,42 @@ void GraphTextPanel::showGraph(const io::LoadedGraph& loaded)
     m_details->setText(details);
     m_details->setToolTip(QString::fromStdString(e.path));
 
-    const std::string text = graph::printReadable(g);
-    // Which line defines which node: parse the printed text again (parse(print(g)) == g is a tested invariant of
-    // the printer), so the map is exact without the printer having to count lines.
-    m_lineOfNode.assign(g.nodes.size(), 0);
+    ++m_generation;
+    m_selected = -1;
+    m_problemLines.clear();
+    m_problemColors.clear();
     m_names.clear();
     for (const graph::Node& n : g.nodes)
         m_names.push_back(n.name);
+    if (g.nodes.size() <= kAsyncAboveNodes) {
+        setCode(prepareCode(*shared));
+        return;
+    }
+    // Thousands of nodes: printing and the line map take a second or more, so they run on a pool thread, and the
+    // text goes into the editor in slices between events (the window never stalls for long).
+    m_lineOfNode.clear();
+    m_nodeOfLine.clear();
+    m_moving = true;
+    m_text->setPlainText(tr("Preparing the code of %1 nodes …").arg(g.nodes.size()));
+    m_moving = false;
+    const quint64 generation = m_generation;
+    auto* watcher = new QFutureWatcher<PreparedCode>(this);
+    connect(watcher, &QFutureWatcher<PreparedCode>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_generation)
+            setCode(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([shared] { return prepareCode(*shared); }));
+}
+
+GraphTextPanel::PreparedCode GraphTextPanel::prepareCode(const io::LoadedGraph& loaded)
+{
+    const graph::Graph& g = loaded.graph;
+    PreparedCode out;
+    const std::string text = graph::printReadable(g);
+    // Which line defines which node: parse the printed text again (parse(print(g)) == g is a tested invariant of
+    // the printer), so the map is exact without the printer having to count lines.
+    out.lineOfNode.assign(g.nodes.size(), 0);
     try {
         const graph::ParsedModule parsed = graph::parseFxModule(text, {"<printed>", 1});
         std::unordered_map<std::string, int> byName;
@@ -94,25 +128,77 @@ void GraphTextPanel::showGraph(const io::LoadedGraph& loaded)
             byName.emplace(g.nodes[i].name, static_cast<int>(i));
         for (const graph::Node& n : parsed.graph.nodes)
             if (const auto it = byName.find(n.name); it != byName.end())
-                m_lineOfNode[static_cast<std::size_t>(it->second)] = n.line;
+                out.lineOfNode[static_cast<std::size_t>(it->second)] = n.line;
     } catch (const std::exception&) {
-        // No line map (sync from code to graph then works by name only).
+        // No line map: sync from code to graph then works by name only.
     }
     const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 2;
-    m_nodeOfLine.assign(static_cast<std::size_t>(lines), -1);
-    for (std::size_t i = 0; i < m_lineOfNode.size(); ++i) {
-        const int line = m_lineOfNode[i];
+    out.nodeOfLine.assign(static_cast<std::size_t>(lines), -1);
+    for (std::size_t i = 0; i < out.lineOfNode.size(); ++i) {
+        const int line = out.lineOfNode[i];
         // The def line holds every placeholder: it keeps the first; clicking a name there picks the others.
-        if (line > 0 && line < lines && m_nodeOfLine[static_cast<std::size_t>(line)] < 0)
-            m_nodeOfLine[static_cast<std::size_t>(line)] = static_cast<int>(i);
+        if (line > 0 && line < lines && out.nodeOfLine[static_cast<std::size_t>(line)] < 0)
+            out.nodeOfLine[static_cast<std::size_t>(line)] = static_cast<int>(i);
     }
-    m_selected = -1;
-    m_problemLines.clear();
-    m_problemColors.clear();
+    out.text = QString::fromStdString(text);
+    return out;
+}
+
+void GraphTextPanel::setCode(PreparedCode code)
+{
+    m_lineOfNode = std::move(code.lineOfNode);
+    m_nodeOfLine = std::move(code.nodeOfLine);
+    m_highlighter->setLazy(m_lineOfNode.size() > kAsyncAboveNodes);
+    m_pendingText.clear();
+    m_pendingOffset = 0;
     m_moving = true;
-    m_text->setPlainText(QString::fromStdString(text));
+    if (code.text.size() <= kSliceChars) {
+        m_text->setPlainText(code.text);
+    } else {
+        // The first slice now, the rest from the event loop (appendSlice).
+        const qsizetype cut = code.text.lastIndexOf(QLatin1Char('\n'), kSliceChars);
+        m_text->setPlainText(code.text.left(cut));
+        m_pendingText = std::move(code.text);
+        m_pendingOffset = cut;
+        QTimer::singleShot(0, this, [this, generation = m_generation] { appendSlice(generation); });
+    }
     m_moving = false;
+    m_highlighter->highlightVisible(m_text);
+    if (m_selected >= 0)
+        selectNode(m_selected);
     updateSelections();
+    if (m_pendingText.isEmpty())
+        Q_EMIT codeReady();
+}
+
+void GraphTextPanel::appendSlice(quint64 generation)
+{
+    if (generation != m_generation || m_pendingText.isEmpty())
+        return;
+    qsizetype end = m_pendingText.indexOf(QLatin1Char('\n'), m_pendingOffset + kSliceChars);
+    if (end < 0)
+        end = m_pendingText.size();
+    m_moving = true;
+    QTextCursor cursor(m_text->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(m_pendingText.mid(m_pendingOffset, end - m_pendingOffset));
+    m_moving = false;
+    m_pendingOffset = end;
+    if (m_pendingOffset >= m_pendingText.size()) {
+        m_pendingText.clear();
+        m_pendingOffset = 0;
+        if (m_selected >= 0)
+            selectNode(m_selected);
+        updateSelections();
+        Q_EMIT codeReady();
+        return;
+    }
+    QTimer::singleShot(0, this, [this, generation] { appendSlice(generation); });
+}
+
+bool GraphTextPanel::isPreparing() const
+{
+    return !m_pendingText.isEmpty() || (!m_names.empty() && m_lineOfNode.empty());
 }
 
 int GraphTextPanel::lineOfNode(int node) const
@@ -204,6 +290,8 @@ void GraphTextPanel::updateSelections()
 
 void GraphTextPanel::showMessage(const QString& title, const QString& body)
 {
+    ++m_generation;
+    m_pendingText.clear();
     m_title->setText(title);
     m_details->clear();
     m_details->setToolTip({});

@@ -24,7 +24,12 @@ class GraphTextPanel : public QWidget {
 public:
     explicit GraphTextPanel(QWidget* parent = nullptr);
 
-    void showGraph(const io::LoadedGraph& loaded);
+    // Graphs of more than kAsyncAboveNodes nodes are printed on a pool thread and put into the editor in slices;
+    // codeReady() says when the whole text is there (at once for smaller graphs).
+    void showGraph(std::shared_ptr<const io::LoadedGraph> loaded);
+    bool isPreparing() const;
+    static constexpr std::size_t kAsyncAboveNodes = 1500;
+    static constexpr qsizetype kSliceChars = 100000;  // ~1k lines: ~15 ms to insert on this 2-core machine
     // A title line and a body text instead of a graph (loading, load error, nothing selected).
     void showMessage(const QString& title, const QString& body);
 
@@ -39,8 +44,16 @@ public:
 
 Q_SIGNALS:
     void nodeSelected(int node);
+    void codeReady();
 
 private:
+    struct PreparedCode {
+        QString text;
+        std::vector<int> lineOfNode, nodeOfLine;
+    };
+    static PreparedCode prepareCode(const io::LoadedGraph& loaded);
+    void setCode(PreparedCode code);
+    void appendSlice(quint64 generation);
     void onCursorMoved();
     void updateSelections();
 
@@ -54,6 +67,10 @@ private:
     std::vector<QColor> m_problemColors;
     int m_selected = -1;
     bool m_moving = false;  // selectNode moves the cursor: no signal
+    quint64 m_generation = 0;
+    QString m_pendingText;      // the rest of a large text, appended slice by slice
+    qsizetype m_pendingOffset = 0;
+    class PythonHighlighter* m_highlighter = nullptr;
 };
 
 }  // namespace fxray::views

@@ -1,6 +1,10 @@
 #include "views/panels/python_highlighter.h"
 
+#include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QTextBlock>
+
+#include <algorithm>
 
 namespace fxray::views {
 
@@ -22,8 +26,36 @@ PythonHighlighter::PythonHighlighter(QTextDocument* document)
 {
 }
 
+void PythonHighlighter::setLazy(bool lazy)
+{
+    m_lazy = lazy;
+    m_done.clear();
+}
+
+void PythonHighlighter::highlightVisible(QPlainTextEdit* editor)
+{
+    if (!m_lazy)
+        return;
+    const int rows = editor->viewport()->height() / std::max(1, editor->fontMetrics().height()) + 2;
+    QTextBlock block = editor->cursorForPosition(QPoint(0, 0)).block();  // the first visible one
+    for (int k = 0; k < rows && block.isValid(); ++k, block = block.next()) {
+        const auto n = static_cast<std::size_t>(block.blockNumber());
+        if (n >= m_done.size())
+            m_done.resize(n + 1024, 0);
+        if (m_done[n])
+            continue;
+        m_done[n] = 1;
+        // The block state is never set, so rehighlighting one block does not cascade to the next ones.
+        m_forced = true;
+        rehighlightBlock(block);
+        m_forced = false;
+    }
+}
+
 void PythonHighlighter::highlightBlock(const QString& text)
 {
+    if (m_lazy && !m_forced)
+        return;
     // Colours readable on light and dark palettes alike.
     static const QRegularExpression keyword(QStringLiteral(R"(\b(def|class|return|None|True|False|self|import|from|if|else|for|in|and|or|not)\b)"));
     static const QRegularExpression target(QStringLiteral(R"(\btorch\.ops\.[\w.]+|\boperator\.\w+)"));

@@ -3,6 +3,8 @@
 // comments (the model-source "# File: …" comments in their own colour, so they stand out from code).
 #include <QSyntaxHighlighter>
 
+#include <vector>
+
 namespace fxray::views {
 
 class PythonHighlighter : public QSyntaxHighlighter {
@@ -10,8 +12,18 @@ class PythonHighlighter : public QSyntaxHighlighter {
 public:
     explicit PythonHighlighter(QTextDocument* document);
 
+    // Lazy: only blocks highlightVisible() asks for are coloured (tens of thousands of lines would otherwise be
+    // highlighted in one go on the GUI thread: ~0.5 s for a 20k-node graph).
+    void setLazy(bool lazy);
+    void highlightVisible(class QPlainTextEdit* editor);
+
 protected:
     void highlightBlock(const QString& text) override;
+
+private:
+    bool m_lazy = false;
+    bool m_forced = false;
+    std::vector<char> m_done;  // lazy mode: per block number, already highlighted
 };
 
 }  // namespace fxray::views

@@ -213,11 +213,20 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     auto* filter = new QHBoxLayout;
     filter->addWidget(m_status, 1);
     filter->addWidget(m_problemsOnly);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addLayout(buttons);
-    layout->addLayout(filter);
-    layout->addWidget(m_table, 1);
+    // Options in a column on the left, results on the right: the dock sits under the graph, wide and low.
+    auto* options = new QWidget(this);
+    auto* optionsLayout = new QVBoxLayout(options);
+    optionsLayout->setContentsMargins(0, 0, 0, 0);
+    optionsLayout->addLayout(form);
+    optionsLayout->addLayout(buttons);
+    optionsLayout->addStretch(1);
+    options->setMaximumWidth(340);
+    auto* results = new QVBoxLayout;
+    results->addLayout(filter);
+    results->addWidget(m_table, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(options);
+    layout->addLayout(results, 1);
 
     connect(m_run, &QPushButton::clicked, this, &ReplayPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &ReplayPanel::cancel);

@@ -1,0 +1,178 @@
+// Open-to-first-paint of the GUI and how long the GUI thread is ever blocked meanwhile, against Graphviz laying
+// out every node of the same graph (what a static drawing of the whole graph costs), in one run.
+//   fxray_bench_gui_open PATH...        (QT_QPA_PLATFORM=offscreen works; bench/gui_bench.sh runs it)
+// Per path: the main window opens the path; "first paint" is the first paint of the graph view after its first
+// layout arrived. A 5 ms timer on the GUI thread measures the longest gap between its ticks from the open to one
+// second after the code view is filled too (a blocked GUI thread shows as a long gap). Then one block of a grouped graph is
+// expanded (the on-demand layout). The reference: fxray-layout (Graphviz `dot`, tuned limits and stubs as
+// `fxray dot` uses) on the full graph, capped at 120 s.
+#include "base/subprocess.h"
+#include "io/graph_source.h"
+#include "render/dot_writer.h"
+#include "views/graph/graph_drawing.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
+#include "views/main_window.h"
+#include "views/panels/graph_panel.h"
+#include "views/panels/graph_text_panel.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <chrono>
+#include <cstdio>
+
+using namespace fxray;
+
+namespace {
+
+struct PaintSpy : QObject {
+    bool painted = false;
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (e->type() == QEvent::Paint)
+            painted = true;
+        return QObject::eventFilter(o, e);
+    }
+};
+
+// Runs the event loop until `done` or `seconds`; returns whether done.
+template <class F>
+bool spin(F done, double seconds)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > seconds * 1000)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return true;
+}
+
+double referenceLayout(const std::string& address, double& nodes)
+{
+    const io::LoadedGraph g = io::loadAddress(address);
+    nodes = static_cast<double>(g.graph.nodes.size());
+    const std::string dot = render::writeDot(g.graph);
+    const auto start = std::chrono::steady_clock::now();
+    Subprocess child({views::locateLayoutProgram().toStdString(), "dot"});
+    child.write(dot);
+    child.closeStdin();
+    std::string line;
+    const auto deadline = start + std::chrono::seconds(120);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (child.readLine(line, std::chrono::milliseconds(100)) == Subprocess::Read::Eof)
+            break;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+        child.kill();
+        return -1;
+    }
+    child.wait(std::chrono::milliseconds(2000));
+    if (!child.exitCode() || *child.exitCode() != 0)
+        return -2;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// FXRAY_BENCH_SLOW_EVENTS=ms: prints every event whose delivery took longer (receiver class, event type), to
+// find what blocks the GUI thread.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    qint64 threshold = qEnvironmentVariableIntValue("FXRAY_BENCH_SLOW_EVENTS");
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (threshold <= 0)
+            return QApplication::notify(receiver, event);
+        QElapsedTimer t;
+        t.start();
+        const int type = event->type();
+        const bool result = QApplication::notify(receiver, event);
+        if (t.elapsed() > threshold)
+            std::fprintf(stderr, "slow event: %lld ms, %s (%s) in %s (%s), event type %d\n", static_cast<long long>(t.elapsed()),
+                         receiver->metaObject()->className(), qPrintable(receiver->objectName()),
+                         receiver->parent() ? receiver->parent()->metaObject()->className() : "-",
+                         receiver->parent() ? qPrintable(receiver->parent()->objectName()) : "", type);
+        return result;
+    }
+};
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    QStandardPaths::setTestModeEnabled(true);  // no saved window layout, no recent paths
+    TimedApplication app(argc, argv);
+    std::printf("%-48s %7s %7s %11s %10s %12s %11s %14s %8s\n", "graph", "nodes", "blocks", "first paint", "code",
+                "max blocked", "expand one", "dot, all nodes", "ratio");
+    for (int a = 1; a < argc; ++a) {
+        const QString path = QString::fromLocal8Bit(argv[a]);
+        views::MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        PaintSpy spy;
+        window.graphPanel()->view()->viewport()->installEventFilter(&spy);
+        bool ready = false;
+        QObject::connect(window.graphPanel(), &views::GraphPanel::drawingReady, &window, [&] {
+            ready = true;
+            spy.painted = false;
+        });
+        // The window's own first show (style, fonts, docks) is start-up, not opening a graph: let it settle first.
+        spin([] { return false; }, 1.5);
+        QElapsedTimer clock;
+        qint64 lastTick = 0, maxGap = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        QObject::connect(&ticker, &QTimer::timeout, [&] {
+            const qint64 now = clock.elapsed();
+            maxGap = std::max(maxGap, now - lastTick);
+            lastTick = now;
+        });
+        clock.start();
+        ticker.start();
+        window.openPath(path);
+        const bool ok = spin([&] { return ready && spy.painted; }, 120);
+        const double firstPaint = clock.elapsed() / 1000.0;
+        // Keep measuring stalls until the code view is filled too, and a second more.
+        spin([&] { return !window.graphTextPanel()->isPreparing(); }, 120);
+        const double codeReady = clock.elapsed() / 1000.0;
+        spin([] { return false; }, 1.0);
+        ticker.stop();
+        if (!ok) {
+            std::printf("%-48s no drawing within 120 s (%s)\n", argv[a], qPrintable(window.graphPanel()->statusText()));
+            continue;
+        }
+        const auto& drawing = window.graphPanel()->scene()->drawing();
+        const int blocks = drawing && drawing->grouping ? static_cast<int>(drawing->grouping->blocks.size()) : 0;
+        double expand = 0;
+        if (blocks > 0) {
+            ready = false;
+            QElapsedTimer t;
+            t.start();
+            window.graphPanel()->expandBlock(blocks / 2);
+            spin([&] { return ready && spy.painted; }, 60);
+            expand = t.elapsed() / 1000.0;
+        }
+        double nodes = 0;
+        const std::string address = window.currentGraph() ? window.currentGraph()->entry.address : path.toStdString();
+        const double reference = referenceLayout(address, nodes);
+        char ref[32], ratio[32], exp[32];
+        if (reference < 0)
+            std::snprintf(ref, sizeof ref, reference == -1 ? "> 120 s" : "crashed");
+        else
+            std::snprintf(ref, sizeof ref, "%.2f s", reference);
+        if (reference > 0)
+            std::snprintf(ratio, sizeof ratio, "%.1fx", reference / firstPaint);
+        else
+            std::snprintf(ratio, sizeof ratio, reference == -1 ? "> %.0fx" : "-", 120 / firstPaint);
+        std::snprintf(exp, sizeof exp, blocks ? "%.2f s" : "-", expand);
+        std::printf("%-48s %7.0f %7d %9.2f s %8.2f s %9lld ms %11s %14s %8s\n", argv[a], nodes, blocks, firstPaint,
+                    codeReady, static_cast<long long>(maxGap), exp, ref, ratio);
+        std::fflush(stdout);
+    }
+    return 0;
+}
