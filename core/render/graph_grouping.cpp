@@ -60,18 +60,13 @@ std::string blockNodeName(int block)
     return "group#" + std::to_string(block);
 }
 
-Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks)
+namespace {
+
+// Regions: maximal runs of nodes with the same statement and the same input-ness.
+std::vector<std::pair<int, int>> regionsOf(const graph::Graph& g)
 {
-    Grouping out;
-    const std::size_t count = g.nodes.size();
-    out.blockOf.assign(count, -1);
-    if (count == 0)
-        return out;
-    const std::size_t target = std::max<std::size_t>(8, (count + std::max<std::size_t>(maxBlocks, 1) - 1) /
-                                                           std::max<std::size_t>(maxBlocks, 1));
-    // Regions: maximal runs of nodes with the same statement and the same input-ness.
     std::vector<std::pair<int, int>> regions;
-    for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
         const graph::Node& n = g.nodes[i];
         if (!regions.empty()) {
             const graph::Node& prev = g.nodes[i - 1];
@@ -82,35 +77,63 @@ Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks)
         }
         regions.emplace_back(static_cast<int>(i), static_cast<int>(i));
     }
-    // Pack regions into blocks of at most `target` nodes; a longer region is cut into pieces.
-    Block current{-1, -1, {}, {}};
-    const auto flush = [&] {
-        if (current.first < 0)
-            return;
-        describe(g, current);
-        for (int i = current.first; i <= current.last; ++i)
-            out.blockOf[static_cast<std::size_t>(i)] = static_cast<int>(out.blocks.size());
-        out.blocks.push_back(std::move(current));
-        current = Block{-1, -1, {}, {}};
-    };
+    return regions;
+}
+
+// Packs regions into blocks of at most `target` nodes (a longer region is cut into pieces); returns the ranges.
+std::vector<std::pair<int, int>> pack(const graph::Graph& g, const std::vector<std::pair<int, int>>& regions, int target)
+{
+    std::vector<std::pair<int, int>> blocks;
     for (auto [first, last] : regions) {
         const bool input = isInput(g.nodes[static_cast<std::size_t>(first)]);
         while (first <= last) {
-            const bool fits = current.first >= 0 &&
-                              isInput(g.nodes[static_cast<std::size_t>(current.first)]) == input &&
-                              static_cast<std::size_t>(current.size() + (last - first + 1)) <= target;
-            if (fits) {
-                current.last = last;
-                break;
+            if (!blocks.empty()) {
+                auto& b = blocks.back();
+                const bool sameKind = isInput(g.nodes[static_cast<std::size_t>(b.first)]) == input;
+                if (sameKind && (b.second - b.first + 1) + (last - first + 1) <= target) {
+                    b.second = last;
+                    break;
+                }
             }
-            flush();
-            const int end = std::min(last, first + static_cast<int>(target) - 1);
-            current.first = first;
-            current.last = end;
+            const int end = std::min(last, first + target - 1);
+            blocks.emplace_back(first, end);
             first = end + 1;
         }
     }
-    flush();
+    return blocks;
+}
+
+}  // namespace
+
+Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks)
+{
+    Grouping out;
+    const std::size_t count = g.nodes.size();
+    out.blockOf.assign(count, -1);
+    if (count == 0)
+        return out;
+    maxBlocks = std::max<std::size_t>(maxBlocks, 1);
+    const std::vector<std::pair<int, int>> regions = regionsOf(g);
+    // The smallest block size that keeps the count within maxBlocks (regions rarely fill a block exactly, so
+    // nodes / maxBlocks alone can give twice as many blocks). Binary search: packing is linear.
+    int low = std::max(8, static_cast<int>((count + maxBlocks - 1) / maxBlocks));
+    int high = std::max(low, static_cast<int>(count));
+    while (low < high) {
+        const int mid = low + (high - low) / 2;
+        if (pack(g, regions, mid).size() <= maxBlocks)
+            high = mid;
+        else
+            low = mid + 1;
+    }
+    for (auto [first, last] : pack(g, regions, low)) {
+        Block b;
+        b.first = first;
+        b.last = last;
+        describe(g, b);
+        for (int i = first; i <= last; ++i)
+            out.blockOf[static_cast<std::size_t>(i)] = static_cast<int>(out.blocks.size());
+        out.blocks.push_back(std::move(b));
+    }
     return out;
 }
 

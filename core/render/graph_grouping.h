@@ -28,8 +28,9 @@ struct Grouping {
     bool empty() const { return blocks.empty(); }
 };
 
-// Groups `g` into at most about `maxBlocks` blocks (a block never mixes inputs with computation). Every node
-// belongs to exactly one block.
+// Groups `g` into at most `maxBlocks` blocks, each as small as that allows but at least 8 nodes. A block never mixes
+// inputs with computation, so a graph that alternates between them more than maxBlocks times gets more blocks.
+// Every node belongs to exactly one block.
 Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks);
 
 // The graph with every collapsed block replaced by one node ("group#<k>", its inputs the values it reads from

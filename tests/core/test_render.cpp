@@ -1,9 +1,15 @@
 // core/render: DOT text structure and escaping, stubs for big graphs, Graphviz rendering and layout.
+#include "test_support.h"
+
 #include "base/error.h"
 #include "graph/graph.h"
 #include "io/graph_source.h"
+#include "base/subprocess.h"
+#include "graph/fx_parser.h"
 #include "render/dot_writer.h"
+#include "render/graph_grouping.h"
 #include "render/graphviz_renderer.h"
+#include "render/layout_io.h"
 #include "render/node_category.h"
 
 #include <QtTest/QtTest>
@@ -482,6 +488,119 @@ private Q_SLOTS:
         QCOMPARE(layout.nodes.size(), loaded.graph.nodes.size());
         const std::vector<std::string> titles = svgNodeTitles(render::renderDot(doc.text, "svg"));
         QCOMPARE(titles.size(), loaded.graph.nodes.size());
+    }
+    // Large graphs are drawn as blocks: every node in exactly one block, blocks are contiguous program-order
+    // ranges that never mix inputs with computation, their count stays within the limit, and the collapsed graph
+    // is topologically ordered (dot ranks it like the original).
+    void blocksCoverTheGraphAndCollapseInOrder()
+    {
+        std::string params = "x", body, prev = "x";
+        for (int k = 0; k < 300; ++k) {
+            const std::string K = std::to_string(k);
+            params += ", w" + K;
+            body += "        # File: /m.py:" + std::to_string(10 + k % 7) + " in forward, code: x = f(x)\n";
+            body += "        mm_" + K + " = torch.ops.aten.mm.default(" + prev + ", w" + K + ")\n";
+            body += "        add_" + K + " = torch.ops.aten.add.Tensor(mm_" + K + ", " + prev + ")\n";
+            prev = "add_" + K;
+        }
+        const graph::Graph g = graph::parseFxModule("class M(torch.nn.Module):\n    def forward(self, " + params + "):\n" +
+                                                        body + "        return (" + prev + ",)\n",
+                                                    {"m.py", 1})
+                                   .graph;
+        const render::Grouping grouping = render::groupIntoBlocks(g, 40);
+        QVERIFY(grouping.blocks.size() <= 40);
+        QVERIFY(grouping.blocks.size() >= 10);
+        int next = 0;
+        for (std::size_t b = 0; b < grouping.blocks.size(); ++b) {
+            const render::Block& block = grouping.blocks[b];
+            QCOMPARE(block.first, next);  // contiguous, in order, no gaps
+            next = block.last + 1;
+            const bool input = g.nodes[static_cast<std::size_t>(block.first)].kind == graph::NodeKind::Placeholder;
+            for (int i = block.first; i <= block.last; ++i) {
+                QCOMPARE(grouping.blockOf[static_cast<std::size_t>(i)], static_cast<int>(b));
+                QCOMPARE(g.nodes[static_cast<std::size_t>(i)].kind == graph::NodeKind::Placeholder, input);
+            }
+            QVERIFY(!block.summary.empty());
+        }
+        QCOMPARE(next, static_cast<int>(g.nodes.size()));
+
+        std::vector<bool> expanded(grouping.blocks.size(), false);
+        expanded[grouping.blockOf[static_cast<std::size_t>(g.findNode("mm_150"))]] = true;
+        const render::CollapsedGraph c = render::collapseBlocks(g, grouping, expanded);
+        QCOMPARE(c.graph.nodes.size(), c.origin.size());
+        QVERIFY(c.graph.findNode("mm_150") >= 0);  // the expanded block's nodes are there as themselves
+        QVERIFY(c.graph.findNode("mm_10") < 0);
+        QVERIFY(c.graph.findNode(render::blockNodeName(0)) >= 0);
+        for (std::size_t q = 0; q < c.graph.nodes.size(); ++q)
+            graph::forEachNodeRef(c.graph.nodes[q], [&](int p) { QVERIFY(p >= 0 && static_cast<std::size_t>(p) < q); });
+        // The DOT of the collapsed graph lays out (through the child process the GUI uses, below).
+        QVERIFY(render::buildDot(c.graph).vertices.size() > 0);
+    }
+
+    // The layout travels from fxray-layout to the GUI as text: a round trip keeps every box and spline, and text
+    // that is not a layout is an error naming its line.
+    void layoutTextRoundTripsAndRejectsGarbage()
+    {
+        render::Layout l;
+        l.width = 100.5;
+        l.height = 20;
+        l.seconds = 0.25;
+        l.nodes.push_back({"a b%c", -1, -1, false, {}, 10, 5, 30, 12});
+        l.nodes.push_back({"", -1, -1, false, {}, 1, 2, 3, 4});
+        render::Layout::EdgePath e;
+        e.from = "a b%c";
+        e.to = "x@y";
+        e.points = {{1, 2}, {3, 4}, {5, 6}, {7, 8}};
+        e.arrowTip = render::Point{9, 10};
+        l.edges.push_back(e);
+        const render::Layout back = render::readLayoutText(render::writeLayoutText(l));
+        QCOMPARE(back.nodes.size(), std::size_t(2));
+        QCOMPARE(back.nodes[0].id, std::string("a b%c"));
+        QCOMPARE(back.nodes[1].id, std::string());
+        QCOMPARE(back.nodes[0].w, 30.0);
+        QCOMPARE(back.edges.size(), std::size_t(1));
+        QVERIFY(back.edges[0].points == e.points);
+        QVERIFY(back.edges[0].arrowTip && *back.edges[0].arrowTip == *e.arrowTip);
+        QCOMPARE(back.width, 100.5);
+        EXPECT_ERROR(render::readLayoutText("layout 1 2 3\nn 1 2\n"), "line 2", "bad node");
+        EXPECT_ERROR(render::readLayoutText("Segmentation fault\n"), "line 1");
+        EXPECT_ERROR(render::readLayoutText(""), "no 'layout' header");
+        EXPECT_ERROR(render::readLayoutText("layout 1 1 0\ne a b 0 0 0 99999999999\n"), "point count");
+    }
+
+    // fxray-layout, the child process the GUI lays graphs out in: DOT in, layout text out; bad DOT is exit 2 with
+    // Graphviz's message.
+    void layoutProcessLaysOutAndReportsBadDot()
+    {
+        if (!render::graphvizAvailable())
+            QSKIP("built without Graphviz");
+        const std::string program = FXRAY_BINARY_DIR "/app/layout/fxray-layout";
+        const io::LoadedGraph loaded = io::loadAddress(FXRAY_SAMPLES_DIR "/h100/dumps/mlp/mlp_forward_0");
+        const render::DotDocument doc = render::buildDot(loaded.graph);
+        {
+            Subprocess child({program});
+            QVERIFY(child.write(doc.text));
+            child.closeStdin();
+            std::string text, line;
+            while (child.readLine(line, std::chrono::milliseconds(20000)) == Subprocess::Read::Line)
+                text += line + "\n";
+            QVERIFY(child.wait(std::chrono::milliseconds(20000)));
+            QCOMPARE(child.exitCode().value_or(-1), 0);
+            render::Layout layout = render::readLayoutText(text);
+            render::attachVertices(layout, doc);
+            QCOMPARE(layout.nodes.size(), doc.vertices.size());
+            for (const auto& box : layout.nodes)
+                QVERIFY(box.node >= 0 && box.w > 0);
+        }
+        Subprocess bad({program});
+        bad.write("digraph { a -> }");
+        bad.closeStdin();
+        std::string line;
+        while (bad.readLine(line, std::chrono::milliseconds(20000)) == Subprocess::Read::Line) {
+        }
+        QVERIFY(bad.wait(std::chrono::milliseconds(20000)));
+        QCOMPARE(bad.exitCode().value_or(-1), 2);
+        QVERIFY2(bad.stderrTail().find("syntax error") != std::string::npos, bad.stderrTail().c_str());
     }
 };
 

@@ -16,9 +16,11 @@ namespace fxray::views {
 
 int GraphDrawing::collapsedBlocks() const
 {
+    if (!grouping)
+        return 0;
     int n = 0;
-    for (int b : boxBlock)
-        n += b >= 0;
+    for (std::size_t b = 0; b < grouping->blocks.size(); ++b)
+        n += !(b < expanded.size() && expanded[b]);
     return n;
 }
 

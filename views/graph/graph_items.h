@@ -38,6 +38,7 @@ public:
     NodeMark mark() const { return m_mark; }
     void setFillOverride(const QColor& fill);  // colour by replay status; invalid = category colour
     void setHighlighted(bool on);               // a neighbour of the hovered node
+    bool isHighlighted() const { return m_highlighted; }
     void setSearchHit(bool on);
 
 protected:

@@ -1,0 +1,199 @@
+// The graph view: a layout made in an fxray-layout child process becomes scene items for every node; large graphs
+// open as blocks and a block expands on demand (also to reach a selected node); replay results colour the nodes
+// (a block takes its worst node's colour); hover highlights producers and users; a layout process that crashes
+// is an error in the panel, not the end of the app.
+#include "graph/fx_parser.h"
+#include "replay/replay_types.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
+#include "views/panels/graph_panel.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace fxray;
+using fxray::views::GraphPanel;
+using fxray::views::NodeItem;
+using fxray::views::NodeMark;
+
+namespace {
+
+constexpr int kTimeoutMs = 60000;
+
+// A residual chain of `layers` statements, each from its own model line: 3 nodes a layer plus its weight input.
+std::shared_ptr<const io::LoadedGraph> chain(int layers)
+{
+    std::string params = "x";
+    std::string body;
+    std::string prev = "x";
+    for (int k = 0; k < layers; ++k) {
+        const std::string K = std::to_string(k);
+        params += ", w" + K;
+        body += "        # File: /m.py:" + std::to_string(10 + k) + " in forward, code: x = self.layer" + K + "(x)\n";
+        body += "        mm_" + K + ": \"f32[8, 8][8, 1]cpu\" = torch.ops.aten.mm.default(" + prev + ", w" + K + ")\n";
+        body += "        relu_" + K + ": \"f32[8, 8][8, 1]cpu\" = torch.ops.aten.relu.default(mm_" + K + ")\n";
+        body += "        add_" + K + ": \"f32[8, 8][8, 1]cpu\" = torch.ops.aten.add.Tensor(relu_" + K + ", " + prev + ")\n";
+        prev = "add_" + K;
+    }
+    const std::string text = "class GraphModule(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body +
+                             "        return (" + prev + ",)\n";
+    auto loaded = std::make_shared<io::LoadedGraph>();
+    loaded->graph = graph::parseFxModule(text, {"chain.py", 1}).graph;
+    loaded->entry.title = "chain";
+    loaded->entry.address = "chain";
+    return loaded;
+}
+
+bool waitForDrawing(GraphPanel& panel)
+{
+    QSignalSpy ready(&panel, &GraphPanel::drawingReady);
+    QSignalSpy failed(&panel, &GraphPanel::layoutFailed);
+    return QTest::qWaitFor([&] { return !ready.isEmpty() || !failed.isEmpty(); }, kTimeoutMs) && !ready.isEmpty();
+}
+
+}  // namespace
+
+class TestGraphView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void smallGraphHasAnItemPerNodeAndEdgesBetweenThem()
+    {
+        GraphPanel panel;
+        const auto g = chain(10);
+        panel.setGraph(g);
+        QVERIFY(waitForDrawing(panel));
+        const auto* scene = panel.scene();
+        QVERIFY(!scene->drawing()->grouped());
+        for (std::size_t i = 0; i < g->graph.nodes.size(); ++i)
+            QVERIFY2(scene->itemForNode(static_cast<int>(i)) || g->graph.nodes[i].kind == graph::NodeKind::Placeholder,
+                     g->graph.nodes[i].name.c_str());
+        // add_3 reads relu_3 and add_2: two drawn edges end at it.
+        NodeItem* add3 = scene->itemForNode(g->graph.findNode("add_3"));
+        QVERIFY(add3 && add3->kind() == NodeItem::Kind::Node);
+        QVERIFY(add3->edges.size() >= 3);  // two in, one out
+        QVERIFY(panel.statusText().contains(QStringLiteral("%1 nodes").arg(g->graph.nodes.size())));
+    }
+
+    void hoverHighlightsProducersAndUsers()
+    {
+        GraphPanel panel;
+        const auto g = chain(4);
+        panel.setGraph(g);
+        QVERIFY(waitForDrawing(panel));
+        auto* scene = panel.scene();
+        NodeItem* relu = scene->itemForNode(g->graph.findNode("relu_1"));
+        NodeItem* mm = scene->itemForNode(g->graph.findNode("mm_1"));
+        NodeItem* add = scene->itemForNode(g->graph.findNode("add_1"));
+        NodeItem* far = scene->itemForNode(g->graph.findNode("relu_3"));
+        scene->setHovered(relu);
+        QCOMPARE(scene->hovered(), relu);
+        QVERIFY(mm && add && far);
+        QVERIFY(mm->isHighlighted());    // producer
+        QVERIFY(add->isHighlighted());   // user
+        QVERIFY(!far->isHighlighted());
+        scene->setHovered(nullptr);
+        QCOMPARE(scene->hovered(), nullptr);
+        QVERIFY(!mm->isHighlighted() && !add->isHighlighted());
+    }
+
+    void largeGraphOpensAsBlocksAndExpandsToReachANode()
+    {
+        GraphPanel panel;
+        const auto g = chain(400);  // 1,602 nodes: above kGroupAboveNodes
+        QVERIFY(g->graph.nodes.size() > views::kGroupAboveNodes);
+        panel.setGraph(g);
+        QVERIFY(waitForDrawing(panel));
+        const auto drawing = panel.scene()->drawing();
+        QVERIFY(drawing->grouped());
+        const int blocks = static_cast<int>(drawing->grouping->blocks.size());
+        QVERIFY(blocks > 10 && blocks <= static_cast<int>(views::kMaxBlocks) + 10);
+        QCOMPARE(drawing->collapsedBlocks(), blocks);
+        // Far fewer items than nodes.
+        QVERIFY(panel.scene()->nodeItems().size() < g->graph.nodes.size() / 4);
+
+        // Selecting a node inside a collapsed block expands that block (a new layout) and selects the node.
+        const int target = g->graph.findNode("relu_250");
+        NodeItem* before = panel.scene()->itemForNode(target);
+        QVERIFY(before && before->kind() == NodeItem::Kind::Block);
+        panel.selectNode(target);
+        QVERIFY(waitForDrawing(panel));
+        NodeItem* item = panel.scene()->itemForNode(target);
+        QVERIFY(item && item->kind() == NodeItem::Kind::Node);
+        QVERIFY(item->isSelected());
+        QCOMPARE(panel.scene()->drawing()->collapsedBlocks(), blocks - 1);
+
+        // A block expands by double click (blockActivated) too; Collapse puts everything back.
+        Q_EMIT panel.scene()->blockActivated(0);
+        QVERIFY(waitForDrawing(panel));
+        QCOMPARE(panel.scene()->drawing()->collapsedBlocks(), blocks - 2);
+        panel.collapseAll();
+        QVERIFY(waitForDrawing(panel));
+        QCOMPARE(panel.scene()->drawing()->collapsedBlocks(), blocks);
+    }
+
+    void replayResultsColourNodesAndBlocks()
+    {
+        GraphPanel panel;
+        const auto g = chain(400);
+        panel.setGraph(g);
+        QVERIFY(waitForDrawing(panel));
+        auto report = std::make_shared<replay::ReplayReport>();
+        report->nodes.resize(g->graph.nodes.size());
+        for (auto& n : report->nodes)
+            n.status = replay::NodeStatus::Passed;
+        const int bad = g->graph.findNode("mm_123");
+        report->nodes[static_cast<std::size_t>(bad)].status = replay::NodeStatus::Mismatch;
+        panel.setReport(report);
+        // The block holding it shows the mismatch; another block shows passed.
+        QCOMPARE(panel.scene()->itemForNode(bad)->mark(), NodeMark::Mismatch);
+        QCOMPARE(panel.scene()->itemForNode(g->graph.findNode("mm_5"))->mark(), NodeMark::Passed);
+        panel.selectNode(bad);
+        QVERIFY(waitForDrawing(panel));
+        QCOMPARE(panel.scene()->itemForNode(bad)->kind(), NodeItem::Kind::Node);
+        QCOMPARE(panel.scene()->itemForNode(bad)->mark(), NodeMark::Mismatch);
+    }
+
+    void crashingLayoutProcessIsAnErrorNotACrash()
+    {
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("crashing-layout"));
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\ncat > /dev/null\necho 'dot: out of memory' >&2\nkill -SEGV $$\n");
+        f.close();
+        f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        GraphPanel panel;
+        panel.setLayoutProgram(script);
+        QSignalSpy failed(&panel, &GraphPanel::layoutFailed);
+        panel.setGraph(chain(5));
+        QVERIFY(failed.wait(kTimeoutMs));
+        QVERIFY2(failed.front().front().toString().contains(QStringLiteral("signal 11")), qPrintable(failed.front().front().toString()));
+        QVERIFY(panel.statusText().startsWith(QStringLiteral("No drawing")));
+        // The panel still works with a good layout program.
+        panel.setLayoutProgram(views::locateLayoutProgram());
+        panel.setGraph(chain(6));
+        QVERIFY(waitForDrawing(panel));
+    }
+
+    void zoomAndFitStayWithinBounds()
+    {
+        GraphPanel panel;
+        panel.resize(800, 600);
+        panel.setGraph(chain(30));
+        QVERIFY(waitForDrawing(panel));
+        views::GraphView* view = panel.view();
+        view->fitAll();
+        QVERIFY(view->zoom() <= 1.0);
+        for (int i = 0; i < 100; ++i)
+            view->zoomBy(1.25);
+        QVERIFY(view->zoom() <= 8.0);
+        for (int i = 0; i < 100; ++i)
+            view->zoomBy(0.8);
+        QVERIFY(view->zoom() >= 0.004);
+    }
+};
+
+QTEST_MAIN(TestGraphView)
+#include "test_graph_view.moc"
