@@ -189,7 +189,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::showCurrentGraph);
 
     resize(1500, 940);
-    resizeDocks({m_dumpsDock, m_inspectorDock}, {430, 380}, Qt::Horizontal);
+    resizeDocks({m_dumpsDock, m_inspectorDock}, {300, 340}, Qt::Horizontal);
     resizeDocks({m_replayDock}, {230}, Qt::Vertical);
     restoreSettings();
 }
@@ -248,6 +248,12 @@ void MainWindow::openPath(const QString& path)
 {
     m_banner->hide();
     m_model->setPath(path);
+}
+
+void MainWindow::setStartupActions(const QString& selectName, bool replay)
+{
+    m_startupSelect = selectName;
+    m_startupReplay = replay;
 }
 
 QString MainWindow::errorBannerText() const
@@ -582,6 +588,14 @@ void MainWindow::showCurrentGraph()
         m_graphPanel->setGraph(loaded);
         m_inspector->setGraph(loaded);
         m_replayPanel->setGraph(loaded, nameIndex.data(DumpBrowserModel::AddressRole).toString(), nameIndex.data().toString());
+        if (!m_startupSelect.isEmpty()) {
+            selectNode(loaded->graph.findNode(m_startupSelect.toStdString()));
+            m_startupSelect.clear();
+        }
+        if (m_startupReplay) {
+            m_startupReplay = false;
+            m_replayPanel->start();
+        }
         return;
     }
     m_current.reset();

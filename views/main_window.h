@@ -60,6 +60,9 @@ public:
     // the last replay report (.json). Return false with the reason in the status bar when they cannot.
     bool exportGraph(const QString& path);
     bool exportReport(const QString& path);
+    // What to do once the first graph is on screen (fxray-gui --select NODE --replay): select a node by name, and
+    // run a replay of the graph.
+    void setStartupActions(const QString& selectName, bool replay);
     QStringList recentPaths() const { return m_recent; }
     // Shows the Minimize dock set to this graph (as "Minimize…" in the Dumps list does).
     void showMinimize(const QString& address, const QString& title);
@@ -124,6 +127,8 @@ private:
     std::shared_ptr<const io::LoadedGraph> m_current;
     int m_selectedNode = -1;
     bool m_syncing = false;  // selectNode at work
+    QString m_startupSelect;
+    bool m_startupReplay = false;
 };
 
 }  // namespace fxray::views

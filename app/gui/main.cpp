@@ -3,6 +3,8 @@
 // prints them, or folders/files holding one graph), the same view as "Diff with…" in the Dumps list.
 // fxray-gui --minimize <graph> [--until SPEC] [path]: also starts the Minimize dock on that graph (SPEC as for
 // `fxray minimize --until`; default mismatch,error,nan).
+// --select NODE selects a node of the first graph shown; --replay replays that graph once it is shown (with the
+// replay options kept from the last run).
 #include "views/main_window.h"
 #include "views/panels/minimize_panel.h"
 
@@ -51,6 +53,11 @@ int main(int argc, char** argv)
                                          QStringLiteral("with --minimize: what counts as failing (as for fxray minimize)"),
                                          QStringLiteral("spec"), QStringLiteral("mismatch,error,nan"));
     parser.addOption(untilOption);
+    const QCommandLineOption selectOption(QStringLiteral("select"), QStringLiteral("select this node of the first graph shown"),
+                                          QStringLiteral("node"));
+    parser.addOption(selectOption);
+    const QCommandLineOption replayOption(QStringLiteral("replay"), QStringLiteral("replay the first graph shown"));
+    parser.addOption(replayOption);
     parser.process(app);
 
     QStringList positional = parser.positionalArguments();
@@ -64,6 +71,7 @@ int main(int argc, char** argv)
     const QString path = positional.isEmpty() ? defaultPath() : QDir::cleanPath(positional.front());
 
     fxray::views::MainWindow window;
+    window.setStartupActions(parser.value(selectOption), parser.isSet(replayOption));
     window.show();
     if (!path.isEmpty())
         window.openPath(path);

@@ -105,7 +105,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     qreal y = m_rect.center().y() - total / 2;
     for (int i = 0; i < m_lines.size(); ++i) {
         const qreal size = m_kind == Kind::Stub ? 8 : sizes[std::min(i, 2)];
-        font.setPointSizeF(size);
+        // Scene units are Graphviz points and Graphviz sized the box for a `size`-point font: a pixel size
+        // of `size` scene units matches it (a point size would be scaled by the screen's DPI and not fit).
+        font.setPixelSize(static_cast<int>(size));
         font.setBold(i == 0 && m_kind != Kind::Stub);
         painter->setFont(font);
         const QRectF line(m_rect.left() + 2, y, m_rect.width() - 4, size * 1.25);

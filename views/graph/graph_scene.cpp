@@ -8,6 +8,7 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_map>
 
 namespace fxray::views {
@@ -78,6 +79,19 @@ void GraphScene::clearDrawing()
     m_drawing.reset();
 }
 
+QString GraphScene::stubLabelOfBlock(const std::string& id) const
+{
+    // "group#K@user": a far use of collapsed block K; named by what the block holds ("w_3 … b_9").
+    const std::string producer = id.substr(0, id.find('@'));
+    const std::string prefix = render::blockNodeName(0).substr(0, render::blockNodeName(0).size() - 1);
+    if (m_drawing && m_drawing->grouping && producer.rfind(prefix, 0) == 0) {
+        const std::size_t block = std::strtoul(producer.c_str() + prefix.size(), nullptr, 10);
+        if (block < m_drawing->grouping->blocks.size())
+            return QString::fromStdString(m_drawing->grouping->blocks[block].title);
+    }
+    return QString::fromStdString(producer);
+}
+
 void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
 {
     clearDrawing();
@@ -117,7 +131,7 @@ void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
             else if (box.node >= 0)
                 label = QString::fromStdString(g.nodes[static_cast<std::size_t>(box.node)].name);
             else
-                label = QString::fromStdString(box.id.substr(0, box.id.find('@')));
+                label = stubLabelOfBlock(box.id);
             item = new NodeItem(static_cast<int>(i), NodeItem::Kind::Stub, rect, {label}, color(stub.fill), color(stub.border),
                                 stub.shape == "ellipse");
             item->node = box.node;

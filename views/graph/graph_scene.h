@@ -49,6 +49,7 @@ protected:
 
 private:
     void onSelectionChanged();
+    QString stubLabelOfBlock(const std::string& id) const;
     void applyFill();
 
     std::shared_ptr<const GraphDrawing> m_drawing;
