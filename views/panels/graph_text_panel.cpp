@@ -13,7 +13,10 @@
 #include <QRegularExpression>
 #include <QTextBlock>
 #include <QFutureWatcher>
-#include <QTimer>
+#include <QApplication>
+#include <QPlainTextDocumentLayout>
+#include <QTextDocument>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 
@@ -48,7 +51,8 @@ GraphTextPanel::GraphTextPanel(QWidget* parent)
     // Graph texts are long (thousands of lines for training graphs); undo history only costs memory here.
     m_text->setUndoRedoEnabled(false);
     m_text->setObjectName(QStringLiteral("graphCode"));
-    m_highlighter = new PythonHighlighter(m_text->document());
+    m_highlighter = new PythonHighlighter(this);
+    m_highlighter->setDocument(m_text->document());
     connect(m_text, &QPlainTextEdit::cursorPositionChanged, this, &GraphTextPanel::onCursorMoved);
     connect(m_text, &QPlainTextEdit::updateRequest, this, [this] { m_highlighter->highlightVisible(m_text); });
 
@@ -107,8 +111,11 @@ void GraphTextPanel::showGraph(std::shared_ptr<const io::LoadedGraph> shared)
     auto* watcher = new QFutureWatcher<PreparedCode>(this);
     connect(watcher, &QFutureWatcher<PreparedCode>::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
+        PreparedCode code = watcher->result();
         if (generation == m_generation)
-            setCode(watcher->result());
+            setCode(std::move(code));
+        else
+            delete code.document;
     });
     watcher->setFuture(QtConcurrent::run([shared] { return prepareCode(*shared); }));
 }
@@ -141,6 +148,17 @@ GraphTextPanel::PreparedCode GraphTextPanel::prepareCode(const io::LoadedGraph& 
             out.nodeOfLine[static_cast<std::size_t>(line)] = static_cast<int>(i);
     }
     out.text = QString::fromStdString(text);
+    if (QThread::currentThread() != qApp->thread()) {
+        // Filling a QTextDocument with tens of thousands of lines takes hundreds of milliseconds: do it here and
+        // give the document to the GUI thread (a QObject can only be pushed to another thread from its own).
+        auto* document = new QTextDocument;
+        document->setDocumentLayout(new QPlainTextDocumentLayout(document));
+        document->setDefaultFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        document->setUndoRedoEnabled(false);
+        document->setPlainText(out.text);
+        document->moveToThread(qApp->thread());
+        out.document = document;
+    }
     return out;
 }
 
@@ -149,56 +167,28 @@ void GraphTextPanel::setCode(PreparedCode code)
     m_lineOfNode = std::move(code.lineOfNode);
     m_nodeOfLine = std::move(code.nodeOfLine);
     m_highlighter->setLazy(m_lineOfNode.size() > kAsyncAboveNodes);
-    m_pendingText.clear();
-    m_pendingOffset = 0;
     m_moving = true;
-    if (code.text.size() <= kSliceChars) {
-        m_text->setPlainText(code.text);
+    if (code.document) {
+        // Built on the pool thread and handed to this one: swapping documents costs no per-line work here.
+        // Parented to the editor, the document is the editor's: the next setDocument deletes it.
+        code.document->setParent(m_text);
+        m_highlighter->setDocument(nullptr);  // setDocument below repaints: no highlighting of the old document then
+        m_text->setDocument(code.document);
+        m_highlighter->setDocument(m_text->document());
     } else {
-        // The first slice now, the rest from the event loop (appendSlice).
-        const qsizetype cut = code.text.lastIndexOf(QLatin1Char('\n'), kSliceChars);
-        m_text->setPlainText(code.text.left(cut));
-        m_pendingText = std::move(code.text);
-        m_pendingOffset = cut;
-        QTimer::singleShot(0, this, [this, generation = m_generation] { appendSlice(generation); });
+        m_text->setPlainText(code.text);
     }
     m_moving = false;
     m_highlighter->highlightVisible(m_text);
     if (m_selected >= 0)
         selectNode(m_selected);
     updateSelections();
-    if (m_pendingText.isEmpty())
-        Q_EMIT codeReady();
-}
-
-void GraphTextPanel::appendSlice(quint64 generation)
-{
-    if (generation != m_generation || m_pendingText.isEmpty())
-        return;
-    qsizetype end = m_pendingText.indexOf(QLatin1Char('\n'), m_pendingOffset + kSliceChars);
-    if (end < 0)
-        end = m_pendingText.size();
-    m_moving = true;
-    QTextCursor cursor(m_text->document());
-    cursor.movePosition(QTextCursor::End);
-    cursor.insertText(m_pendingText.mid(m_pendingOffset, end - m_pendingOffset));
-    m_moving = false;
-    m_pendingOffset = end;
-    if (m_pendingOffset >= m_pendingText.size()) {
-        m_pendingText.clear();
-        m_pendingOffset = 0;
-        if (m_selected >= 0)
-            selectNode(m_selected);
-        updateSelections();
-        Q_EMIT codeReady();
-        return;
-    }
-    QTimer::singleShot(0, this, [this, generation] { appendSlice(generation); });
+    Q_EMIT codeReady();
 }
 
 bool GraphTextPanel::isPreparing() const
 {
-    return !m_pendingText.isEmpty() || (!m_names.empty() && m_lineOfNode.empty());
+    return !m_names.empty() && m_lineOfNode.empty();
 }
 
 int GraphTextPanel::lineOfNode(int node) const
@@ -291,7 +281,6 @@ void GraphTextPanel::updateSelections()
 void GraphTextPanel::showMessage(const QString& title, const QString& body)
 {
     ++m_generation;
-    m_pendingText.clear();
     m_title->setText(title);
     m_details->clear();
     m_details->setToolTip({});

@@ -5,6 +5,7 @@
 // defines one) emits nodeSelected. Lines of nodes a replay found fault with are tinted.
 #include "io/graph_source.h"
 
+#include <QTextDocument>
 #include <QWidget>
 
 #include <memory>
@@ -12,6 +13,7 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QTextDocument;
 
 namespace fxray::replay {
 struct ReplayReport;
@@ -24,12 +26,11 @@ class GraphTextPanel : public QWidget {
 public:
     explicit GraphTextPanel(QWidget* parent = nullptr);
 
-    // Graphs of more than kAsyncAboveNodes nodes are printed on a pool thread and put into the editor in slices;
-    // codeReady() says when the whole text is there (at once for smaller graphs).
+    // Graphs of more than kAsyncAboveNodes nodes are printed, and their text document built, on a pool thread;
+    // codeReady() says when the text is there (at once for smaller graphs).
     void showGraph(std::shared_ptr<const io::LoadedGraph> loaded);
     bool isPreparing() const;
     static constexpr std::size_t kAsyncAboveNodes = 1500;
-    static constexpr qsizetype kSliceChars = 100000;  // ~1k lines: ~15 ms to insert on this 2-core machine
     // A title line and a body text instead of a graph (loading, load error, nothing selected).
     void showMessage(const QString& title, const QString& body);
 
@@ -50,10 +51,12 @@ private:
     struct PreparedCode {
         QString text;
         std::vector<int> lineOfNode, nodeOfLine;
+        // Made off the GUI thread for large graphs (else null); owned by whoever receives the result: setCode, or
+        // the watcher that drops a stale result.
+        QTextDocument* document = nullptr;
     };
     static PreparedCode prepareCode(const io::LoadedGraph& loaded);
     void setCode(PreparedCode code);
-    void appendSlice(quint64 generation);
     void onCursorMoved();
     void updateSelections();
 
@@ -68,8 +71,6 @@ private:
     int m_selected = -1;
     bool m_moving = false;  // selectNode moves the cursor: no signal
     quint64 m_generation = 0;
-    QString m_pendingText;      // the rest of a large text, appended slice by slice
-    qsizetype m_pendingOffset = 0;
     class PythonHighlighter* m_highlighter = nullptr;
 };
 

@@ -21,8 +21,8 @@ QTextCharFormat charFormat(const QColor& color, bool bold = false, bool italic =
 
 }  // namespace
 
-PythonHighlighter::PythonHighlighter(QTextDocument* document)
-    : QSyntaxHighlighter(document)
+PythonHighlighter::PythonHighlighter(QObject* parent)
+    : QSyntaxHighlighter(parent)
 {
 }
 
@@ -34,7 +34,7 @@ void PythonHighlighter::setLazy(bool lazy)
 
 void PythonHighlighter::highlightVisible(QPlainTextEdit* editor)
 {
-    if (!m_lazy)
+    if (!m_lazy || document() != editor->document())
         return;
     const int rows = editor->viewport()->height() / std::max(1, editor->fontMetrics().height()) + 2;
     QTextBlock block = editor->cursorForPosition(QPoint(0, 0)).block();  // the first visible one

@@ -10,7 +10,9 @@ namespace fxray::views {
 class PythonHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
 public:
-    explicit PythonHighlighter(QTextDocument* document);
+    // Owned by `parent`, not by a document: the code panel swaps documents (large texts are built off the GUI
+    // thread), and a highlighter owned by the old document would die with it.
+    explicit PythonHighlighter(QObject* parent);
 
     // Lazy: only blocks highlightVisible() asks for are coloured (tens of thousands of lines would otherwise be
     // highlighted in one go on the GUI thread: ~0.5 s for a 20k-node graph).

@@ -185,6 +185,9 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
+    // Fixed row heights: with tens of thousands of rows, content-sized rows make every layout walk them all.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setColumnWidth(ReplayResultsModel::NodeColumn, 140);
     m_table->setColumnWidth(ReplayResultsModel::OpColumn, 180);
