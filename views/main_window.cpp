@@ -19,6 +19,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSaveFile>
@@ -76,7 +77,18 @@ MainWindow::MainWindow(QWidget* parent)
     m_tree->setTextElideMode(Qt::ElideMiddle);  // long source paths keep both ends
 
     m_dumpsDock->setObjectName(QStringLiteral("dumpsDock"));
-    m_dumpsDock->setWidget(m_tree);
+    m_dumpFilter = new QLineEdit(this);
+    m_dumpFilter->setObjectName(QStringLiteral("dumpFilter"));
+    m_dumpFilter->setPlaceholderText(tr("Filter graphs (name, kind, address)"));
+    m_dumpFilter->setClearButtonEnabled(true);
+    connect(m_dumpFilter, &QLineEdit::textChanged, this, &MainWindow::applyDumpFilter);
+    auto* dumps = new QWidget(this);
+    auto* dumpsLayout = new QVBoxLayout(dumps);
+    dumpsLayout->setContentsMargins(0, 0, 0, 0);
+    dumpsLayout->setSpacing(2);
+    dumpsLayout->addWidget(m_dumpFilter);
+    dumpsLayout->addWidget(m_tree, 1);
+    m_dumpsDock->setWidget(dumps);
     m_dumpsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                              QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_dumpsDock);
@@ -248,6 +260,39 @@ void MainWindow::openPath(const QString& path)
 {
     m_banner->hide();
     m_model->setPath(path);
+}
+
+void MainWindow::setDumpFilter(const QString& text)
+{
+    m_dumpFilter->setText(text);  // applyDumpFilter through textChanged
+}
+
+void MainWindow::applyDumpFilter()
+{
+    // Rows are hidden in the view rather than filtered through a proxy model: every index the window and the
+    // panels pass around stays the browser model's own.
+    const QString text = m_dumpFilter->text().trimmed();
+    const auto matches = [&](const QModelIndex& graphRow) {
+        if (text.isEmpty())
+            return true;
+        for (int c : {int(DumpBrowserModel::NameColumn), int(DumpBrowserModel::KindColumn), int(DumpBrowserModel::AddressColumn)})
+            if (graphRow.siblingAtColumn(c).data().toString().contains(text, Qt::CaseInsensitive))
+                return true;
+        return false;
+    };
+    // Returns whether anything under `parent` stays visible.
+    const auto walk = [&](auto& self, const QModelIndex& parent) -> bool {
+        bool any = false;
+        for (int r = 0; r < m_model->rowCount(parent); ++r) {
+            const QModelIndex row = m_model->index(r, 0, parent);
+            const bool graph = m_model->entry(row) != nullptr;
+            const bool visible = graph ? matches(row) : self(self, row);
+            m_tree->setRowHidden(r, parent, !visible);
+            any = any || visible;
+        }
+        return any;
+    };
+    walk(walk, QModelIndex());
 }
 
 void MainWindow::setStartupActions(const QString& selectName, bool replay)
@@ -620,6 +665,7 @@ void MainWindow::onLoadingStarted(const QString& path)
 
 void MainWindow::onDiscovered(int graphs)
 {
+    applyDumpFilter();
     addRecent(m_model->path());
     m_tree->expandAll();
     // Fit the columns, but keep the name column from pushing kind and node count out of the dock.

@@ -43,6 +43,8 @@ public:
 
     DumpBrowserModel* dumpBrowserModel() const { return m_model; }
     QTreeView* dumpTree() const { return m_tree; }
+    // The Dumps filter: graphs whose name, kind or address contains the text (case-insensitive) stay visible.
+    void setDumpFilter(const QString& text);
     GraphTextPanel* graphTextPanel() const { return m_textPanel; }
     QTabWidget* centralTabs() const { return m_tabs; }
     MinimizePanel* minimizePanel() const { return m_minimizePanel; }
@@ -93,6 +95,7 @@ private:
     void exportGraphDialog();
     void exportReportDialog();
     void onReplayReport();
+    void applyDumpFilter();
     void showCurrentGraph();
     void onLoadingStarted(const QString& path);
     void onDiscovered(int graphs);
@@ -107,6 +110,7 @@ private:
 
     DumpBrowserModel* m_model = nullptr;
     QTreeView* m_tree = nullptr;
+    class QLineEdit* m_dumpFilter = nullptr;
     QDockWidget* m_dumpsDock = nullptr;
     QDockWidget* m_minimizeDock = nullptr;
     MinimizePanel* m_minimizePanel = nullptr;

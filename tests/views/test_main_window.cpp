@@ -12,6 +12,7 @@
 #include "views/panels/inspector_panel.h"
 
 #include <QFile>
+#include <QTreeView>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -225,6 +226,43 @@ private Q_SLOTS:
         }
         QVERIFY(!w.exportGraph(dir.filePath(QStringLiteral("g.unknown"))));
         QVERIFY(!w.exportReport(dir.filePath(QStringLiteral("r.json"))));  // nothing replayed yet
+    }
+
+    void dumpsFilterAndStructuralTwins()
+    {
+        MainWindow w;
+        QSignalSpy finished(w.dumpBrowserModel(), &DumpBrowserModel::loadingFinished);
+        w.openPath(QStringLiteral(FXRAY_SAMPLES_DIR));
+        QVERIFY(finished.wait(kTimeoutMs));
+        DumpBrowserModel* m = w.dumpBrowserModel();
+        // The samples hold structurally identical graphs (the same model captured in several forms): marked.
+        int twins = 0;
+        for (int e = 0; e < m->graphCount(); ++e) {
+            const QModelIndex i = m->indexForEntry(e);
+            if (m->identicalGraphs(i).isEmpty())
+                continue;
+            ++twins;
+            QVERIFY(i.siblingAtColumn(DumpBrowserModel::KindColumn).data().toString().contains(QStringLiteral("≡")));
+            for (const QString& other : m->identicalGraphs(i))
+                QVERIFY(other != i.data(DumpBrowserModel::AddressRole).toString());
+        }
+        QVERIFY(twins >= 2);
+        // Filter: only graphs whose name, kind or address has "embed_ce_f" stay visible, and their parents.
+        w.setDumpFilter(QStringLiteral("EMBED_CE_F"));
+        int visible = 0;
+        for (int e = 0; e < m->graphCount(); ++e) {
+            const QModelIndex i = m->indexForEntry(e);
+            const bool shown = !w.dumpTree()->isRowHidden(i.row(), i.parent());
+            QCOMPARE(shown, i.data().toString().contains(QStringLiteral("embed_ce_f"), Qt::CaseInsensitive) ||
+                                i.data(DumpBrowserModel::AddressRole).toString().contains(QStringLiteral("embed_ce_f"), Qt::CaseInsensitive));
+            visible += shown;
+            if (shown)
+                QVERIFY(!w.dumpTree()->isRowHidden(i.parent().row(), i.parent().parent()));
+        }
+        QVERIFY(visible >= 2);
+        w.setDumpFilter(QString());
+        for (int e = 0; e < m->graphCount(); ++e)
+            QVERIFY(!w.dumpTree()->isRowHidden(m->indexForEntry(e).row(), m->indexForEntry(e).parent()));
     }
 
     void recentPathsPersistBetweenRuns()

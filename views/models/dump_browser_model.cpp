@@ -1,6 +1,7 @@
 #include "views/models/dump_browser_model.h"
 
 #include "base/error.h"
+#include "graph/algorithms.h"
 
 #include <QDir>
 #include <QHash>
@@ -70,6 +71,7 @@ void browse(QPromise<BrowseResult>& promise, const std::string& path, quint64 ge
         r.entry = static_cast<int>(i);
         try {
             r.graph = std::make_shared<const io::LoadedGraph>(io::loadGraph(discovery->graphs[i]));
+            r.hash = graph::structuralHash(r.graph->graph);
             r.type = BrowseResult::Type::GraphLoaded;
         } catch (const std::exception& e) {
             r.type = BrowseResult::Type::GraphFailed;
@@ -214,12 +216,19 @@ void DumpBrowserModel::applyGraphResult(const BrowseResult& r)
         return;
     state.done = true;
     state.graph = r.graph;
+    state.hash = r.hash;
     state.error = r.error;
     ++m_done;
     if (r.type == BrowseResult::Type::GraphFailed)
         ++m_failed;
     const QModelIndex first = indexForEntry(r.entry, NameColumn);
     Q_EMIT dataChanged(first, indexForEntry(r.entry, ColumnCount - 1));
+    if (state.graph)  // its structural twins now have one more
+        for (std::size_t e = 0; e < m_graphs.size(); ++e)
+            if (static_cast<int>(e) != r.entry && m_graphs[e].graph && m_graphs[e].hash == state.hash) {
+                const QModelIndex kind = indexForEntry(static_cast<int>(e), KindColumn);
+                Q_EMIT dataChanged(kind, kind, {Qt::DisplayRole, Qt::ToolTipRole});
+            }
     Q_EMIT graphLoaded(first);
     Q_EMIT progress(m_done, graphCount());
 }
@@ -398,10 +407,12 @@ QVariant DumpBrowserModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case NameColumn: return item->name;
-        case KindColumn:
+        case KindColumn: {
             if (item->type == ItemType::Group)
                 return item->children.size() == 1 ? tr("1 graph") : tr("%1 graphs").arg(item->children.size());
-            return item->kind;
+            const qsizetype twins = state ? identicalGraphs(index).size() : 0;
+            return twins > 0 ? tr("%1  ≡%2").arg(item->kind).arg(twins + 1) : item->kind;
+        }
         case NodesColumn:
             if (!state)
                 return {};
@@ -414,6 +425,8 @@ QVariant DumpBrowserModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (state && !state->error.isEmpty())
             return tr("Could not load %1:\n%2").arg(item->address, state->error);
+        if (const QStringList twins = state ? identicalGraphs(index) : QStringList(); !twins.isEmpty() && index.column() == KindColumn)
+            return tr("Structurally identical to:\n%1").arg(twins.join(QLatin1Char('\n')));
         if (const auto it = m_verdicts.find(item->address); it != m_verdicts.end() && index.column() == NameColumn)
             return tr("%1\nlast replay: %2").arg(item->tooltip, it.value());
         return item->tooltip;
@@ -439,6 +452,18 @@ QVariant DumpBrowserModel::data(const QModelIndex& index, int role) const
     case EntryRole: return item->entry;
     default: return {};
     }
+}
+
+QStringList DumpBrowserModel::identicalGraphs(const QModelIndex& index) const
+{
+    const GraphState* state = stateFor(index);
+    QStringList out;
+    if (!state || !state->graph)
+        return out;
+    for (const GraphState& other : m_graphs)
+        if (&other != state && other.graph && other.hash == state->hash && other.item)
+            out << other.item->address;
+    return out;
 }
 
 void DumpBrowserModel::setReplayVerdict(const QString& address, const QString& verdict)

@@ -25,6 +25,7 @@ struct BrowseResult {
     std::shared_ptr<const io::Discovery> discovery;
     int entry = -1;
     std::shared_ptr<const io::LoadedGraph> graph;
+    std::uint64_t hash = 0;  // structural hash of a loaded graph (graph/algorithms.h), computed on the worker
     QString error;
 };
 }  // namespace detail
@@ -69,6 +70,9 @@ public:
     bool isGraphDone(const QModelIndex& index) const;  // loaded or failed
     QModelIndex indexForEntry(int entry, int column = NameColumn) const;
     QModelIndex firstGraphIndex() const;
+    // Graphs structurally identical to this one (same ops, arguments and recorded metadata; names aside), loaded
+    // ones only; the Kind column marks them "≡ n" and the tooltip lists them.
+    QStringList identicalGraphs(const QModelIndex& index) const;
     // The last replay's verdict of a graph: shown as a coloured dot on its row (kept across reloads of the path).
     void setReplayVerdict(const QString& address, const QString& verdict);
     static QIcon verdictIcon(const QString& verdict);
@@ -92,6 +96,7 @@ private:
     struct Item;
     struct GraphState {
         std::shared_ptr<const io::LoadedGraph> graph;
+        std::uint64_t hash = 0;
         QString error;
         bool done = false;
         Item* item = nullptr;
