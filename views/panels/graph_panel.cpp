@@ -320,21 +320,21 @@ void GraphPanel::applySearch(bool select)
 
 void GraphPanel::findNext()
 {
-    if (m_hits.empty())
-        return;
-    m_hitIndex = (m_hitIndex + 1) % static_cast<int>(m_hits.size());
-    m_searchCount->setText(tr("%1/%2").arg(m_hitIndex + 1).arg(m_hits.size()));
-    const int node = m_hits[static_cast<std::size_t>(m_hitIndex)];
-    selectNode(node);
-    Q_EMIT nodeSelected(node);
+    stepSearch(+1);
 }
 
 void GraphPanel::findPrevious()
 {
+    stepSearch(-1);
+}
+
+void GraphPanel::stepSearch(int step)
+{
     if (m_hits.empty())
         return;
-    m_hitIndex = m_hitIndex <= 0 ? static_cast<int>(m_hits.size()) - 1 : m_hitIndex - 1;
-    m_searchCount->setText(tr("%1/%2").arg(m_hitIndex + 1).arg(m_hits.size()));
+    const int count = static_cast<int>(m_hits.size());
+    m_hitIndex = m_hitIndex < 0 && step < 0 ? count - 1 : ((m_hitIndex + step) % count + count) % count;
+    m_searchCount->setText(tr("%1/%2").arg(m_hitIndex + 1).arg(count));
     const int node = m_hits[static_cast<std::size_t>(m_hitIndex)];
     selectNode(node);
     Q_EMIT nodeSelected(node);

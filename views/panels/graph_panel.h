@@ -68,6 +68,7 @@ private:
     void onLayoutDone();
     void updateStatus();
     void applySearch(bool select);
+    void stepSearch(int step);  // +1 next, -1 previous, wrapping
 
     std::shared_ptr<const io::LoadedGraph> m_graph;
     std::shared_ptr<const render::Grouping> m_grouping;
