@@ -22,6 +22,7 @@
 #include <QEventLoop>
 #include <QStandardPaths>
 #include <QTimer>
+#include <QPlainTextEdit>
 #include <QTreeView>
 
 #include <chrono>
@@ -81,7 +82,8 @@ double referenceLayout(const std::string& address, double& nodes)
 }
 
 // FXRAY_BENCH_SLOW_EVENTS=ms: prints every event whose delivery took longer (receiver class, event type), to
-// find what blocks the GUI thread.
+// find what blocks the GUI thread. FXRAY_BENCH_PAINTS=1: after each first paint, times one synchronous repaint of
+// the graph view, its overview, the code view and the whole window.
 class TimedApplication : public QApplication {
 public:
     using QApplication::QApplication;
@@ -162,6 +164,19 @@ int main(int argc, char** argv)
         if (!ok) {
             std::printf("%-48s no drawing within 120 s (%s)\n", argv[a], qPrintable(window.graphPanel()->statusText()));
             continue;
+        }
+        if (qEnvironmentVariableIsSet("FXRAY_BENCH_PAINTS")) {
+            // What one synchronous repaint of each part of the window costs, now that everything is shown.
+            const auto timeRepaint = [](const char* what, QWidget* w) {
+                QElapsedTimer t;
+                t.start();
+                w->repaint();
+                std::fprintf(stderr, "repaint %-12s %lld ms\n", what, static_cast<long long>(t.elapsed()));
+            };
+            timeRepaint("graph", window.graphPanel()->view()->viewport());
+            timeRepaint("overview", reinterpret_cast<QWidget*>(window.graphPanel()->view()->overview()->viewport()));
+            timeRepaint("code", window.graphTextPanel()->editor()->viewport());
+            timeRepaint("window", &window);
         }
         const auto& drawing = window.graphPanel()->scene()->drawing();
         const int blocks = drawing && drawing->grouping ? static_cast<int>(drawing->grouping->blocks.size()) : 0;
