@@ -179,10 +179,9 @@ void GraphPanel::requestLayout()
     auto cancel = m_cancel;
     // One watcher: a newer request replaces the older future; the older one's result is dropped by generation
     // (its cancel flag is set, so its child process is killed at once).
-    m_watcher->setFuture(QtConcurrent::run([request, cancel, generation] {
+    m_watcher->setFuture(QtConcurrent::run([request, cancel] {
         GraphDrawing d = computeDrawing(request, cancel.get());
         d.cancelled = d.cancelled || cancel->load();
-        (void)generation;
         return d;
     }));
     m_watcher->setProperty("generation", generation);
