@@ -31,6 +31,8 @@ std::vector<int> producersOf(const graph::Node& n, std::size_t nodeCount)
     return out;
 }
 
+}  // namespace
+
 std::string opLine(const graph::Graph& g, const graph::Node& n)
 {
     switch (n.kind) {
@@ -44,6 +46,8 @@ std::string opLine(const graph::Graph& g, const graph::Node& n)
         return "getitem " + graph::formatArg(g, n.args[1]);
     return n.target.str();
 }
+
+namespace {
 
 std::string tooltipText(const graph::Graph& g, const graph::Node& n)
 {

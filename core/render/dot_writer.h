@@ -80,6 +80,10 @@ struct DotDocument {
 DotDocument buildDot(const graph::Graph& g, const DotOptions& options = {});
 inline std::string writeDot(const graph::Graph& g, const DotOptions& options = {}) { return buildDot(g, options).text; }
 
+// A node's second label line: its target ("aten.mm.default", "getitem 0", "get_attr w"); empty for placeholders
+// and the output. The GUI's items draw the same text the DOT label sized their box for.
+std::string opLine(const graph::Graph& g, const graph::Node& n);
+
 // Escaping, exposed for tests: text inside an HTML-like label (&, <, >, ", control characters) and inside a
 // double-quoted DOT string (", \, newlines).
 std::string escapeHtmlLabel(std::string_view text);

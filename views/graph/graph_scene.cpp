@@ -2,6 +2,7 @@
 
 #include "graph/printer.h"
 #include "graph/tensor_meta.h"
+#include "render/dot_writer.h"
 #include "render/node_category.h"
 
 #include <QGraphicsSceneMouseEvent>
@@ -18,19 +19,6 @@ namespace {
 QColor color(std::string_view hex)
 {
     return QColor(QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())));
-}
-
-QString opLine(const graph::Graph& g, const graph::Node& n)
-{
-    switch (n.kind) {
-    case graph::NodeKind::Placeholder:
-    case graph::NodeKind::Output: return {};
-    case graph::NodeKind::GetAttr: return QStringLiteral("get_attr");
-    default: break;
-    }
-    if (n.target.kind == graph::Target::Kind::Getitem && n.args.size() >= 2)
-        return QStringLiteral("getitem ") + QString::fromStdString(graph::formatArg(g, n.args[1]));
-    return QString::fromStdString(n.target.str());
 }
 
 int severity(NodeMark m)
@@ -141,8 +129,8 @@ void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
             const graph::Node& n = g.nodes[static_cast<std::size_t>(box.node)];
             const render::NodeStyle style = render::nodeStyle(render::classifyNode(n));
             QStringList lines{QString::fromStdString(n.name)};
-            if (const QString op = opLine(g, n); !op.isEmpty())
-                lines << op;
+            if (const std::string op = render::opLine(g, n); !op.empty())
+                lines << QString::fromStdString(op);
             if (n.meta && n.meta->kind != graph::ValueMeta::Kind::None)
                 lines << QString::fromStdString(graph::formatAnnotation(*n.meta));
             item = new NodeItem(static_cast<int>(i), NodeItem::Kind::Node, rect, lines, color(style.fill), color(style.border),
