@@ -7,7 +7,8 @@ median of timed repeats) against, on the same inputs' metadata and device,
   interp  torch.fx.Interpreter over the symbolically traced module
   checked a fx.Interpreter that checks dtype/size/significant strides against the annotations after every node
           (what functorch's DebugInterpreter does, symbol binding skipped)
-  cuda graph  torch.cuda.CUDAGraph replay of the eager module
+  cuda graph  torch.cuda.CUDAGraph replay of the eager module, against `fxray replay --cuda-graph` of the same graph
+              (both timed alike: median of synchronised replays, and the mean of replays launched back to back)
 and the peak device memory of fxray's replay vs eager. Prints µs per graph, µs per node, and ratios.
 usage: bench/replay_bench.py --fxray build/app/cli/fxray [--repeats 50] [--device cuda]"""
 import argparse
@@ -142,6 +143,25 @@ def median_us(fn, repeats, warmup, sync):
     return statistics.median(times)
 
 
+def back_to_back_us(fn, repeats, sync):
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(repeats):
+        fn()
+    sync()
+    return (time.perf_counter() - t0) * 1e6 / repeats
+
+
+def fxray_cuda_graph(args, address):
+    """fxray's CUDA-graph mode on the same graph: (median synchronised replay, back-to-back mean, status)."""
+    p = subprocess.run([args.fxray, "replay", address, "--device", args.device, "--no-values", "--json", "--cuda-graph",
+                        "--repeat", str(args.repeats), "--warmup", str(args.warmup)], capture_output=True, text=True)
+    cg = json.loads(p.stdout).get("cuda_graph", {})
+    if cg.get("status") != "captured":
+        return None, None, f"{cg.get('status')}: {cg.get('reason')}"
+    return cg["replay_median_us"], cg["replay_back_to_back_us"], "captured" + ("" if cg["matches_eager"] else " (DIFFERS)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fxray", default=os.path.join(ROOT, "build", "app", "cli", "fxray"))
@@ -172,7 +192,7 @@ def main():
             interp = median_us(lambda: torch.fx.Interpreter(gm).run(*inputs), args.repeats, args.warmup, sync)
             by_node = annotations_by_node(gm, ann, text)
             checked = median_us(lambda: CheckingInterpreter(gm, by_node).run(*inputs), args.repeats, args.warmup, sync)
-            cg = None
+            cg = cg_b2b = fx_cg = fx_cg_b2b = fx_cg_status = None
             peak_eager = None
             if device.type == "cuda":
                 # Like fxray's figure: inputs included, nothing left over from earlier graphs.
@@ -190,8 +210,11 @@ def main():
                 with torch.cuda.graph(graph):
                     mod(*inputs)
                 cg = median_us(graph.replay, args.repeats, args.warmup, sync)
+                cg_b2b = back_to_back_us(graph.replay, args.repeats, sync)
+                fx_cg, fx_cg_b2b, fx_cg_status = fxray_cuda_graph(args, address)
         rows.append(dict(graph=title, nodes=nodes, fxray_us=fx_us, eager_us=eager, interp_us=interp, checked_us=checked,
-                         cuda_graph_us=cg, fxray_peak=rep.get("peak_device_bytes"), eager_peak=peak_eager,
+                         cuda_graph_us=cg, cuda_graph_b2b_us=cg_b2b, fxray_cuda_graph_us=fx_cg,
+                         fxray_cuda_graph_b2b_us=fx_cg_b2b, fxray_cuda_graph_status=fx_cg_status, fxray_peak=rep.get("peak_device_bytes"), eager_peak=peak_eager,
                          verdict=rep["verdict"]))
         del mod, inputs, gm
         if device.type == "cuda":
@@ -211,6 +234,21 @@ def main():
               f"{peak:>14}")
     print(f"(µs per whole graph, µs/node in brackets; medians of {args.repeats} runs after {args.warmup} warm-up; "
           f"device {torch.cuda.get_device_name() if device.type == 'cuda' else 'cpu'})")
+    print()
+    print(f"{'CUDA graph replay':32} {'py sync':>8} {'fx sync':>8} {'ratio':>6} {'py b2b':>8} {'fx b2b':>8} {'ratio':>6}  fxray")
+    for r in rows:
+        if r["cuda_graph_us"] is None:
+            continue
+        if r["fxray_cuda_graph_us"] is None:
+            print(f"{r['graph']:32} {r['cuda_graph_us']:8.1f} {'-':>8} {'-':>6} {r['cuda_graph_b2b_us']:8.1f} {'-':>8} {'-':>6}  "
+                  f"{r['fxray_cuda_graph_status']}")
+            continue
+        print(f"{r['graph']:32} {r['cuda_graph_us']:8.1f} {r['fxray_cuda_graph_us']:8.1f} "
+              f"{r['fxray_cuda_graph_us'] / r['cuda_graph_us']:5.2f}x {r['cuda_graph_b2b_us']:8.1f} "
+              f"{r['fxray_cuda_graph_b2b_us']:8.1f} {r['fxray_cuda_graph_b2b_us'] / r['cuda_graph_b2b_us']:5.2f}x  "
+              f"{r['fxray_cuda_graph_status']}")
+    print("(µs per replay; sync: median of replays each followed by a device sync; b2b: mean of replays launched back to "
+          "back; ratio fxray/torch.cuda.CUDAGraph, goal <= 1.10x)")
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)
 

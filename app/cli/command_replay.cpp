@@ -1,7 +1,9 @@
 // `fxray replay <graph|path> [--device cuda|cuda:N|cpu] [--seed N] [--inputs random|saved] [--floats normal|uniform]
 //  [--int-range LO,HI]
 //  [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected OUT.pt]
-//  [--repeat N [--warmup N]] [--all-nodes] [--json]`
+//  [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json]`
+// --cuda-graph: after the checked eager pass, the CUDA-graph safety analysis; when it finds nothing blocking,
+// capture on a side stream, replay (--warmup + --repeat times, default 3 + 20), compare with eager, time replays.
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
 #include "arg_parser.h"
 #include "base/json.h"
@@ -20,10 +22,10 @@ int runReplay(const Args& args)
 {
     ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected", "--repeat",
                  "--warmup", "--floats"},
-                {"--stop-on-first", "--no-values", "--all-nodes", "--json"});
+                {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph"});
     p.expectPositionals(1, "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
                            "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
-                           "OUT.pt] [--repeat N [--warmup N]] [--all-nodes] [--json]");
+                           "OUT.pt] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json]");
     const replay::ReplayOptions options = parseReplayOptions(p);
     const std::string& target = p.positionals()[0];
 

@@ -62,6 +62,7 @@ replay::ReplayOptions parseReplayOptions(const ArgParser& p)
     o.repeat = count("--repeat");
     o.warmup = count("--warmup");
     o.valueChecks = !p.flag("--no-values");
+    o.cudaGraph = p.flag("--cuda-graph");
     return o;
 }
 

@@ -1,5 +1,7 @@
 #include "replay/replay_types.h"
 
+#include <algorithm>
+
 namespace fxray::replay {
 
 std::string_view nodeStatusName(NodeStatus s)
@@ -27,6 +29,38 @@ std::string_view mismatchKindName(Mismatch::Kind k)
     return "";
 }
 
+std::string_view cudaGraphFindingKindName(CudaGraphFinding::Kind k)
+{
+    switch (k) {
+    case CudaGraphFinding::Kind::NotCuda: return "not-cuda";
+    case CudaGraphFinding::Kind::MutatesInput: return "mutates-input";
+    case CudaGraphFinding::Kind::CpuTensor: return "cpu-tensor";
+    case CudaGraphFinding::Kind::CpuScalar: return "cpu-scalar";
+    case CudaGraphFinding::Kind::MultipleDevices: return "multiple-devices";
+    case CudaGraphFinding::Kind::HostSync: return "host-sync";
+    case CudaGraphFinding::Kind::Unsupported: return "unsupported";
+    case CudaGraphFinding::Kind::Nondeterministic: return "nondeterministic";
+    }
+    return "";
+}
+
+bool CudaGraphReport::matchesEager() const
+{
+    for (const auto& c : vsEager)
+        if (!c.ok)
+            return false;
+    return true;
+}
+
+double CudaGraphReport::medianReplayUs() const
+{
+    if (replayUs.empty())
+        return 0;
+    std::vector<double> v = replayUs;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
 int ReplayReport::count(NodeStatus s) const
 {
     int n = 0;
@@ -48,6 +82,9 @@ std::string ReplayReport::verdict() const
     for (const auto& c : comparisons)
         if (!c.ok)
             return "diverged";
+    // A captured graph whose replay disagrees with eager on the same inputs is a capture bug worth failing on.
+    if (cudaGraph && cudaGraph->captured() && !cudaGraph->matchesEager())
+        return "diverged";
     if (cancelled)
         return "cancelled";
     return "pass";

@@ -33,6 +33,10 @@ struct ReplayOptions {
     std::string compareDevice;
     // Accuracy: compare the graph outputs with these (a torch.save'd list, e.g. from the capture companion).
     std::string expectedOutputsPath;
+    // CUDA-graph mode: after the checked eager pass, analyse whether the graph can be captured, and if it can,
+    // capture it on a side stream with static inputs, replay it (`warmup` + max(`repeat`, 1) times) and
+    // compare its outputs with the eager pass's.
+    bool cudaGraph = false;
 };
 
 // One graph output compared with a reference (another device's replay, or saved outputs).
@@ -77,6 +81,43 @@ struct NodeResult {
     std::string schema;      // the dispatcher's schema of the op called ("aten::mm(Tensor self, Tensor mat2) -> Tensor")
 };
 
+// Something that makes capturing the graph into one CUDA graph unsafe, or that the user should know about it.
+struct CudaGraphFinding {
+    enum class Kind {
+        NotCuda,          // the replay device is not a CUDA device
+        MutatesInput,     // an op writes (schema alias info isWrite) into a graph input's storage
+        CpuTensor,        // a tensor value or op on the CPU in a CUDA graph
+        CpuScalar,        // a 0-dim CPU tensor read by a CUDA op: its value is baked in at capture (not blocking)
+        MultipleDevices,  // values on more than one CUDA device
+        HostSync,         // an op that synchronises with the host or has data-dependent output shapes
+        Unsupported,      // a node replay cannot run at all
+        Nondeterministic, // an op whose results may differ between runs (atomics, RNG): compared with tolerance
+    };
+    Kind kind = Kind::HostSync;
+    std::string node;     // the node it is about ("" for the whole graph)
+    std::string message;
+    bool blocking = true; // capture is not attempted when any finding blocks
+};
+std::string_view cudaGraphFindingKindName(CudaGraphFinding::Kind k);
+
+struct CudaGraphReport {
+    // "captured": captured and replayed; "unsafe": a blocking finding, replayed eagerly only; "capture-failed":
+    // the capture itself failed (see `reason`), replayed eagerly only; "skipped": the eager pass failed first.
+    std::string status;
+    std::string reason;                        // why it was not captured ("" when captured)
+    std::vector<CudaGraphFinding> findings;
+    int warmupRuns = 0;                        // eager runs on the side stream before capture
+    double captureUs = 0;                      // capture_begin .. capture_end, instantiation included
+    std::vector<double> replayUs;              // one synchronised replay each
+    double replayBackToBackUs = 0;             // mean of as many replays launched back to back, then one sync
+    std::vector<OutputComparison> vsEager;     // graph replay outputs vs the checked eager pass's outputs
+    std::vector<std::string> nondeterministicOps;  // ops in the graph whose outputs may legitimately differ
+
+    bool captured() const { return status == "captured"; }
+    bool matchesEager() const;
+    double medianReplayUs() const;  // 0 without replays
+};
+
 struct ReplayReport {
     std::string address;
     std::string device;
@@ -96,6 +137,7 @@ struct ReplayReport {
     std::vector<OutputComparison> comparisons;
     bool cancelled = false;
     std::string fatal;    // set when the replay could not start (e.g. device unavailable)
+    std::optional<CudaGraphReport> cudaGraph;  // with options.cudaGraph
 
     int count(NodeStatus s) const;
     bool passed() const;  // no mismatch, error, unsupported, NaN origin, fatal

@@ -4,6 +4,8 @@
 
 #include "base/error.h"
 #include "io/pt_file.h"
+#include "replay/cuda_graph_capture.h"
+#include "replay/cuda_graph_safety.h"
 #include "replay/input_factory.h"
 #include "replay/op_plan.h"
 #include "replay/pt_tensors.h"
@@ -505,6 +507,57 @@ std::vector<c10::IValue> moveTo(const std::vector<c10::IValue>& values, const c1
     return out;
 }
 
+// CUDA-graph mode after the eager pass: capture when the analysis found nothing blocking and the eager pass ran
+// cleanly to its end (its outputs are what the replay of the captured graph must reproduce).
+void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::vector<c10::IValue>& pristine,
+                  const std::vector<c10::IValue>& eagerOutputs, ReplayReport& report)
+{
+    CudaGraphReport& cg = *report.cudaGraph;
+    int blocking = 0;
+    for (const CudaGraphFinding& f : cg.findings) {
+        if (!f.blocking)
+            continue;
+        if (blocking++ == 0)
+            cg.reason = f.node.empty() ? f.message : "node '" + f.node + "': " + f.message;
+    }
+    if (blocking > 0) {
+        cg.status = "unsafe";
+        if (blocking > 1)
+            cg.reason += " (and " + std::to_string(blocking - 1) + " more finding(s))";
+        return;
+    }
+    const int unclean = report.count(NodeStatus::Error) + report.count(NodeStatus::Skipped) +
+                        report.count(NodeStatus::Unsupported) + report.count(NodeStatus::NotRun);
+    if (report.cancelled || !report.fatal.empty() || unclean > 0) {
+        cg.status = "skipped";
+        cg.reason = "the eager pass did not run cleanly to the end: nothing to compare a captured graph with";
+        return;
+    }
+    Prepared statics = p;
+    statics.inputs = cloneValues(pristine);  // the static input buffers every replay reads
+    ReplayOptions quiet = options;          // metadata checks only: nothing may read the device back mid-capture
+    quiet.valueChecks = false;
+    quiet.timing = false;
+    quiet.stopOnFirst = true;
+    std::vector<NodeResult> scratch = report.nodes;
+    const graph::Graph& g = *p.graph;
+    auto pass = [&](std::string& failure) {
+        std::vector<c10::IValue> outs = interpret(statics, quiet, &scratch, nullptr, nullptr, nullptr, {});
+        for (std::size_t i = 0; i < scratch.size(); ++i)
+            if (scratch[i].status == NodeStatus::Error || scratch[i].status == NodeStatus::Skipped) {
+                failure = "node '" + g.nodes[i].name + "': " + scratch[i].error;
+                break;
+            }
+        return outs;
+    };
+    detail::CaptureSettings settings;
+    if (options.repeat > 0)
+        settings.timedReplays = options.repeat;
+    if (options.warmup > 0)
+        settings.warmupReplays = options.warmup;
+    detail::captureAndReplay(p.device, pass, eagerOutputs, detail::nondeterministicAncestors(g), settings, cg);
+}
+
 }  // namespace
 
 ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
@@ -538,6 +591,16 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
                                                                   : detail::makeInputs(lg, options, p.device, report);
         p.constants = loadConstants(lg, p.device);
+        if (options.cudaGraph) {
+            // The analysis comes first: its findings stand even when the replay cannot start.
+            report.cudaGraph.emplace();
+            report.cudaGraph->findings = detail::analyzeCudaGraphSafety(g, p.plans, p.device);
+            std::set<std::string> nondeterministic;
+            for (const CudaGraphFinding& f : report.cudaGraph->findings)
+                if (f.kind == CudaGraphFinding::Kind::Nondeterministic)
+                    nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
+            report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
+        }
     } catch (const Error& e) {
         report.fatal = e.what();
         return report;
@@ -549,7 +612,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     c10::InferenceMode inferenceMode;  // no autograd bookkeeping: replay runs kernels only
     // Later passes (timed repeats, the reference device) must start from the same inputs even when the graph
     // mutates its inputs in place (running stats, step counters): keep pristine copies.
-    const bool morePasses = options.repeat > 0 || !options.compareDevice.empty();
+    const bool morePasses = options.repeat > 0 || !options.compareDevice.empty() || options.cudaGraph;
     std::vector<c10::IValue> pristine;
     try {
         if (morePasses)
@@ -640,6 +703,8 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
             for (std::size_t k = 0; k < outputs.size(); ++k)
                 report.comparisons.push_back(detail::compareOutput(outputs[k], reference[k], static_cast<int>(k)));
         }
+        if (report.cudaGraph)
+            runCudaGraph(p, options, pristine, outputs, report);
     } catch (const Error& e) {
         report.fatal = e.what();
     } catch (const c10::Error& e) {

@@ -62,6 +62,100 @@ json::Value nodeToJson(const NodeResult& n)
     return j;
 }
 
+namespace {
+
+template <class Enum, std::size_t N>
+Enum enumFromName(const std::string& name, const Enum (&all)[N], std::string_view (*nameOf)(Enum), const char* what)
+{
+    for (Enum e : all)
+        if (nameOf(e) == name)
+            return e;
+    throw Error(std::string("replay report: unknown ") + what + " '" + name + "'");
+}
+
+json::Value comparisonToJson(const OutputComparison& c)
+{
+    return json::Object{{"output", c.output}, {"what", c.what}, {"max_abs", c.maxAbs}, {"max_rel", c.maxRel},
+                        {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok}, {"note", c.note}};
+}
+
+OutputComparison comparisonFromJson(const json::Value& c)
+{
+    OutputComparison oc;
+    oc.output = static_cast<int>(c.intOr("output", 0));
+    oc.what = c.stringOr("what", "");
+    oc.maxAbs = c["max_abs"].isNumber() ? c["max_abs"].asDouble() : std::nan("");
+    oc.maxRel = c["max_rel"].isNumber() ? c["max_rel"].asDouble() : std::nan("");
+    oc.atol = c["atol"].isNumber() ? c["atol"].asDouble() : 0;
+    oc.rtol = c["rtol"].isNumber() ? c["rtol"].asDouble() : 0;
+    oc.mismatched = c.intOr("mismatched", 0);
+    oc.ok = c["ok"].isBool() && c["ok"].asBool();
+    oc.note = c.stringOr("note", "");
+    return oc;
+}
+
+json::Value cudaGraphToJson(const CudaGraphReport& cg)
+{
+    json::Value o = json::Object{};
+    o["status"] = cg.status;
+    o["reason"] = cg.reason;
+    json::Value findings = json::Array{};
+    for (const CudaGraphFinding& f : cg.findings)
+        findings.push_back(json::Object{{"kind", std::string(cudaGraphFindingKindName(f.kind))}, {"node", f.node},
+                                        {"message", f.message}, {"blocking", f.blocking}});
+    o["findings"] = std::move(findings);
+    json::Value nondet = json::Array{};
+    for (const auto& op : cg.nondeterministicOps)
+        nondet.push_back(op);
+    o["nondeterministic_ops"] = std::move(nondet);
+    o["warmup_runs"] = cg.warmupRuns;
+    o["capture_us"] = cg.captureUs;
+    json::Value replays = json::Array{};
+    for (double v : cg.replayUs)
+        replays.push_back(v);
+    o["replay_us"] = std::move(replays);
+    o["replay_median_us"] = cg.medianReplayUs();
+    o["replay_back_to_back_us"] = cg.replayBackToBackUs;
+    json::Value vs = json::Array{};
+    for (const OutputComparison& c : cg.vsEager)
+        vs.push_back(comparisonToJson(c));
+    o["vs_eager"] = std::move(vs);
+    o["matches_eager"] = cg.matchesEager();
+    return o;
+}
+
+CudaGraphReport cudaGraphFromJson(const json::Value& o)
+{
+    static constexpr CudaGraphFinding::Kind kKinds[] = {
+        CudaGraphFinding::Kind::NotCuda,         CudaGraphFinding::Kind::MutatesInput, CudaGraphFinding::Kind::CpuTensor,
+        CudaGraphFinding::Kind::CpuScalar,       CudaGraphFinding::Kind::MultipleDevices,
+        CudaGraphFinding::Kind::HostSync,        CudaGraphFinding::Kind::Unsupported,
+        CudaGraphFinding::Kind::Nondeterministic};
+    CudaGraphReport cg;
+    cg.status = o.stringOr("status", "");
+    cg.reason = o.stringOr("reason", "");
+    if (o["findings"].isArray())
+        for (const json::Value& f : o["findings"].asArray())
+            cg.findings.push_back(CudaGraphFinding{
+                enumFromName(f.stringOr("kind", ""), kKinds, &cudaGraphFindingKindName, "CUDA graph finding"),
+                f.stringOr("node", ""), f.stringOr("message", ""), !f["blocking"].isBool() || f["blocking"].asBool()});
+    if (o["nondeterministic_ops"].isArray())
+        for (const json::Value& v : o["nondeterministic_ops"].asArray())
+            cg.nondeterministicOps.push_back(v.asString());
+    cg.warmupRuns = static_cast<int>(o.intOr("warmup_runs", 0));
+    cg.captureUs = o["capture_us"].isNumber() ? o["capture_us"].asDouble() : 0;
+    if (o["replay_us"].isArray())
+        for (const json::Value& v : o["replay_us"].asArray())
+            cg.replayUs.push_back(v.asDouble());
+    cg.replayBackToBackUs = o["replay_back_to_back_us"].isNumber() ? o["replay_back_to_back_us"].asDouble() : 0;
+    if (o["vs_eager"].isArray())
+        for (const json::Value& c : o["vs_eager"].asArray())
+            cg.vsEager.push_back(comparisonFromJson(c));
+    return cg;
+}
+
+}  // namespace
+
 json::Value reportToJson(const ReplayReport& r)
 {
     json::Value o = json::Object{};
@@ -85,11 +179,11 @@ json::Value reportToJson(const ReplayReport& r)
         o["reference"] = r.reference;
         json::Value cs = json::Array{};
         for (const OutputComparison& c : r.comparisons)
-            cs.push_back(json::Object{{"output", c.output}, {"what", c.what}, {"max_abs", c.maxAbs}, {"max_rel", c.maxRel},
-                                      {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok},
-                                      {"note", c.note}});
+            cs.push_back(comparisonToJson(c));
         o["comparisons"] = std::move(cs);
     }
+    if (r.cudaGraph)
+        o["cuda_graph"] = cudaGraphToJson(*r.cudaGraph);
     o["cancelled"] = r.cancelled;
     json::Value counts = json::Object{};
     for (NodeStatus s : {NodeStatus::Passed, NodeStatus::Mismatch, NodeStatus::Error, NodeStatus::Skipped,
@@ -117,15 +211,6 @@ json::Value reportToJson(const ReplayReport& r)
 }
 
 namespace {
-
-template <class Enum, std::size_t N>
-Enum enumFromName(const std::string& name, const Enum (&all)[N], std::string_view (*nameOf)(Enum), const char* what)
-{
-    for (Enum e : all)
-        if (nameOf(e) == name)
-            return e;
-    throw Error(std::string("replay report: unknown ") + what + " '" + name + "'");
-}
 
 OutputStats statsFromJson(const json::Value& j)
 {
@@ -185,19 +270,10 @@ ReplayReport reportFromJson(const json::Value& o)
         r.iterationUs.push_back(v.asDouble());
     r.reference = o.stringOr("reference", "");
     if (o["comparisons"].isArray())
-        for (const json::Value& c : o["comparisons"].asArray()) {
-            OutputComparison oc;
-            oc.output = static_cast<int>(c.intOr("output", 0));
-            oc.what = c.stringOr("what", "");
-            oc.maxAbs = c["max_abs"].isNumber() ? c["max_abs"].asDouble() : std::nan("");
-            oc.maxRel = c["max_rel"].isNumber() ? c["max_rel"].asDouble() : std::nan("");
-            oc.atol = c["atol"].isNumber() ? c["atol"].asDouble() : 0;
-            oc.rtol = c["rtol"].isNumber() ? c["rtol"].asDouble() : 0;
-            oc.mismatched = c.intOr("mismatched", 0);
-            oc.ok = c["ok"].isBool() && c["ok"].asBool();
-            oc.note = c.stringOr("note", "");
-            r.comparisons.push_back(std::move(oc));
-        }
+        for (const json::Value& c : o["comparisons"].asArray())
+            r.comparisons.push_back(comparisonFromJson(c));
+    if (o["cuda_graph"].isObject())
+        r.cudaGraph = cudaGraphFromJson(o["cuda_graph"]);
     r.cancelled = o["cancelled"].isBool() && o["cancelled"].asBool();
     r.firstNanNode = o["first_nan_node"].isString() ? o["first_nan_node"].asString() : "";
     if (o["unsupported"].isArray())
@@ -214,6 +290,33 @@ ReplayReport reportFromJson(const json::Value& o)
             r.nodes.push_back(nodeFromJson(j));
     return r;
 }
+
+namespace {
+
+std::string formatCudaGraph(const CudaGraphReport& cg)
+{
+    std::string out = "  CUDA graph: " + cg.status;
+    if (cg.captured()) {
+        out += "; capture " + fixed(cg.captureUs / 1000.0, 2) + " ms after " + std::to_string(cg.warmupRuns) +
+               " warm-up runs; replay median " + fixed(cg.medianReplayUs(), 1) + " us over " +
+               std::to_string(cg.replayUs.size()) + " replays (" + fixed(cg.replayBackToBackUs, 1) +
+               " us back to back); outputs " +
+               (cg.matchesEager() ? "match eager" : "DIFFER from eager") + "\n";
+        for (const OutputComparison& c : cg.vsEager)
+            if (!c.ok || !c.note.empty())
+                out += "    [" + std::to_string(c.output) + "] " + c.what + (c.ok ? "  ok" : "  DIFFERS") + "  max abs " +
+                       fixed(c.maxAbs, 8) + (c.mismatched ? "  " + std::to_string(c.mismatched) + " elements differ" : "") +
+                       (c.note.empty() ? "" : "  (" + c.note + ")") + "\n";
+    } else {
+        out += ": " + cg.reason + "; replayed eagerly\n";
+    }
+    for (const CudaGraphFinding& f : cg.findings)
+        out += "    " + std::string(f.blocking ? "blocks: " : "note:   ") + (f.node.empty() ? "" : f.node + ": ") + f.message +
+               "\n";
+    return out;
+}
+
+}  // namespace
 
 std::string formatReport(const ReplayReport& r, bool allNodes)
 {
@@ -240,6 +343,8 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
         std::sort(v.begin(), v.end());
         out += "  timed repeats: median " + fixed(v[v.size() / 2], 1) + " us over " + std::to_string(v.size()) + " runs\n";
     }
+    if (r.cudaGraph)
+        out += formatCudaGraph(*r.cudaGraph);
     for (const auto& note : r.notes)
         out += "  assumed " + note + "\n";
     if (!r.firstNanNode.empty())

@@ -179,7 +179,7 @@ OutputStats statsOf(const c10::IValue& value, bool values)
     return s;
 }
 
-OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& reference, int index)
+OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& reference, int index, bool exact)
 {
     OutputComparison c;
     c.output = index;
@@ -221,6 +221,8 @@ OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& ref
     case at::kBFloat16: c.atol = 1e-2; c.rtol = 2e-2; break;
     default: c.atol = c.rtol = 1e-4; break;
     }
+    if (exact)
+        c.atol = c.rtol = 0;
     if (a.numel() == 0)
         return c;
     if (a.is_complex()) {  // real and imaginary parts compared alike

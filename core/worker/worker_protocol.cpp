@@ -109,6 +109,7 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
     j["repeat"] = o.repeat;
     j["compare_device"] = o.compareDevice;
     j["expected_outputs"] = o.expectedOutputsPath;
+    j["cuda_graph"] = o.cudaGraph;
     return j;
 }
 
@@ -134,6 +135,7 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
     o.repeat = static_cast<int>(j.intOr("repeat", 0));
     o.compareDevice = j.stringOr("compare_device", "");
     o.expectedOutputsPath = j.stringOr("expected_outputs", "");
+    o.cudaGraph = flag("cuda_graph", false);
     return o;
 }
 

@@ -199,8 +199,12 @@ class CaptureBackend:
         decompositions: Optional[dict] = None,
         partition_fn: Callable[..., Any] = default_partition,
         strict: bool = False,
+        keep_inference_input_mutations: bool = False,
     ):
         self.name = name
+        # Inductor keeps an inference graph's input mutations in the graph (as copy_ into the input): True dumps
+        # what inductor compiles; False (AOTAutograd's default) returns the new values as extra outputs.
+        self.keep_inference_input_mutations = keep_inference_input_mutations
         self.folder = os.fspath(folder)
         self.dump_example_input = dump_example_input
         self.readable = readable
@@ -240,6 +244,7 @@ class CaptureBackend:
             bw_compiler=bw_compiler,
             partition_fn=partition,
             decompositions=self.decompositions,
+            keep_inference_input_mutations=self.keep_inference_input_mutations,
         )
 
     # ---- writing -------------------------------------------------------------------------------

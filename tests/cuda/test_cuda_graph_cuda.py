@@ -1,0 +1,106 @@
+"""`fxray replay --cuda-graph` on a GPU: capture on a side stream, replay, compare with eager, time replays.
+Fixtures are made here, on the GPU, by tools/capture/cuda_graph_samples.py (so their recorded devices are CUDA), plus
+the H100 samples. Prints the capture and replay figures. Exits 77 (skipped) without a CUDA device."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
+from cli_harness import SAMPLES, SOURCE, check, main, run, torch_has_cuda  # noqa: E402
+
+_made = {}
+
+
+def fixtures():
+    """CUDA dumps of the analysis cases, made once per run."""
+    if "dir" not in _made:
+        out = tempfile.mkdtemp(prefix="fxray-cg-")
+        subprocess.run([sys.executable, os.path.join(SOURCE, "tools", "capture", "cuda_graph_samples.py"), "--device",
+                        "cuda", "--out", out], check=True, capture_output=True, timeout=600)
+        _made["dir"] = out
+    return _made["dir"]
+
+
+def cg_replay(path, *extra):
+    code, out, err = run("replay", path, "--device", "cuda", "--cuda-graph", "--json", *extra, timeout=900)
+    assert code in (0, 1), (code, err)
+    report = json.loads(out)
+    return report, report["cuda_graph"]
+
+
+def case(name):
+    return os.path.join(fixtures(), name, name + "_forward_0")
+
+
+def show(title, cg):
+    med = cg.get("replay_median_us", 0)
+    print(f"  {title}: {cg['status']}  capture {cg['capture_us'] / 1000:.2f} ms  replay median {med:.1f} us "
+          f"({len(cg['replay_us'])} replays)  {cg['reason']}")
+
+
+@check
+def clean_graph_is_captured_and_its_replay_equals_eager_exactly():
+    report, cg = cg_replay(case("cg_clean"), "--repeat", "50", "--warmup", "5")
+    show("cg_clean", cg)
+    assert report["verdict"] == "pass", report["verdict"]
+    assert cg["status"] == "captured", cg
+    assert cg["findings"] == [], cg["findings"]
+    assert cg["vs_eager"] and all(c["ok"] and c["atol"] == 0 and c["rtol"] == 0 and c["max_abs"] == 0
+                                  for c in cg["vs_eager"]), cg["vs_eager"]
+    assert len(cg["replay_us"]) == 50 and cg["capture_us"] > 0 and cg["warmup_runs"] == 3
+
+
+@check
+def mutation_host_sync_cases_are_unsafe_and_replay_eagerly():
+    expect = {"cg_mutation": ("mutates-input", "copy_"), "cg_nonzero": ("host-sync", "index"),
+              "cg_item": ("host-sync", "_local_scalar_dense")}
+    for name, (kind, node) in expect.items():
+        report, cg = cg_replay(case(name))
+        show(name, cg)
+        assert report["verdict"] == "pass", (name, report["verdict"], report.get("fatal"))
+        assert cg["status"] == "unsafe", (name, cg)
+        assert any(f["kind"] == kind and f["node"] == node and f["blocking"] for f in cg["findings"]), (name, cg["findings"])
+        assert not any(f["kind"] == "not-cuda" for f in cg["findings"])
+        assert cg["replay_us"] == []
+
+
+@check
+def nondeterministic_index_add_is_captured_and_compared_with_tolerance():
+    report, cg = cg_replay(case("cg_index_add"))
+    show("cg_index_add", cg)
+    assert cg["status"] == "captured", cg
+    assert cg["nondeterministic_ops"] == ["aten.index_add.default"]
+    out = cg["vs_eager"][0]
+    assert out["ok"] and out["atol"] > 0 and "nondeterministic aten.index_add.default" in out["note"], out
+
+
+@check
+def h100_samples_are_captured_or_say_why_and_captured_ones_match_eager():
+    graphs = sorted(glob.glob(os.path.join(SAMPLES, "h100", "dumps", "*", "*_forward_0")) +
+                    glob.glob(os.path.join(SAMPLES, "h100", "dumps", "*", "*_backward_0")))
+    assert len(graphs) >= 6, graphs
+    captured = 0
+    for g in graphs:
+        report, cg = cg_replay(g, "--inputs", "saved")
+        show(os.path.basename(g), cg)
+        assert report["verdict"] == "pass", (g, report["verdict"])
+        if cg["status"] == "captured":
+            captured += 1
+            assert all(c["ok"] for c in cg["vs_eager"]), (g, cg["vs_eager"])
+        else:
+            assert cg["status"] == "unsafe" and cg["reason"], (g, cg)
+    assert captured >= 4, captured
+
+
+if __name__ == "__main__":
+    code, out, _ = run("--help")
+    if "\n  replay " not in out:
+        print("fxray was built without LibTorch")
+        sys.exit(77)
+    if not torch_has_cuda():
+        print("no CUDA device: skipped")
+        sys.exit(77)
+    main()
