@@ -4,8 +4,10 @@
 #include "base/error.h"
 #include "graph/algorithms.h"
 #include "graph/fx_parser.h"
+#include "io/compiled_autograd_meta.h"
 #include "io/input_merge.h"
 #include "io/input_pickle.h"
+#include "io/ir_source.h"
 #include "io/text_file.h"
 #include "io/trace_log.h"
 
@@ -105,7 +107,10 @@ std::string selectorFor(const TraceOrigin& o)
     std::string s;
     if (o.rank >= 0)
         s += "r" + std::to_string(o.rank) + ":";
-    s += std::to_string(o.frameId) + "/" + std::to_string(o.frameCompileId);
+    if (o.frameId < 0 && o.compiledAutogradId >= 0)
+        s += "!" + std::to_string(o.compiledAutogradId);  // a compiled-autograd graph belongs to no frame
+    else
+        s += std::to_string(o.frameId) + "/" + std::to_string(o.frameCompileId);
     if (o.attempt != 0)
         s += "_" + std::to_string(o.attempt);
     s += "/" + o.record;
@@ -126,6 +131,7 @@ std::vector<std::pair<TraceOrigin, std::size_t>> traceGraphs(const TraceLog& log
         o.frameId = r.frameId;
         o.frameCompileId = r.frameCompileId;
         o.attempt = r.attempt;
+        o.compiledAutogradId = r.compiledAutogradId;
         o.record = g.name;
         o.line = r.line;
         TraceOrigin keyOrigin = o;
@@ -246,7 +252,10 @@ void walk(const fs::path& dir, Discovery& d, int depth, std::set<fs::path>& visi
         } else if (e.is_regular_file(fe)) {
             const std::string name = e.path().filename().string();
             const bool candidate = name.starts_with("dedicated_log_torch_trace") || e.path().extension() == ".log";
-            if (candidate && looksLikeTraceLog(e.path().string())) {
+            if (hasIrFileName(name)) {
+                if (auto format = sniffIrFile(e.path().string()))
+                    d.graphs.push_back(irEntry(e.path().lexically_normal().string(), *format));
+            } else if (candidate && looksLikeTraceLog(e.path().string())) {
                 try {
                     addTraceEntries(e.path().lexically_normal().string(), d);
                 } catch (const Error& err) {
@@ -357,6 +366,8 @@ LoadedGraph loadTrace(const GraphEntry& entry)
             throw Error(e.message(), where, e.excerpt());
         }
         lg.graph = std::move(m.graph);
+        if (entry.kind == GraphKind::CompiledAutograd)  // its payload has no annotations: see compiled_autograd_meta.h
+            annotateCompiledAutograd(lg.graph, log, index, lg.warnings);
         lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
         return lg;
     }
@@ -367,7 +378,7 @@ LoadedGraph loadTrace(const GraphEntry& entry)
 // "r1:0/0_1/aot_forward_graph.2" -> origin
 TraceOrigin parseSelector(const std::string& sel, const std::string& path)
 {
-    static const std::regex re(R"(^(?:r(\d+):)?(\d+)/(\d+)(?:_(\d+))?/([A-Za-z0-9_]+)(?:\.(\d+))?$)");
+    static const std::regex re(R"(^(?:r(\d+):)?(?:(\d+)/(\d+)|!(\d+))(?:_(\d+))?/([A-Za-z0-9_]+)(?:\.(\d+))?$)");
     std::smatch m;
     if (!std::regex_match(sel, m, re))
         throw Error("bad graph selector '" + sel + "' (expected e.g. 0/0/aot_forward_graph)", fileLocation(path));
@@ -381,11 +392,12 @@ TraceOrigin parseSelector(const std::string& sel, const std::string& path)
     };
     TraceOrigin o;
     o.rank = number(1, traceLogRank(path));
-    o.frameId = number(2, 0);
-    o.frameCompileId = number(3, 0);
-    o.attempt = number(4, 0);
-    o.record = m[5];
-    o.ordinal = number(6, 0);
+    o.compiledAutogradId = number(4, -1);
+    o.frameId = number(2, -1);
+    o.frameCompileId = number(3, -1);
+    o.attempt = number(5, 0);
+    o.record = m[6];
+    o.ordinal = number(7, 0);
     return o;
 }
 
@@ -396,7 +408,10 @@ std::string TraceOrigin::compileId() const
     std::string s = "[";
     if (rank >= 0)
         s += "r" + std::to_string(rank) + ":";
-    s += std::to_string(frameId) + "/" + std::to_string(frameCompileId);
+    if (frameId < 0 && compiledAutogradId >= 0)
+        s += "!" + std::to_string(compiledAutogradId);
+    else
+        s += std::to_string(frameId) + "/" + std::to_string(frameCompileId);
     if (attempt != 0)
         s += "_" + std::to_string(attempt);
     return s + "]";
@@ -426,6 +441,9 @@ std::string_view sourceFormatName(SourceFormat f)
     case SourceFormat::TraceLog: return "trace";
     case SourceFormat::CompileDebug: return "compile-debug";
     case SourceFormat::PythonFile: return "python";
+    case SourceFormat::TorchScript: return "torchscript";
+    case SourceFormat::LazyIr: return "ltc-ir";
+    case SourceFormat::LazyDot: return "ltc-dot";
     }
     return "";
 }
@@ -463,8 +481,8 @@ Discovery discover(const std::string& pathText)
         std::set<fs::path> visited;
         walk(path, d, 0, visited);
         if (d.graphs.empty()) {
-            std::string msg = "no graphs found (looked for seed dump folders, TORCH_TRACE logs and "
-                              "TORCH_COMPILE_DEBUG directories)";
+            std::string msg = "no graphs found (looked for seed dump folders, TORCH_TRACE logs, "
+                              "TORCH_COMPILE_DEBUG directories and *.ts.txt, *.torchscript, *.ltc.txt, *.ltc.dot files)";
             if (!d.errors.empty())
                 msg += "; " + std::to_string(d.errors.size()) + " file(s) could not be read:\n" + d.errors.front();
             throw Error(msg, fileLocation(pathText));
@@ -491,7 +509,12 @@ Discovery discover(const std::string& pathText)
                         fileLocation(pathText));
         return d;
     }
-    throw Error("not a graph file (expected a dump folder, a TORCH_TRACE log, a TORCH_COMPILE_DEBUG directory or a .py file)",
+    if (auto format = sniffIrFile(pathText)) {
+        d.graphs.push_back(irEntry(path.lexically_normal().string(), *format));
+        return d;
+    }
+    throw Error("not a graph file (expected a dump folder, a TORCH_TRACE log, a TORCH_COMPILE_DEBUG directory, a .py file, "
+                "TorchScript IR text or a lazy-tensor IR dump)",
                 fileLocation(pathText));
 }
 
@@ -502,6 +525,9 @@ LoadedGraph loadGraph(const GraphEntry& entry)
     case SourceFormat::CompileDebug: return loadCompileDebug(entry);
     case SourceFormat::PythonFile: return loadPython(entry);
     case SourceFormat::TraceLog: return loadTrace(entry);
+    case SourceFormat::TorchScript:
+    case SourceFormat::LazyIr:
+    case SourceFormat::LazyDot: return loadIrFile(entry);
     }
     throw Error("unknown graph source", fileLocation(entry.path));
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Finding graphs on disk and loading them: seed dump folders (functorch graph_dumper_aot layout) at any depth,
-// TORCH_TRACE logs (one file or a directory of them), TORCH_COMPILE_DEBUG run directories, single .py files.
+// TORCH_TRACE logs (one file or a directory of them), TORCH_COMPILE_DEBUG run directories, single .py files,
+// TorchScript IR text and lazy-tensor IR dumps (ir_source.h).
 // Every graph gets a stable address usable on the command line: "<path>" for a dump folder or .py file,
 // "<log path>#<selector>" for a graph inside a trace log (see trace_address.h).
 #include "graph/graph.h"
@@ -11,7 +12,12 @@
 
 namespace fxray::io {
 
-enum class SourceFormat { SeedDump, TraceLog, CompileDebug, PythonFile };
+enum class SourceFormat {
+    SeedDump, TraceLog, CompileDebug, PythonFile,
+    TorchScript,  // TorchScript IR text (torch.jit graphs, the lazy-tensor TorchScript backend): ir_source.h
+    LazyIr,       // lazy-tensor IR text dump ("IR { %0 = ... }")
+    LazyDot,      // lazy-tensor IR DOT dump
+};
 
 enum class GraphKind {
     Forward, Backward, Joint, Inference,   // AOTAutograd graphs
@@ -22,7 +28,7 @@ enum class GraphKind {
     Unknown,
 };
 std::string_view graphKindName(GraphKind k);      // "forward", "backward", ...
-std::string_view sourceFormatName(SourceFormat f);  // "seed", "trace", "compile-debug", "python"
+std::string_view sourceFormatName(SourceFormat f);  // "seed", "trace", "compile-debug", "python", "torchscript", "ltc-ir", "ltc-dot"
 
 // Where a graph inside a TORCH_TRACE log came from.
 struct TraceOrigin {
@@ -30,10 +36,11 @@ struct TraceOrigin {
     int frameId = -1;
     int frameCompileId = -1;
     int attempt = 0;
+    int compiledAutogradId = -1;  // compiled_autograd_graph records: no frame, identified by this ("[!0]")
     std::string record;       // "aot_forward_graph", or the artifact name ("inductor_post_grad_graph")
     int ordinal = 0;          // n-th record with this (rank, frame, compile, attempt, record)
     int line = 0;             // line of the record's header in the log
-    std::string compileId() const;  // "[0/0]", "[0/0_1]" with attempt, "[r1:0/0]" with rank
+    std::string compileId() const;  // "[0/0]", "[0/0_1]" with attempt, "[r1:0/0]" with rank, "[!0]" compiled autograd
 };
 
 struct GraphEntry {

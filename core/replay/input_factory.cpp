@@ -5,11 +5,13 @@
 #include "graph/int_ranges.h"
 #include "graph/sym_expr.h"
 #include "io/pt_file.h"
+#include "replay/device_placement.h"
 #include "replay/pt_tensors.h"
 #include "replay/torch_types.h"
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <charconv>
 
 namespace fxray::replay::detail {
@@ -75,14 +77,9 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
         return *v;
     };
 
-    std::vector<c10::IValue> out;
-    for (std::size_t k = 0; k < placeholders.size(); ++k) {
-        const auto& spec = lg.inputs[k];
-        const Node& n = g.nodes[static_cast<std::size_t>(placeholders[k])];
-        if (!spec.meta)
-            throw Error("input '" + n.name + "' has no recorded metadata to build it from",
-                        SourceLocation{g.sourceFile, n.line, 0, n.name});
-        const graph::ValueMeta& m = *spec.meta;
+    // One value from its metadata. `node` names it in messages and picks its int range; `onDevice` makes a
+    // tensor recorded on the CPU on the replay device instead (compiled autograd's CUDA scalars).
+    auto makeValue = [&](const graph::ValueMeta& m, const Node& n, int node, bool onDevice) -> c10::IValue {
         if (!m.isTensor()) {
             if (m.kind == graph::ValueMeta::Kind::Float || m.kind == graph::ValueMeta::Kind::SymFloat) {
                 double v = 1.0;  // no hint recorded: a neutral value
@@ -92,21 +89,17 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
                         throw Error("float input '" + n.name + "' has hint '" + m.symExpr + "', not a number",
                                     SourceLocation{g.sourceFile, n.line, 0, n.name});
                 }
-                out.emplace_back(v);
-                continue;
+                return v;
             }
-            if (m.kind == graph::ValueMeta::Kind::SymBool) {
-                out.emplace_back(m.symExpr != "False");  // a hint of True/False, else True
-                continue;
-            }
+            if (m.kind == graph::ValueMeta::Kind::SymBool)
+                return m.symExpr != "False";  // a hint of True/False, else True
             std::optional<std::int64_t> v;
             if (!m.symExpr.empty())
                 v = graph::SymExpr::parse(m.symExpr).evaluate(bindings);
             if (!v)
                 throw Error("int input '" + n.name + "' has no recorded value or hint",
                             SourceLocation{g.sourceFile, n.line, 0, n.name});
-            out.emplace_back(*v);
-            continue;
+            return *v;
         }
         const graph::TensorMeta& t = m.tensor;
         std::vector<std::int64_t> sizes, strides;
@@ -133,7 +126,7 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
             if (sizes[d] < 0 || strides[d] < 0)
                 throw tooBig("negative size or stride");
         const c10::ScalarType dtype = toScalarType(t.dtype);
-        const c10::Device dev = t.device ? mapDevice(*t.device, device) : device;
+        const c10::Device dev = t.device && !onDevice ? mapDevice(*t.device, device) : device;
         // Fill a flat base that covers every element the strides reach (expanded/overlapping strides included),
         // then view it: generating on the CPU keeps values identical across devices for the same seed.
         std::int64_t extent = 1;
@@ -152,10 +145,10 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
         auto cpu = at::TensorOptions().dtype(dtype).device(c10::kCPU);
         // The device storage first: an input that does not fit fails here at once (an OOM naming the input),
         // before minutes of generating host values and host memory that the device could never hold.
-        at::Tensor onDevice;
+        at::Tensor placed;
         if (!dev.is_cpu()) {
             try {
-                onDevice = at::empty({baseNumel}, cpu.device(dev));
+                placed = at::empty({baseNumel}, cpu.device(dev));
             } catch (const c10::Error& e) {
                 const std::string what = e.what_without_backtrace();
                 throw Error("input '" + n.name + "' (" + std::to_string(baseNumel * graph::dtypeItemSize(t.dtype)) +
@@ -167,7 +160,7 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
         if (t.dtype == graph::DType::Bool) {
             base = at::randint(0, 2, {baseNumel}, gen, cpu.dtype(at::kLong)).to(at::kBool);
         } else if (graph::dtypeIsIntegral(t.dtype)) {
-            const auto& r = ranges[static_cast<std::size_t>(placeholders[k])];
+            const auto& r = ranges[static_cast<std::size_t>(node)];
             std::int64_t lo = r ? r->low : options.intLow;
             std::int64_t hi = r ? r->high : options.intHigh;
             base = at::randint(lo, hi, {baseNumel}, gen, cpu.dtype(at::kLong)).to(dtype);
@@ -180,11 +173,70 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
             throw Error("cannot generate values of dtype " + std::string(graph::dtypeTorchName(t.dtype)) + " for '" +
                         n.name + "'");
         }
-        if (onDevice.defined())
-            onDevice.copy_(base);
+        if (placed.defined())
+            placed.copy_(base);
         else
-            onDevice = base;
-        out.emplace_back(onDevice.as_strided(sizes, strides, offset));
+            placed = base;
+        return placed.as_strided(sizes, strides, offset);
+    };
+
+    // Compiled-autograd graphs take lists (`inputs`, `sizes`, `hooks`, ...) unpacked by getitem; each element's
+    // metadata is that getitem's (see io/compiled_autograd_meta.h).
+    const bool compiledAutograd = lg.entry.kind == io::GraphKind::CompiledAutograd;
+    const std::vector<int> moved = inputsMovedToDevice(g, device);
+    std::vector<std::vector<int>> users(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        graph::forEachNodeRef(g.nodes[i], [&](int ref) { users[static_cast<std::size_t>(ref)].push_back(static_cast<int>(i)); });
+    auto listInput = [&](const Node& n, int node) -> std::optional<c10::IValue> {
+        const auto& getters = users[static_cast<std::size_t>(node)];
+        if (getters.empty())
+            return compiledAutograd ? std::optional<c10::IValue>(c10::IValue()) : std::nullopt;  // never read
+        std::int64_t size = 0;
+        for (int u : getters) {
+            const Node& get = g.nodes[static_cast<std::size_t>(u)];
+            if (get.target.kind != graph::Target::Kind::Getitem || get.args.size() != 2 ||
+                get.args[1].kind != graph::Arg::Kind::Int || get.args[1].i < 0 || get.args[1].i > (1 << 20))
+                return std::nullopt;
+            size = std::max(size, get.args[1].i + 1);
+        }
+        // Hooks and packed data are Python objects: the nodes that use them need Python and are reported so.
+        const bool opaque = compiledAutograd && (n.name == "hooks" || n.name == "packed_data");
+        c10::impl::GenericList list(c10::AnyType::get());
+        list.resize(static_cast<std::size_t>(size));
+        for (int u : getters) {
+            const Node& get = g.nodes[static_cast<std::size_t>(u)];
+            const std::int64_t at = get.args[1].i;
+            const std::string label = n.name + "[" + std::to_string(at) + "] (" + get.name + ")";
+            if (!get.meta) {
+                if (opaque || users[static_cast<std::size_t>(u)].empty())
+                    continue;  // None
+                throw Error("input " + label + " has no recorded metadata to build it from" +
+                                (compiledAutograd ? " (compiled autograd records none; the dynamo_output_graph "
+                                                    "of its compile, if logged, does not annotate this node)" : ""),
+                            SourceLocation{g.sourceFile, get.line, 0, get.name});
+            }
+            const bool move = n.name == "inputs" && std::find(moved.begin(), moved.end(), at) != moved.end();
+            if (move)
+                report.notes.push_back("moved " + label + ", a 0-dim CPU tensor that only aten/prims ops read, to " +
+                                       device.str() + " (as compiled autograd does on CUDA)");
+            list.set(static_cast<std::size_t>(at), makeValue(*get.meta, get, u, move));
+        }
+        return c10::IValue(std::move(list));
+    };
+
+    std::vector<c10::IValue> out;
+    for (std::size_t k = 0; k < placeholders.size(); ++k) {
+        const auto& spec = lg.inputs[k];
+        const Node& n = g.nodes[static_cast<std::size_t>(placeholders[k])];
+        if (!spec.meta) {
+            if (auto list = listInput(n, placeholders[k])) {
+                out.push_back(std::move(*list));
+                continue;
+            }
+            throw Error("input '" + n.name + "' has no recorded metadata to build it from",
+                        SourceLocation{g.sourceFile, n.line, 0, n.name});
+        }
+        out.push_back(makeValue(*spec.meta, n, placeholders[k], false));
     }
     return out;
 }

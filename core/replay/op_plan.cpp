@@ -1,6 +1,7 @@
 #include "replay/op_plan.h"
 
 #include "graph/printer.h"
+#include "replay/compiled_autograd_ops.h"
 #include "replay/torch_types.h"
 
 #include <ATen/ATen.h>
@@ -387,6 +388,12 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
                     p.args = {planLoose(g, n.args[0]), constant(n.args[1].i)};
                     break;
                 case graph::Target::Kind::Operator:
+                    // Python arithmetic on tensors (a hook dynamo inlined: `g * 0.5`) is torch-level code; the
+                    // interpreter's operators are the SymInt/float ones.
+                    if (n.meta && n.meta->isTensor()) {
+                        p.why = "python operator." + n.target.op + " on tensors belongs to a dynamo-level graph (needs Python)";
+                        break;
+                    }
                     p.kind = NodePlan::Kind::Operator;
                     p.name = n.target.op;
                     for (const Arg& a : n.args)
@@ -400,6 +407,8 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
                         p.name = f.substr(6);
                         for (const Arg& a : n.args)
                             p.args.push_back(planLoose(g, a));
+                    } else if (auto ca = planCompiledAutogradCall(g, n, device)) {
+                        p = std::move(*ca);
                     } else {
                         p.why = "python call " + f + "() needs Python";
                     }

@@ -47,6 +47,8 @@ def aot_graphs_in_traces_and_debug_dirs_replay_or_name_the_cuda_only_op():
     code, data = replay_json(SAMPLES)
     for r in data["reports"]:
         addr = r["address"]
+        if "compiled_autograd_graph" in addr:
+            continue  # helper calls need Python in some: test_compiled_autograd.py checks each one
         if "dynamo_output_graph" in addr or "pre_grad_graph" in addr and "post" not in addr:
             # dynamo-level graphs call torch functions: unsupported, never an error
             assert r["verdict"] == "unsupported", (addr, r["verdict"])

@@ -28,6 +28,8 @@ def every_aot_sample_graph_replays_clean_on_cuda():
         addr = r["address"]
         if "dynamo_output_graph" in addr or ("pre_grad_graph" in addr and "post" not in addr):
             continue  # torch-level graphs need Python
+        if "compiled_autograd_graph" in addr:
+            continue  # hooks / autograd nodes need Python in some: test_compiled_autograd_cuda.py checks them
         seen += 1
         assert r["verdict"] == "pass", (addr, r["verdict"], r.get("fatal"), r["unsupported"],
                                         [(n["name"], n.get("error"), n.get("mismatches")) for n in r["nodes"]

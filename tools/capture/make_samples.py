@@ -9,6 +9,7 @@ Writes, on CPU with fixed seeds and tiny shapes:
         embed_ce           embedding + cross-entropy, int64 index inputs
         cnn_channels_last  conv2d + batch_norm + relu + max_pool, channels_last
     trace/mlp_inductor.log                  TORCH_TRACE log of the MLP under inductor (subprocess)
+    trace/compiled_autograd*.log            compiled-autograd training steps (compiled_autograd_samples.py)
     compile_debug/run_<date>-pid_<pid>/...  TORCH_COMPILE_DEBUG=1 directory of the MLP under inductor (subprocess)
     MANIFEST.json                           every file written, node/placeholder counts per graph
 
@@ -332,6 +333,10 @@ def main(argv=None) -> int:
 
     manifest = {"torch": torch.__version__.split("+")[0], "dumps": make_dumps(out)}
     trace_files, debug_files = make_inductor_samples(out, not args.no_trace, not args.no_compile_debug)
+    if not args.no_trace:  # compiled-autograd logs (compiled_autograd_samples.py writes only its own files)
+        import compiled_autograd_samples
+
+        trace_files += compiled_autograd_samples.make(out)
     if trace_files:
         manifest["trace"] = [str(p.relative_to(out)) for p in trace_files]
     if debug_files:
