@@ -28,7 +28,9 @@ rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] || { echo "build failed ($rc)"; exit "$rc"; }
 
 echo "== tests" | tee "$OUT/ctest.log"
-(cd "$BUILD_DIR" && ctest --output-on-failure -j8 --timeout 900) 2>&1 | tee -a "$OUT/ctest.log"
+# FXRAY_DEVICE_TESTS=<regex> runs only the matching tests (e.g. "cuda_" while iterating on GPU code).
+(cd "$BUILD_DIR" && ctest --output-on-failure -j8 --timeout 900 ${FXRAY_DEVICE_TESTS:+-R "$FXRAY_DEVICE_TESTS"} -V) 2>&1 \
+  | tee -a "$OUT/ctest.log" | grep -E "^[0-9]+/[0-9]+ Test|tests passed|tests failed|^\s+[0-9]+ - "
 rc=${PIPESTATUS[0]}
 
 echo "== fxray info on the samples" | tee "$OUT/info.log"

@@ -139,9 +139,9 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
         }
         std::int64_t baseNumel = offset;
         overflow = overflow || (!empty && __builtin_add_overflow(offset, extent, &baseNumel));
-        constexpr std::int64_t kMaxBytes = std::int64_t(1) << 37;  // 128 GiB: more than any GPU here holds
+        constexpr std::int64_t kMaxBytes = std::int64_t(1) << 38;  // 256 GiB: more than any GPU here holds (H200: 141 GB)
         if (overflow || baseNumel > kMaxBytes / graph::dtypeItemSize(t.dtype))
-            throw tooBig("needs more than 128 GiB of storage (sizes/strides out of range)");
+            throw tooBig("needs more than 256 GiB of storage (sizes/strides out of range)");
         auto cpu = at::TensorOptions().dtype(dtype).device(c10::kCPU);
         // The device storage first: an input that does not fit fails here at once (an OOM naming the input),
         // before minutes of generating host values and host memory that the device could never hold.

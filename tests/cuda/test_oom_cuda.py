@@ -13,6 +13,13 @@ from cli_harness import SAMPLES, check, have_worker, main, run, torch_has_cuda  
 WORK = tempfile.mkdtemp(prefix="fxray-oom-")
 
 
+def device_bytes():
+    """The GPU's memory, asked in a child so that this process holds no CUDA context (H100 80 GB, H200 141 GB)."""
+    out = subprocess.run([sys.executable, "-c", "import torch; print(torch.cuda.get_device_properties(0).total_memory)"],
+                         capture_output=True, text=True, check=True).stdout
+    return int(out)
+
+
 def graph(name, body):
     path = os.path.join(WORK, name + ".py")
     with open(path, "w") as f:
@@ -22,8 +29,9 @@ def graph(name, body):
 
 @check
 def an_input_larger_than_the_device_is_a_fatal_naming_it():
-    # 25e9 floats = 100 GB: more than an H100/H200 holds, less than fxray's own 128 GiB sanity limit.
-    g = graph("huge_input", '    def forward(self, x: "f32[25000000000][1]cuda:0"):\n'
+    # 1.25x the device's memory: more than it holds, less than fxray's own 256 GiB sanity limit.
+    n = int(device_bytes() * 1.25) // 4
+    g = graph("huge_input", f'    def forward(self, x: "f32[{n}][1]cuda:0"):\n'
                             '        relu = torch.ops.aten.relu.default(x);  x = None\n        return (relu,)\n')
     code, out, err = run("replay", g, "--device", "cuda", "--json")
     assert code == 1, (code, err)
@@ -34,12 +42,14 @@ def an_input_larger_than_the_device_is_a_fatal_naming_it():
 
 @check
 def an_op_whose_output_does_not_fit_is_an_error_at_that_node():
-    # Made on the device (no host-side input): 24 GB, its negation (48 GB in all), then a cat of four (96 GB).
+    # Made on the device (no host-side input): 0.3x the device's memory, its negation (0.6x in all), then a cat of
+    # four (1.2x: does not fit).
+    n = int(device_bytes() * 0.3) // 4
     g = graph("huge_cat", '    def forward(self):\n'
-                          '        full: "f32[6000000000][1]cuda:0" = torch.ops.aten.full.default([6000000000], 1.0, '
+                          f'        full: "f32[{n}][1]cuda:0" = torch.ops.aten.full.default([{n}], 1.0, '
                           'dtype = torch.float32, device = device(type=\'cuda\', index=0), pin_memory = False)\n'
-                          '        neg: "f32[6000000000][1]cuda:0" = torch.ops.aten.neg.default(full)\n'
-                          '        cat: "f32[24000000000][1]cuda:0" = torch.ops.aten.cat.default([full, neg, full, neg]);  '
+                          f'        neg: "f32[{n}][1]cuda:0" = torch.ops.aten.neg.default(full)\n'
+                          f'        cat: "f32[{4 * n}][1]cuda:0" = torch.ops.aten.cat.default([full, neg, full, neg]);  '
                           'full = neg = None\n'
                           '        return (cat,)\n')
     code, out, err = run("replay", g, "--device", "cuda", "--json", "--no-values")
