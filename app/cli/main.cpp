@@ -2,6 +2,10 @@
 // replay failed), 2 an error (bad input, bad usage) with its message on stderr.
 #include "base/error.h"
 #include "commands.h"
+#ifdef FXRAY_HAVE_REPLAY
+#include "io/torchscript_importer.h"
+#include "replay/torchscript_import.h"
+#endif
 
 #include <exception>
 #include <iostream>
@@ -24,6 +28,10 @@ int main(int argc, char** argv)
         printHelp();
         return argc < 2 ? 2 : 0;
     }
+#ifdef FXRAY_HAVE_REPLAY
+    // TorchScript graphs load through LibTorch's parseIR where it is linked (operator overloads for replay).
+    fxray::io::setTorchScriptImporter(fxray::replay::importTorchScript);
+#endif
     const std::string name = argv[1];
     const fxray::cli::Args args(argv + 2, argv + argc);
     for (const auto& c : fxray::cli::commands()) {

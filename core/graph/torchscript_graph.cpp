@@ -331,8 +331,14 @@ private:
             n.target.op = s.kind.substr(sep + 2);
             n.target.overload = s.overload;
         }
-        for (const std::string& in : s.inputs)
-            n.args.push_back(argOf(in, s.line));
+        for (std::size_t k = 0; k < s.inputs.size(); ++k) {
+            if (k < s.keywords.size() && !s.keywords[k].empty())
+                n.kwargs.emplace_back(s.keywords[k], argOf(s.inputs[k], s.line));
+            else if (!n.kwargs.empty())
+                fail("positional input %" + s.inputs[k] + " after a keyword-only one", s.line);
+            else
+                n.args.push_back(argOf(s.inputs[k], s.line));
+        }
         const bool single = s.outputs.size() == 1;
         const std::string wanted = single && !NodeNamer::isAnonymous(s.outputs[0].name) ? s.outputs[0].name
                                    : n.kind == NodeKind::CallMethod ? n.target.op

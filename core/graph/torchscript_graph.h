@@ -42,6 +42,10 @@ struct TsStatement {
     bool tensorConstant = false;  // prim::Constant of a tensor: becomes a get_attr node
     std::vector<std::pair<std::string, std::string>> attributes;  // the others, strings unquoted
     std::vector<std::string> inputs;                              // value names
+    // Per input: the schema's name where the argument is keyword-only ("dtype" of aten::mean.dim), which
+    // TorchScript passes positionally but a dispatcher call by position cannot; empty: positional. Only the
+    // LibTorch importer knows schemas; the text parser leaves this empty.
+    std::vector<std::string> keywords;
     std::string comment;  // source comment after '#': "path/x.py:12:0"
     bool hasBlocks = false;  // prim::If / prim::Loop bodies
     int line = 0;
