@@ -11,6 +11,7 @@ Writes, on CPU with fixed seeds and tiny shapes:
     trace/mlp_inductor.log                  TORCH_TRACE log of the MLP under inductor (subprocess)
     trace/compiled_autograd*.log            compiled-autograd training steps (compiled_autograd_samples.py)
     compile_debug/run_<date>-pid_<pid>/...  TORCH_COMPILE_DEBUG=1 directory of the MLP under inductor (subprocess)
+    torchscript/  ltc/                      TorchScript and lazy-tensor IR fixtures (ir_samples.py)
     MANIFEST.json                           every file written, node/placeholder counts per graph
 
 Absolute paths of this machine (repository root, site-packages) are stripped from comments, stack traces
@@ -342,6 +343,9 @@ def main(argv=None) -> int:
     if debug_files:
         manifest["compile_debug"] = [str(p.relative_to(out)) for p in debug_files]
     (out / "MANIFEST.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    import ir_samples  # noqa: E402  TorchScript and lazy-tensor IR fixtures (torchscript/, ltc/), their MANIFEST keys
+
+    ir_samples.main(["--out", str(out)])
 
     problems = check_real_inputs(out)
     total = 0
