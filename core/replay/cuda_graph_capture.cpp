@@ -1,6 +1,7 @@
 // Capture and replay through at::cuda::CUDAGraph, as torch.cuda.graph does: side stream, warm-up, private pool.
 #include "replay/cuda_graph_capture.h"
 
+#include "replay/torch_types.h"
 #include "replay/value_checks.h"
 
 #if __has_include(<ATen/cuda/CUDAGraph.h>)
@@ -39,12 +40,32 @@ std::string joined(const std::set<std::string>& names)
     return out;
 }
 
+// Exact unless something upstream varies between runs (see OutputNondeterminism).
+OutputComparison compareWithEager(const c10::IValue& replayed, const c10::IValue& eager, int index,
+                                  const OutputNondeterminism& nd)
+{
+    if (!nd.random.empty()) {
+        OutputComparison c;
+        c.output = index;
+        c.what = describeValue(replayed);
+        c.ok = describeValue(eager) == c.what;
+        c.note = "after random state (" + joined(nd.random) + "): values not compared" +
+                 (c.ok ? "" : "; eager is " + describeValue(eager));
+        return c;
+    }
+    OutputComparison c = compareOutput(replayed, eager, index, nd.atomics.empty());
+    if (!nd.atomics.empty())
+        c.note += (c.note.empty() ? "" : "; ") + std::string("after atomics in ") + joined(nd.atomics) +
+                  ": compared with tolerance";
+    return c;
+}
+
 }  // namespace
 
 bool cudaGraphsBuiltIn() { return true; }
 
 void captureAndReplay(const c10::Device& device, const GraphPass& pass, const std::vector<c10::IValue>& eagerOutputs,
-                      const std::vector<std::set<std::string>>& nondeterministic, const CaptureSettings& settings,
+                      const std::vector<OutputNondeterminism>& nondeterministic, const CaptureSettings& settings,
                       CudaGraphReport& report)
 {
     auto fail = [&](std::string why) {
@@ -94,12 +115,9 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
             return fail("the captured pass returned " + std::to_string(outputs.size()) + " outputs, eager " +
                         std::to_string(eagerOutputs.size()));
         for (std::size_t k = 0; k < outputs.size(); ++k) {
-            const bool exact = k >= nondeterministic.size() || nondeterministic[k].empty();
-            OutputComparison c = compareOutput(outputs[k], eagerOutputs[k], static_cast<int>(k), exact);
-            if (!exact)
-                c.note += (c.note.empty() ? "" : "; ") + std::string("after nondeterministic ") + joined(nondeterministic[k]) +
-                          ": compared with tolerance";
-            report.vsEager.push_back(std::move(c));
+            const OutputNondeterminism none;
+            const OutputNondeterminism& nd = k < nondeterministic.size() ? nondeterministic[k] : none;
+            report.vsEager.push_back(compareWithEager(outputs[k], eagerOutputs[k], static_cast<int>(k), nd));
         }
 
         // Timed like the Python reference (bench/replay_bench.py): each replay synchronised on its own.
@@ -132,7 +150,7 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
 bool cudaGraphsBuiltIn() { return false; }
 
 void captureAndReplay(const c10::Device&, const GraphPass&, const std::vector<c10::IValue>&,
-                      const std::vector<std::set<std::string>>&, const CaptureSettings&, CudaGraphReport& report)
+                      const std::vector<OutputNondeterminism>&, const CaptureSettings&, CudaGraphReport& report)
 {
     report.status = "capture-failed";
     report.reason = "this LibTorch has no CUDA support";

@@ -2,6 +2,7 @@
 // Internal to core/replay (includes LibTorch): the CUDA-graph half of `fxray replay --cuda-graph`. Warms the
 // graph up on a side stream, captures one pass of it there into an at::cuda::CUDAGraph (static inputs: the
 // buffers the pass reads), replays it, compares the replay's outputs with the eager pass's and times replays.
+#include "replay/cuda_graph_safety.h"
 #include "replay/replay_types.h"
 
 #include <ATen/core/ivalue.h>
@@ -24,11 +25,12 @@ struct CaptureSettings {
     int timedReplays = 20;
 };
 
-// Fills report.status/reason/warmupRuns/captureUs/replayUs/vsEager. `nondeterministic[k]` names the
-// nondeterministic ops upstream of output k: those outputs are compared with tolerance, the others exactly.
+// Fills report.status/reason/warmupRuns/captureUs/replayUs/vsEager. `nondeterministic[k]` says what upstream of
+// output k varies between runs: after atomics it is compared with tolerance, after random state only its dtype and
+// shape are, all others must equal eager's exactly.
 // Never throws for CUDA errors of the capture: they become status "capture-failed" with the reason.
 void captureAndReplay(const c10::Device& device, const GraphPass& pass, const std::vector<c10::IValue>& eagerOutputs,
-                      const std::vector<std::set<std::string>>& nondeterministic, const CaptureSettings& settings,
+                      const std::vector<OutputNondeterminism>& nondeterministic, const CaptureSettings& settings,
                       CudaGraphReport& report);
 
 // Whether this LibTorch can capture CUDA graphs at all (a CUDA build).

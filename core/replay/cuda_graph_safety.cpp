@@ -97,11 +97,10 @@ std::string placeholderList(const graph::Graph& g, const std::set<int>& phs)
 
 }  // namespace
 
-bool isNondeterministicOp(const Node& n)
+bool isRandomOp(const Node& n)
 {
     if (!n.isOp())
         return false;
-    // Random numbers: a captured graph draws from the generator's philox offsets, not eager's sequence.
     static const std::set<std::string, std::less<>> kRandom = {
         "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm", "bernoulli", "bernoulli_",
         "native_dropout", "dropout", "feature_dropout", "alpha_dropout", "_fused_dropout", "normal", "normal_",
@@ -109,7 +108,23 @@ bool isNondeterministicOp(const Node& n)
         "multinomial", "poisson", "rrelu_with_noise", "random_", "philox_rand", "inductor_random", "inductor_randint",
         "seed", "seeds", "lookup_seed",
     };
-    // Atomic accumulation on CUDA (the torch.use_deterministic_algorithms list): the order of additions varies.
+    if (kRandom.contains(n.target.op))
+        return true;
+    // Attention with dropout draws random numbers (dropout_p: the 6th argument of the efficient/flash variants).
+    if (n.target.op.find("attention") != std::string::npos) {
+        for (const auto& [k, v] : n.kwargs)
+            if (k == "dropout_p")
+                return v.kind == Arg::Kind::Float && v.f > 0;
+        return n.args.size() > 5 && n.args[5].kind == Arg::Kind::Float && n.args[5].f > 0 &&
+               n.target.op.find("backward") == std::string::npos;
+    }
+    return false;
+}
+
+bool isAtomicOp(const Node& n)
+{
+    if (!n.isOp())
+        return false;
     static const std::set<std::string, std::less<>> kAtomics = {
         "index_add", "index_add_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "index_reduce",
         "index_reduce_", "embedding_dense_backward", "embedding_backward", "_embedding_bag_backward",
@@ -128,40 +143,51 @@ bool isNondeterministicOp(const Node& n)
         "_scaled_dot_product_cudnn_attention_backward",
     };
     const std::string& op = n.target.op;
-    if (kRandom.contains(op) || kAtomics.contains(op))
+    if (kAtomics.contains(op))
         return true;
     // Accumulating index_put (also what `x[idx] += v` becomes) adds with atomics.
     if (op == "index_put" || op == "index_put_" || op == "_index_put_impl_" || op == "_unsafe_index_put")
         return hasTrueKwargOrArg(n, "accumulate", 3);
-    // Attention with dropout draws random numbers.
-    if (op.find("scaled_dot_product") != std::string::npos || op.find("attention") != std::string::npos) {
-        for (const auto& [k, v] : n.kwargs)
-            if (k == "dropout_p")
-                return v.kind == Arg::Kind::Float && v.f > 0;
-    }
     return false;
 }
 
-std::vector<std::set<std::string>> nondeterministicAncestors(const graph::Graph& g)
+std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans)
 {
-    std::vector<std::set<std::string>> upstream(g.nodes.size());
+    std::vector<OutputNondeterminism> upstream(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
         const Node& n = g.nodes[i];
+        OutputNondeterminism& here = upstream[i];
         graph::forEachNodeRef(n, [&](int ref) {
             const auto& from = upstream[static_cast<std::size_t>(ref)];
-            upstream[i].insert(from.begin(), from.end());
+            here.atomics.insert(from.atomics.begin(), from.atomics.end());
+            here.random.insert(from.random.begin(), from.random.end());
         });
-        if (isNondeterministicOp(n))
-            upstream[i].insert(n.target.str());
+        if (isAtomicOp(n))
+            here.atomics.insert(n.target.str());
+        if (isRandomOp(n))
+            here.random.insert(n.target.str());
+        // An op's RNG state outputs (attention's philox_seed/philox_offset: left uninitialised without dropout).
+        if (n.kind == NodeKind::CallFunction && n.target.kind == graph::Target::Kind::Getitem && n.args.size() == 2 &&
+            n.args[0].kind == Arg::Kind::Node && n.args[1].kind == Arg::Kind::Int) {
+            const auto src = static_cast<std::size_t>(n.args[0].node);
+            if (src < plans.size() && plans[src].op) {
+                const auto& returns = plans[src].op->schema().returns();
+                const auto k = static_cast<std::size_t>(n.args[1].i);
+                if (k < returns.size() && (returns[k].name().find("seed") != std::string::npos ||
+                                           returns[k].name().find("offset") != std::string::npos ||
+                                           returns[k].name().find("rng_state") != std::string::npos))
+                    here.random.insert(g.nodes[src].target.str() + " " + returns[k].name());
+            }
+        }
     }
-    std::vector<std::set<std::string>> out;
+    std::vector<OutputNondeterminism> out;
     const int o = g.outputNode();
     if (o < 0 || g.nodes[static_cast<std::size_t>(o)].args.empty())
         return out;
     std::vector<int> refs;
     flattenOutputs(g.nodes[static_cast<std::size_t>(o)].args[0], refs);
     for (int r : refs)
-        out.push_back(r >= 0 ? upstream[static_cast<std::size_t>(r)] : std::set<std::string>{});
+        out.push_back(r >= 0 ? upstream[static_cast<std::size_t>(r)] : OutputNondeterminism{});
     return out;
 }
 
@@ -218,10 +244,15 @@ std::vector<CudaGraphFinding> analyzeCudaGraphSafety(const graph::Graph& g, cons
                 add(Kind::HostSync, node.name,
                     node.target.str() + " synchronises with the host (its output depends on the data): it cannot be "
                                         "captured");
-            if (isNondeterministicOp(node))
+            if (isAtomicOp(node))
                 add(Kind::Nondeterministic, node.name,
-                    node.target.str() + " is nondeterministic on CUDA (atomics or random numbers): outputs after it are "
-                                        "compared with tolerance, not bit for bit",
+                    node.target.str() + " accumulates with atomics on CUDA: outputs after it are compared with "
+                                        "tolerance, not bit for bit",
+                    false);
+            if (isRandomOp(node))
+                add(Kind::Nondeterministic, node.name,
+                    node.target.str() + " draws random numbers (a captured graph draws other ones than eager): the "
+                                        "values of outputs after it are not compared",
                     false);
         }
 

@@ -17,11 +17,18 @@ namespace fxray::replay::detail {
 std::vector<CudaGraphFinding> analyzeCudaGraphSafety(const graph::Graph& g, const std::vector<NodePlan>& plans,
                                                      const c10::Device& device);
 
-// For each graph output (flattened in output-node order, as the replayer collects them), the names of the
-// nondeterministic ops ("aten.index_put.default") upstream of it; empty when the output is reproducible bit for bit.
-std::vector<std::set<std::string>> nondeterministicAncestors(const graph::Graph& g);
+// What upstream of one graph output makes it differ between two runs on the same inputs: ops that accumulate with
+// atomics (the output is close, not equal) and random state (RNG draws, philox seeds: the values are unrelated).
+struct OutputNondeterminism {
+    std::set<std::string> atomics;  // "aten.index_add.default"
+    std::set<std::string> random;   // "aten.native_dropout.default", "aten._scaled_dot_product_efficient_attention.default philox_seed"
+};
+// One entry per graph output, flattened in output-node order as the replayer collects them.
+std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans);
 
-// Whether an op's results may legitimately differ between two runs on the same inputs (atomics, RNG).
-bool isNondeterministicOp(const graph::Node& n);
+// Random numbers: a captured graph draws from the generator's philox offsets, not eager's sequence.
+bool isRandomOp(const graph::Node& n);
+// Atomic accumulation on CUDA (the torch.use_deterministic_algorithms list): the order of additions varies.
+bool isAtomicOp(const graph::Node& n);
 
 }  // namespace fxray::replay::detail

@@ -555,7 +555,7 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
         settings.timedReplays = options.repeat;
     if (options.warmup > 0)
         settings.warmupReplays = options.warmup;
-    detail::captureAndReplay(p.device, pass, eagerOutputs, detail::nondeterministicAncestors(g), settings, cg);
+    detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }
 
 }  // namespace
