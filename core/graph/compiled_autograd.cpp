@@ -89,7 +89,9 @@ std::vector<int> cudaMovableScalarInputs(const Graph& g)
         const Node& n = g.nodes[static_cast<std::size_t>(u)];
         if (n.isOp())
             return n.target.ns == "aten" || n.target.ns == "prims";
-        return compiledAutogradCall(n) == CompiledAutogradCall::AutogradNode;
+        // torch accepts any compiled_autograd.ops.<Op> that is not a custom Function: validate_outputs too.
+        const auto c = compiledAutogradCall(n);
+        return c == CompiledAutogradCall::AutogradNode || c == CompiledAutogradCall::ValidateOutputs;
     };
     bool anyCuda = false;
     std::vector<int> out;

@@ -36,8 +36,8 @@ std::string compiledAutogradPythonReason(const Node& n);
 
 // Indices k of `inputs[k]` that compiled autograd moves to the GPU before running a CUDA graph
 // (AutogradCompilerInstance.move_graph_nodes_to_cuda): 0-dim CPU tensors (recorded metadata) all of whose users are
-// aten/prims ops or built-in autograd nodes (not custom Functions: those are user code that may look at the
-// device), and only when some other input is recorded on CUDA. Empty for graphs without an `inputs` placeholder.
+// aten/prims ops or compiled_autograd.ops calls (built-in autograd nodes, validate_outputs; not custom Functions:
+// those are user code that may look at the device), and only when some other input is recorded on CUDA. Empty for graphs without an `inputs` placeholder.
 std::vector<int> cudaMovableScalarInputs(const Graph& g);
 
 }  // namespace fxray::graph
