@@ -113,6 +113,14 @@ std::size_t matching(std::string_view s)
     return std::string_view::npos;
 }
 
+std::size_t lastContentLine(const std::vector<std::string_view>& lines)
+{
+    std::size_t li = lines.size() - 1;
+    while (li > 0 && trim(lines[li]).empty())
+        --li;
+    return li;
+}
+
 // ROOT and num_outputs are attributes like any other in both dumps; they shape the graph.
 void applyBookkeeping(LazyNode& n, const LineError& fail, std::size_t index, std::string_view line)
 {
@@ -218,7 +226,7 @@ Graph parseLazyIrText(std::string_view text, const std::string& fileName)
         nodes.push_back(std::move(n));
     }
     if (!closed)
-        fail(lines.size() - 1, {}, "the IR dump ends without its closing '}' (truncated text?)");
+        fail(lastContentLine(lines), {}, "the IR dump ends without its closing '}' (truncated text?)");
     return buildLazyGraph(std::move(nodes), fileName);
 }
 
@@ -344,7 +352,7 @@ Graph parseLazyIrDot(std::string_view text, const std::string& fileName)
         nodes.push_back(std::move(node));
     }
     if (!closed)
-        fail(lines.size() - 1, {}, "the DOT dump ends without its closing '}' (truncated text?)");
+        fail(lastContentLine(lines), {}, "the DOT dump ends without its closing '}' (truncated text?)");
     // Operands from the edges: i= gives the position (absent: the only operand).
     std::map<int, std::map<int, LazyOperand>> operands;
     for (const Edge& e : edges) {

@@ -88,8 +88,8 @@ public:
             m_ts.statements.push_back(statement(t, line));
         }
         if (!returned) {
-            m_line = m_lines.size() - 1;
-            fail(static_cast<int>(m_lines.size()), 0, "the graph ends without a return statement (truncated text?)");
+            m_line = lastContentLine();
+            fail(static_cast<int>(m_line) + 1, 0, "the graph ends without a return statement (truncated text?)");
         }
         return std::move(m_ts);
     }
@@ -102,6 +102,14 @@ private:
             if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
                 c = '?';
         throw Error(msg, SourceLocation{m_file, line, col, {}}, excerpt);
+    }
+
+    std::size_t lastContentLine() const
+    {
+        std::size_t li = m_lines.size() - 1;
+        while (li > 0 && trim(m_lines[li]).empty())
+            --li;
+        return li;
     }
 
     int column(std::string_view at) const
@@ -122,8 +130,10 @@ private:
             while (pos < line.size() && std::isspace(static_cast<unsigned char>(line[pos])))
                 ++pos;
             if (pos >= line.size()) {
-                if (++li >= m_lines.size())
-                    fail(static_cast<int>(li), 0, "graph header is not closed with '):' (truncated text?)");
+                if (++li >= m_lines.size()) {
+                    m_line = lastContentLine();
+                    fail(static_cast<int>(m_line) + 1, 0, "graph header is not closed with '):' (truncated text?)");
+                }
                 m_line = li;
                 pos = 0;
                 continue;

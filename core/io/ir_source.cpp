@@ -73,7 +73,7 @@ void takeOverloads(graph::Graph& g, const graph::Graph& imported, const std::str
         const graph::Node& a = g.nodes[i];
         const graph::Node& b = imported.nodes[i];
         if (a.name != b.name || a.kind != b.kind || a.target.kind != b.target.kind || a.target.ns != b.target.ns ||
-            a.target.op != b.target.op || flatArgs(a) != flatArgs(b)) {
+            a.target.op != b.target.op || flatArgs(a) != flatArgs(b) || a.meta != b.meta) {
             warnings.push_back(path + ": LibTorch's parseIR and fxray's parser disagree at node '" + a.name + "' ('" +
                                b.name + "', " + b.target.str() + "); operator overloads not resolved");
             return;
