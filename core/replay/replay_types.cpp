@@ -44,6 +44,23 @@ std::string_view cudaGraphFindingKindName(CudaGraphFinding::Kind k)
     return "";
 }
 
+std::vector<const CudaGraphFinding*> CudaGraphReport::findingsAt(const std::string& node) const
+{
+    std::vector<const CudaGraphFinding*> out;
+    for (const auto& f : findings)
+        if (f.node == node)
+            out.push_back(&f);
+    return out;
+}
+
+bool CudaGraphReport::blocks(const std::string& node) const
+{
+    for (const auto& f : findings)
+        if (f.blocking && f.node == node)
+            return true;
+    return false;
+}
+
 bool CudaGraphReport::matchesEager() const
 {
     for (const auto& c : vsEager)

@@ -114,6 +114,8 @@ struct CudaGraphReport {
     std::vector<std::string> nondeterministicOps;  // ops in the graph whose outputs may legitimately differ
 
     bool captured() const { return status == "captured"; }
+    std::vector<const CudaGraphFinding*> findingsAt(const std::string& node) const;
+    bool blocks(const std::string& node) const;  // a blocking finding names this node
     bool matchesEager() const;
     double medianReplayUs() const;  // 0 without replays
 };

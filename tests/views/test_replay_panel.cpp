@@ -8,6 +8,7 @@
 #include "../core/test_support.h"
 #include "io/graph_source.h"
 #include "views/models/replay_results_model.h"
+#include "views/panels/graph_panel.h"
 #include "views/panels/replay_panel.h"
 
 #include <QAbstractItemModelTester>
@@ -34,6 +35,7 @@ namespace {
 
 const QString kClean = QStringLiteral(FXRAY_SAMPLES_DIR "/cpu/dumps/mlp/mlp_forward_0");
 const QString kWrongStride = QStringLiteral(FXRAY_TEST_DATA_DIR "/faults/wrong_stride/mlp_forward_0");
+const QString kMutation = QStringLiteral(FXRAY_TEST_DATA_DIR "/cuda_graph/cg_mutation/cg_mutation_forward_0");
 constexpr int kTimeoutMs = 120000;
 // For QTRY_*: on a failure they try again for twice as long (to say whether more time would help), which must
 // stay within QtTest's 300 s per function.
@@ -379,6 +381,41 @@ private Q_SLOTS:
             QCOMPARE(device->itemText(k), QStringLiteral("cuda:%1").arg(k - 1));
     }
 
+    void cudaGraphOptionBringsTheAnalysisToTheRowsTheMarksAndTheSummary()
+    {
+        ReplayPanel panel;
+        std::shared_ptr<const fxray::io::LoadedGraph> graph;
+        configure(panel, kMutation, &graph);
+        auto* box = panel.findChild<QCheckBox*>(QStringLiteral("replayCudaGraph"));
+        QVERIFY(box);
+        box->setChecked(true);
+        QSignalSpy finished(&panel, &ReplayPanel::finished);
+        panel.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        // The eager replay passes; on the CPU the analysis still names what would block a capture on a GPU.
+        const auto report = panel.report();
+        QCOMPARE(report->verdict(), std::string("pass"));
+        QVERIFY(report->cudaGraph);
+        QCOMPARE(report->cudaGraph->status, std::string("unsafe"));
+        const int copy = nodeIndex(*graph, "copy_");
+        QVERIFY(copy >= 0);
+        QVERIFY(report->cudaGraph->blocks("copy_"));
+        const ReplayResultsModel* m = panel.resultsModel();
+        const QString details = m->index(copy, ReplayResultsModel::DetailsColumn).data().toString();
+        QVERIFY2(details.contains(QStringLiteral("CUDA graph: aten.copy_.default writes into graph input 'arg0_1'")),
+                 qPrintable(details));
+        const auto marks = fxray::views::marksFromReport(report.get(), graph->graph.nodes.size());
+        QCOMPARE(marks[static_cast<std::size_t>(copy)], fxray::views::NodeMark::CudaGraphBlocker);
+        QCOMPARE(marks[static_cast<std::size_t>(nodeIndex(*graph, "sub"))], fxray::views::NodeMark::Passed);
+        QVERIFY2(panel.summaryText().contains(QStringLiteral("CUDA graph unsafe: CUDA graphs need a CUDA device")),
+                 qPrintable(panel.summaryText()));
+        // Without the option there is no analysis.
+        box->setChecked(false);
+        panel.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QVERIFY(!panel.report()->cudaGraph);
+    }
+
     void settingsRoundTrip()
     {
         QTemporaryDir dir;
@@ -390,6 +427,7 @@ private Q_SLOTS:
             panel.findChild<QSpinBox*>(QStringLiteral("replayIntLow"))->setValue(-3);
             panel.findChild<QSpinBox*>(QStringLiteral("replayIntHigh"))->setValue(7);
             panel.findChild<QCheckBox*>(QStringLiteral("replayStopOnFirst"))->setChecked(true);
+            panel.findChild<QCheckBox*>(QStringLiteral("replayCudaGraph"))->setChecked(true);
             auto* inputs = panel.findChild<QComboBox*>(QStringLiteral("replayInputs"));
             QVERIFY(inputs->itemData(1).toString() == QStringLiteral("saved"));
             // The user picks saved inputs (the sample has them).
@@ -403,6 +441,7 @@ private Q_SLOTS:
         QCOMPARE(panel.findChild<QSpinBox*>(QStringLiteral("replayIntLow"))->value(), -3);
         QCOMPARE(panel.findChild<QSpinBox*>(QStringLiteral("replayIntHigh"))->value(), 7);
         QVERIFY(panel.findChild<QCheckBox*>(QStringLiteral("replayStopOnFirst"))->isChecked());
+        QVERIFY(panel.findChild<QCheckBox*>(QStringLiteral("replayCudaGraph"))->isChecked());
         auto* inputs = panel.findChild<QComboBox*>(QStringLiteral("replayInputs"));
         QCOMPARE(inputs->currentIndex(), 0);  // no graph: no saved inputs to use
         configure(panel, kClean);

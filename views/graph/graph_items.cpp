@@ -17,6 +17,7 @@ QColor markColor(NodeMark mark)
     case NodeMark::NanOrigin: return QColor(0x9c, 0x27, 0xb0);
     case NodeMark::Unsupported: return QColor(0x60, 0x60, 0x60);
     case NodeMark::NotRun: return QColor(0xa0, 0xa0, 0xa0);
+    case NodeMark::CudaGraphBlocker: return QColor(0x00, 0x83, 0x8f);
     case NodeMark::None: break;
     }
     return {};
@@ -31,6 +32,7 @@ QString markName(NodeMark mark)
     case NodeMark::NanOrigin: return QStringLiteral("NaN origin");
     case NodeMark::Unsupported: return QStringLiteral("unsupported");
     case NodeMark::NotRun: return QStringLiteral("not run");
+    case NodeMark::CudaGraphBlocker: return QStringLiteral("blocks CUDA graph capture");
     case NodeMark::None: break;
     }
     return {};

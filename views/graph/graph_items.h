@@ -12,7 +12,8 @@
 namespace fxray::views {
 
 // What a replay said of a node, as the view colours it.
-enum class NodeMark { None, Passed, Mismatch, Error, NanOrigin, Unsupported, NotRun };
+// CudaGraphBlocker: ran fine eagerly, but keeps the graph from being captured as a CUDA graph.
+enum class NodeMark { None, Passed, Mismatch, Error, NanOrigin, Unsupported, NotRun, CudaGraphBlocker };
 QColor markColor(NodeMark mark);
 QString markName(NodeMark mark);
 

@@ -28,6 +28,7 @@ int severity(NodeMark m)
     case NodeMark::NanOrigin: return 5;
     case NodeMark::Mismatch: return 4;
     case NodeMark::Unsupported: return 3;
+    case NodeMark::CudaGraphBlocker: return 3;
     case NodeMark::NotRun: return 1;
     case NodeMark::Passed: return 2;
     case NodeMark::None: break;

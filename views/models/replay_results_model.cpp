@@ -115,6 +115,16 @@ QString ReplayResultsModel::outputText(const replay::NodeResult& n)
     return parts.join(QStringLiteral(", "));
 }
 
+QString ReplayResultsModel::detailsWithCudaGraph(const replay::NodeResult& n) const
+{
+    QString text = detailsText(n);
+    if (!m_report.cudaGraph)
+        return text;
+    for (const replay::CudaGraphFinding* f : m_report.cudaGraph->findingsAt(n.name))
+        text += (text.isEmpty() ? QString() : QStringLiteral("; ")) + QStringLiteral("CUDA graph: ") + qs(f->message);
+    return text;
+}
+
 bool ReplayResultsModel::isProblem(const replay::NodeResult& n)
 {
     return n.nanOrigin || (n.status != NodeStatus::Passed && n.status != NodeStatus::NotRun);
@@ -147,14 +157,14 @@ QVariant ReplayResultsModel::data(const QModelIndex& index, int role) const
                 s += QStringLiteral(" · NaN");
             return s;
         }
-        case DetailsColumn: return firstLine(detailsText(*n));
+        case DetailsColumn: return firstLine(detailsWithCudaGraph(*n));
         case TimeColumn: return n->status == NodeStatus::NotRun ? QString() : number(n->timeUs, 1);
         case OutputColumn: return outputText(*n);
         default: return {};
         }
     case Qt::ToolTipRole:
         if (column == DetailsColumn)
-            return detailsText(*n);
+            return detailsWithCudaGraph(*n);
         if (column == OutputColumn) {
             QStringList lines;
             for (const replay::OutputStats& s : n->outputs)

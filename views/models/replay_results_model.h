@@ -39,6 +39,8 @@ public:
     static QString detailsText(const replay::NodeResult& n);
     static QString outputText(const replay::NodeResult& n);
     static bool isProblem(const replay::NodeResult& n);
+    // detailsText plus what the CUDA-graph analysis says of this node.
+    QString detailsWithCudaGraph(const replay::NodeResult& n) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

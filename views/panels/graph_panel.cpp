@@ -33,6 +33,10 @@ std::vector<NodeMark> marksFromReport(const replay::ReplayReport* report, std::s
         }
         if (r.nanOrigin)
             m = NodeMark::NanOrigin;
+        // A node that ran fine but keeps the graph from being captured still needs the user's eye.
+        if ((m == NodeMark::Passed || m == NodeMark::NotRun || m == NodeMark::None) && report->cudaGraph &&
+            report->cudaGraph->blocks(r.name))
+            m = NodeMark::CudaGraphBlocker;
         marks[i] = m;
     }
     return marks;

@@ -219,6 +219,17 @@ void InspectorPanel::render()
         }
         h += QStringLiteral("</table>");
     }
+    if (m_report && m_report->cudaGraph) {
+        const auto findings = m_report->cudaGraph->findingsAt(n.name);
+        if (!findings.empty()) {
+            h += tr("<h4>CUDA graph</h4><ul>");
+            for (const replay::CudaGraphFinding* f : findings)
+                h += QStringLiteral("<li><span style=\"color:%1\"><b>%2</b></span> %3</li>")
+                         .arg(f->blocking ? QStringLiteral("#00838f") : QStringLiteral("#606060"),
+                              f->blocking ? tr("blocks capture:") : tr("note:"), esc(f->message));
+            h += QStringLiteral("</ul>");
+        }
+    }
     m_browser->setHtml(h);
 }
 

@@ -69,6 +69,7 @@ const QString kSettingsInputs = QStringLiteral("replay/inputs");
 const QString kSettingsIntLow = QStringLiteral("replay/intLow");
 const QString kSettingsIntHigh = QStringLiteral("replay/intHigh");
 const QString kSettingsStopOnFirst = QStringLiteral("replay/stopOnFirst");
+const QString kSettingsCudaGraph = QStringLiteral("replay/cudaGraph");
 const QString kSettingsProblemsOnly = QStringLiteral("replay/problemsOnly");
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
@@ -131,6 +132,7 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     , m_intLow(new QSpinBox)
     , m_intHigh(new QSpinBox)
     , m_stopOnFirst(new QCheckBox(tr("Stop at the first failing node")))
+    , m_cudaGraph(new QCheckBox(tr("CUDA graph: capture, replay, compare")))
     , m_run(new QPushButton(tr("Run")))
     , m_stop(new QPushButton(tr("Cancel")))
     , m_progress(new QProgressBar)
@@ -162,6 +164,10 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     m_intHigh->setValue(16);
     m_intHigh->setToolTip(tr("Int inputs nothing constrains are drawn from [low, high)"));
     m_stopOnFirst->setObjectName(QStringLiteral("replayStopOnFirst"));
+    m_cudaGraph->setObjectName(QStringLiteral("replayCudaGraph"));
+    m_cudaGraph->setToolTip(tr("After the checked replay: check whether the graph can be captured as one CUDA graph "
+                               "(input mutation, host syncs, CPU values, devices), capture it on a side stream, "
+                               "replay it and compare its outputs with the eager replay. Findings show on the nodes."));
     m_run->setObjectName(QStringLiteral("replayRun"));
     m_stop->setObjectName(QStringLiteral("replayCancel"));
     m_progress->setObjectName(QStringLiteral("replayProgress"));
@@ -209,6 +215,7 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     form->addRow(tr("Inputs"), m_inputs);
     form->addRow(tr("Int range"), intRange);
     form->addRow(QString(), m_stopOnFirst);
+    form->addRow(QString(), m_cudaGraph);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_stop);
@@ -387,6 +394,7 @@ replay::ReplayOptions ReplayPanel::options() const
     o.intLow = m_intLow->value();
     o.intHigh = m_intHigh->value();
     o.stopOnFirst = m_stopOnFirst->isChecked();
+    o.cudaGraph = m_cudaGraph->isChecked();
     return o;
 }
 
@@ -395,7 +403,7 @@ void ReplayPanel::setRunning(bool running)
     m_running = running;
     m_run->setEnabled(!running && m_graph != nullptr);
     m_stop->setEnabled(running);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_seed, m_inputs, m_intLow, m_intHigh, m_stopOnFirst})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_seed, m_inputs, m_intLow, m_intHigh, m_stopOnFirst, m_cudaGraph})
         w->setEnabled(!running);
 }
 
@@ -557,6 +565,16 @@ std::shared_ptr<const replay::ReplayReport> ReplayPanel::report() const
     return m_report;
 }
 
+QString ReplayPanel::cudaGraphText(const replay::CudaGraphReport& cg)
+{
+    if (cg.captured())
+        return tr("CUDA graph captured: replay %1 µs, capture %2 ms, outputs %3")
+            .arg(cg.medianReplayUs(), 0, 'f', 1)
+            .arg(cg.captureUs / 1000.0, 0, 'f', 2)
+            .arg(cg.matchesEager() ? tr("match eager") : tr("DIFFER from eager"));
+    return tr("CUDA graph %1: %2").arg(qs(cg.status), qs(cg.reason));
+}
+
 QString ReplayPanel::summaryText() const
 {
     if (!m_reportLive)
@@ -582,6 +600,8 @@ QString ReplayPanel::summaryText() const
         s += QStringLiteral(" · %1 ms").arg(r.totalUs / 1000.0, 0, 'f', 1);
     if (!r.firstNanNode.empty())
         s += QStringLiteral(" · NaN/Inf from %1").arg(qs(r.firstNanNode));
+    if (r.cudaGraph)
+        s += QStringLiteral(" · ") + cudaGraphText(*r.cudaGraph);
     return s + QStringLiteral(" · ") + whereText(r);
 }
 
@@ -615,6 +635,7 @@ void ReplayPanel::saveSettings(QSettings& settings) const
     settings.setValue(kSettingsIntLow, m_intLow->value());
     settings.setValue(kSettingsIntHigh, m_intHigh->value());
     settings.setValue(kSettingsStopOnFirst, m_stopOnFirst->isChecked());
+    settings.setValue(kSettingsCudaGraph, m_cudaGraph->isChecked());
     settings.setValue(kSettingsProblemsOnly, m_problemsOnly->isChecked());
 }
 
@@ -633,6 +654,7 @@ void ReplayPanel::restoreSettings(const QSettings& settings)
     m_intLow->setValue(settings.value(kSettingsIntLow, 0).toInt());
     m_intHigh->setValue(settings.value(kSettingsIntHigh, 16).toInt());
     m_stopOnFirst->setChecked(settings.value(kSettingsStopOnFirst, false).toBool());
+    m_cudaGraph->setChecked(settings.value(kSettingsCudaGraph, false).toBool());
     m_problemsOnly->setChecked(settings.value(kSettingsProblemsOnly, false).toBool());
 }
 

@@ -64,6 +64,7 @@ public:
     // Selects that node's row (none when the problem filter hides it) without emitting nodeActivated.
     void selectNode(int nodeIndex);
     // "mismatch — 11 passed, 1 mismatch, 0 errors · 12.3 ms · cpu seed 0"; "" before the first run.
+    static QString cudaGraphText(const replay::CudaGraphReport& cg);
     QString summaryText() const;
 
     void saveSettings(QSettings& settings) const;  // keys under "replay/"
@@ -120,6 +121,7 @@ private:
     QSpinBox* m_intLow = nullptr;
     QSpinBox* m_intHigh = nullptr;
     QCheckBox* m_stopOnFirst = nullptr;
+    QCheckBox* m_cudaGraph = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_stop = nullptr;
     QProgressBar* m_progress = nullptr;
