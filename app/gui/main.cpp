@@ -4,9 +4,10 @@
 // fxray-gui --minimize <graph> [--until SPEC] [path]: also starts the Minimize dock on that graph (SPEC as for
 // `fxray minimize --until`; default mismatch,error,nan).
 // --select NODE selects a node of the first graph shown; --replay replays that graph once it is shown (with the
-// replay options kept from the last run).
+// replay options kept from the last run; --cuda-graph turns on the replay dock's CUDA graph option).
 #include "views/main_window.h"
 #include "views/panels/minimize_panel.h"
+#include "views/panels/replay_panel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -58,6 +59,9 @@ int main(int argc, char** argv)
     parser.addOption(selectOption);
     const QCommandLineOption replayOption(QStringLiteral("replay"), QStringLiteral("replay the first graph shown"));
     parser.addOption(replayOption);
+    const QCommandLineOption cudaGraphOption(QStringLiteral("cuda-graph"),
+                                             QStringLiteral("replays also analyse, capture and replay a CUDA graph"));
+    parser.addOption(cudaGraphOption);
     parser.process(app);
 
     QStringList positional = parser.positionalArguments();
@@ -72,6 +76,8 @@ int main(int argc, char** argv)
 
     fxray::views::MainWindow window;
     window.setStartupActions(parser.value(selectOption), parser.isSet(replayOption));
+    if (parser.isSet(cudaGraphOption))
+        window.replayPanel()->setCudaGraphMode(true);
     window.show();
     if (!path.isEmpty())
         window.openPath(path);

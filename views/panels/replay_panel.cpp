@@ -565,6 +565,8 @@ std::shared_ptr<const replay::ReplayReport> ReplayPanel::report() const
     return m_report;
 }
 
+void ReplayPanel::setCudaGraphMode(bool on) { m_cudaGraph->setChecked(on); }
+
 QString ReplayPanel::cudaGraphText(const replay::CudaGraphReport& cg)
 {
     if (cg.captured())

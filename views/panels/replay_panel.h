@@ -63,8 +63,10 @@ public:
     QTableView* resultsView() const { return m_table; }
     // Selects that node's row (none when the problem filter hides it) without emitting nodeActivated.
     void selectNode(int nodeIndex);
-    // "mismatch — 11 passed, 1 mismatch, 0 errors · 12.3 ms · cpu seed 0"; "" before the first run.
+    void setCudaGraphMode(bool on);  // the "CUDA graph" option, as if the user ticked it
+    // "CUDA graph captured: replay 33.1 µs, …" or "CUDA graph unsafe: <the first blocking finding>".
     static QString cudaGraphText(const replay::CudaGraphReport& cg);
+    // "mismatch — 11 passed, 1 mismatch, 0 errors · 12.3 ms · cpu seed 0"; "" before the first run.
     QString summaryText() const;
 
     void saveSettings(QSettings& settings) const;  // keys under "replay/"

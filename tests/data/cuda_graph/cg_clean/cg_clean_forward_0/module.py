@@ -12,7 +12,7 @@ from torch.nn import *
 class FxModule(torch.nn.Module):
     def __init__(self):
         super().__init__()
-        self.load_state_dict(torch.load(r'/work/main/tests/data/cuda_graph/cg_clean/cg_clean_forward_0/state_dict.pt'))
+        self.load_state_dict(torch.load(r'tests/data/cuda_graph/cg_clean/cg_clean_forward_0/state_dict.pt'))
 
 
 

@@ -1,6 +1,6 @@
 class <lambda>(torch.nn.Module):
     def forward(self, arg0_1: "f32[8, 16][16, 1]cpu"):
-        # File: /work/main/tools/capture/cuda_graph_samples.py:50 in item, code: return x * 2, x.abs().max().item()
+        # File: tools/capture/cuda_graph_samples.py:50 in item, code: return x * 2, x.abs().max().item()
         mul: "f32[8, 16][16, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
         abs_1: "f32[8, 16][16, 1]cpu" = torch.ops.aten.abs.default(arg0_1);  arg0_1 = None
         max_1: "f32[][]cpu" = torch.ops.aten.max.default(abs_1);  abs_1 = None

@@ -1,6 +1,6 @@
 class <lambda>(torch.nn.Module):
     def forward(self, arg0_1: "f32[8, 16][16, 1]cpu"):
-        # File: /work/main/tools/capture/cuda_graph_samples.py:45 in nonzero, code: return x[x > 0].sum().reshape(1) + x.mean()
+        # File: tools/capture/cuda_graph_samples.py:45 in nonzero, code: return x[x > 0].sum().reshape(1) + x.mean()
         gt: "b8[8, 16][16, 1]cpu" = torch.ops.aten.gt.Scalar(arg0_1, 0)
         index: "f32[u0][1]cpu" = torch.ops.aten.index.Tensor(arg0_1, [gt]);  gt = None
         sym_size_int: "Sym(u0)" = torch.ops.aten.sym_size.int(index, 0)
