@@ -96,8 +96,9 @@ void checkTensor(const at::Tensor& t, const graph::TensorMeta& m, const c10::Dev
     if (m.device) {
         const c10::Device want = mapDevice(*m.device, replayDevice);
         // A 0-dim CPU tensor mixes with tensors of any device in PyTorch (it acts as a scalar): kernels return
-        // such tensors where the meta function said the accelerator (efficient attention's philox seed/offset).
-        const bool cpuScalar = t.dim() == 0 && t.device().is_cpu();
+        // such tensors where the meta function said the accelerator (efficient attention's philox seed/offset),
+        // and a recorded CPU scalar may have been moved to the device (compiled autograd's backend does that).
+        const bool cpuScalar = t.dim() == 0 && (t.device().is_cpu() || want.is_cpu());
         if (want.type() != t.device().type() && !cpuScalar)
             out.push_back({Mismatch::Kind::Device, output, c10::DeviceTypeName(want.type(), true),
                            c10::DeviceTypeName(t.device().type(), true)});
