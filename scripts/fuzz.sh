@@ -41,6 +41,9 @@ for harness in tests/fuzz/fuzz_*.cpp; do
     fuzz_trace_log)
       sources=("${IO[@]}")
       find samples tests/data/bad/trace tests/data/bad/trace_md5 -name '*.log' -size -256k -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
+    fuzz_ir_parsers)
+      sources=(core/base/error.cpp core/graph/*.cpp)
+      find samples/cpu/torchscript samples/cpu/ltc -type f ! -name '*.pt' -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
     *) echo "no source list for $name" >&2; exit 2 ;;
   esac
   echo "[fuzz] building $name"

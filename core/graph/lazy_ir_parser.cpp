@@ -2,6 +2,7 @@
 
 #include "graph/lazy_graph.h"
 #include "graph/torchscript_type.h"
+#include "graph/utf8_check.h"
 
 #include <cctype>
 #include <charconv>
@@ -142,6 +143,7 @@ void applyBookkeeping(LazyNode& n, const LineError& fail, std::size_t index, std
 
 Graph parseLazyIrText(std::string_view text, const std::string& fileName)
 {
+    requireUtf8(text, fileName);
     const std::vector<std::string_view> lines = splitLines(text);
     const LineError fail(fileName, lines);
     std::size_t li = 0;
@@ -243,6 +245,7 @@ bool looksLikeLazyDot(std::string_view text)
 
 Graph parseLazyIrDot(std::string_view text, const std::string& fileName)
 {
+    requireUtf8(text, fileName);
     const std::vector<std::string_view> lines = splitLines(text);
     const LineError fail(fileName, lines);
     std::size_t li = 0;

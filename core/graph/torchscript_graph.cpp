@@ -4,6 +4,7 @@
 #include "graph/node_namer.h"
 #include "graph/torchscript_type.h"
 
+#include <cctype>
 #include <charconv>
 #include <unordered_map>
 
@@ -22,6 +23,26 @@ struct Value {
 
 std::string opName(const std::string& kind) { return kind.substr(kind.rfind(':') + 1); }
 
+// A stack frame becomes a "# File: ..." comment line of the printed code: no control characters in it.
+bool printableInComment(const std::string& s)
+{
+    for (char c : s)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+            return false;
+    return true;
+}
+
+// Attribute and method names are printed as Python attribute access (self.fc.weight, conv.forward(x)).
+bool isIdentifier(const std::string& s)
+{
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+        return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+            return false;
+    return true;
+}
+
 // "path/x.py:12:0" -> "File: path/x.py:12"; source="path/x.py fn 12" (LTC) -> "File: path/x.py:12 in fn".
 std::optional<StackFrame> frameOf(const TsStatement& s)
 {
@@ -39,6 +60,8 @@ std::optional<StackFrame> frameOf(const TsStatement& s)
         f.line = line;
         f.function = v.substr(mid + 1, last - mid - 1);
         f.raw = "File: " + f.file + ":" + std::to_string(line) + " in " + f.function;
+        if (!printableInComment(f.raw))
+            return std::nullopt;
         return f;
     }
     std::string c = s.comment;
@@ -57,6 +80,8 @@ std::optional<StackFrame> frameOf(const TsStatement& s)
         f.file = c.substr(0, before);
         f.line = line;
         f.raw = "File: " + f.file + ":" + std::to_string(line);
+        if (!printableInComment(f.raw))
+            return std::nullopt;
         return f;
     }
     return std::nullopt;  // other comments carry no location
@@ -196,11 +221,15 @@ private:
                  s.line);
     }
 
+    // The attribute `key`, which names a Python attribute or method.
     std::string attribute(const TsStatement& s, const std::string& key) const
     {
         for (const auto& [k, v] : s.attributes)
-            if (k == key)
+            if (k == key) {
+                if (!isIdentifier(v))
+                    fail(s.kind + " " + key + " '" + v.substr(0, 60) + "' is not an identifier", s.line);
                 return v;
+            }
         fail(s.kind + " without its '" + key + "' attribute", s.line);
     }
 
@@ -228,7 +257,7 @@ private:
                           "TorchScript graphs (torch.jit.trace, the lazy-tensor TorchScript backend)",
                  s.line);
         const std::size_t sep = s.kind.find("::");
-        if (sep == std::string::npos || sep == 0 || sep + 2 >= s.kind.size())
+        if (sep == std::string::npos || !isIdentifier(s.kind.substr(0, sep)) || !isIdentifier(s.kind.substr(sep + 2)))
             fail("bad operator name '" + s.kind + "' (expected ns::op)", s.line);
         const int stack = stackOf(s);
         if (s.kind == "prim::Constant") {

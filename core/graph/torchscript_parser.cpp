@@ -1,6 +1,7 @@
 #include "graph/torchscript_parser.h"
 
 #include "graph/torchscript_type.h"
+#include "graph/utf8_check.h"
 
 #include <cctype>
 #include <charconv>
@@ -444,6 +445,7 @@ private:
 
 TsGraph readTorchScript(std::string_view text, const std::string& fileName)
 {
+    requireUtf8(text, fileName);
     return Reader(text, fileName).read();
 }
 

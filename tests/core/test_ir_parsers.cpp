@@ -249,6 +249,8 @@ private Q_SLOTS:
                                       << "bad.ts.txt:3:3: text after the return statement";
         QTest::newRow("no op") << "graph(%x : Tensor):\n  %y : Tensor = relu(%x)\n  return (%y)\n"
                                << "bad.ts.txt:2:17: expected an operator 'ns::op'";
+        QTest::newRow("two namespaces") << "graph(%x : Tensor):\n  %y : Tensor = aten::relu::x(%x)\n  return (%y)\n"
+                                        << "bad.ts.txt:2: bad operator name 'aten::relu::x'";
         QTest::newRow("not ts") << "def forward(self, x):\n    return x\n" << "bad.ts.txt:1:1: not TorchScript IR";
         QTest::newRow("unpack count") << "graph(%x : Tensor):\n  %l : Tensor[] = prim::ListConstruct(%x)\n"
                                          "  %a : Tensor, %b : Tensor = prim::ListUnpack(%l)\n  return (%a)\n"
@@ -270,6 +272,24 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(QString, needle);
         EXPECT_ERROR(parseTorchScript(text.toStdString(), "bad.ts.txt"), needle.toStdString());
+    }
+
+    void whatCannotBePrintedAsFxIsRefused()
+    {
+        // Found by fuzz_ir_parsers: every graph read is printed as FX code (UTF-8, identifiers after "self.").
+        const std::string latin1 = "graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x) # \xFC\n  return (%y)\n";
+        EXPECT_ERROR(parseTorchScript(latin1, "bad.ts.txt"), "bad.ts.txt:2:34: not UTF-8 text: byte 0xFC");
+        EXPECT_ERROR(parseLazyIrText("IR {\n  %0 = [Float[2]] lazy_tensors::device_data(), device=\xC3\n}\n", "bad"),
+                     "bad:2:55: not UTF-8 text: byte 0xC3");
+        EXPECT_ERROR(parseTorchScript("graph(%self : __torch__.M):\n  %w : Tensor = prim::GetAttr[name=\"a.b\"](%self)\n"
+                                      "  return (%w)\n",
+                                      "bad.ts.txt"),
+                     "bad.ts.txt:2: prim::GetAttr name 'a.b' is not an identifier");
+        // A control character in a source comment would end the printed comment line: the frame is dropped.
+        const Graph g = parseTorchScript("graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x) # a\x0b.py:3:0\n"
+                                         "  return (%y)\n",
+                                         "ok.ts.txt");
+        QCOMPARE(g.nodes[1].stack, -1);
     }
 
     void truncatedFixturesFailCleanly()
