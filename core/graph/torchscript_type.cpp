@@ -1,5 +1,7 @@
 #include "graph/torchscript_type.h"
 
+#include "graph/fx_parser.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -83,6 +85,14 @@ std::optional<Device> parseDevice(std::string_view s)
         d.index = static_cast<int>(*index);
     }
     return d;
+}
+
+// The meta is printed as an FX annotation: it must be one the annotation parser reads back (device names,
+// sizes whose element count and extent fit int64), so it is checked by that parser's rules.
+ValueMeta printable(ValueMeta meta, const SourceLocation& where)
+{
+    (void)parseAnnotation(formatAnnotation(meta), where);
+    return meta;
 }
 
 }  // namespace
@@ -172,7 +182,7 @@ std::optional<ValueMeta> torchScriptTypeMeta(std::string_view typeText, const So
     if (t.strides && t.strides->size() != t.sizes.size())
         fail(std::to_string(t.strides->size()) + " strides for " + std::to_string(t.sizes.size()) + " sizes", type,
              where);
-    return ValueMeta::ofTensor(std::move(t));
+    return printable(ValueMeta::ofTensor(std::move(t)), where);
 }
 
 ValueMeta lazyShapeMeta(std::string_view shapeText, const SourceLocation& where)
@@ -191,7 +201,7 @@ ValueMeta lazyShapeMeta(std::string_view shapeText, const SourceLocation& where)
     if (!inner.empty())
         for (std::string_view s : splitTopLevel(inner, shape, where))
             t.sizes.push_back(dim(s, shape, where));
-    return ValueMeta::ofTensor(std::move(t));
+    return printable(ValueMeta::ofTensor(std::move(t)), where);
 }
 
 }  // namespace fxray::graph

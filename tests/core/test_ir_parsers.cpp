@@ -236,6 +236,9 @@ private Q_SLOTS:
                                      << "bad.ts.txt:1: node 'x': 1 strides for 2 sizes";
         QTest::newRow("negative size") << "graph(%x : Tensor):\n  %y : Float(-2) = aten::relu(%x)\n  return (%y)\n"
                                        << "bad.ts.txt:2: node 'y': bad size or stride '-2'";
+        QTest::newRow("bad device") << "graph(%x : Float(2, device=c0u)):\n  return (%x)\n"
+                                    << "bad.ts.txt:1: node 'x': bad device 'c0u'";
+        QTest::newRow("numel overflow") << "graph(%x : Float(4294967296, 4294967296)):\n  return (%x)\n" << "bad.ts.txt:1";
         QTest::newRow("unclosed type") << "graph(%x : Float(2, 3):\n  return (%x)\n" << "bad.ts.txt:1";
         QTest::newRow("truncated") << "graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n"
                                    << "bad.ts.txt:2: the graph ends without a return statement";
