@@ -49,6 +49,8 @@ def aot_graphs_in_traces_and_debug_dirs_replay_or_name_the_cuda_only_op():
         addr = r["address"]
         if "compiled_autograd_graph" in addr:
             continue  # helper calls need Python in some: test_compiled_autograd.py checks each one
+        if "/ltc/" in addr:
+            continue  # lazy-tensor dumps are not replayable, the LTC backend's inputs shapeless: test_ir_formats.py
         if "dynamo_output_graph" in addr or "pre_grad_graph" in addr and "post" not in addr:
             # dynamo-level graphs call torch functions: unsupported, never an error
             assert r["verdict"] == "unsupported", (addr, r["verdict"])
