@@ -16,6 +16,31 @@ io::MetaSource metaSourceFromName(const std::string& name)
     return io::MetaSource::None;
 }
 
+// A process without LibTorch (the GUI) reads TorchScript with fxray's own parser, which cannot name overloads
+// ("aten::add" has several): the worker reads the file again through parseIR and takes each op node's overload
+// by name. Minimizer candidates keep the original's node names, so this holds for them too.
+void resolveTorchScriptOverloads(graph::Graph& g, const std::string& address)
+{
+    bool missing = false;
+    for (const graph::Node& n : g.nodes)
+        missing = missing || (n.isOp() && n.target.overload.empty());
+    if (!missing || address.empty())
+        return;
+    io::LoadedGraph original;
+    try {
+        original = io::loadAddress(address);
+    } catch (const Error&) {
+        return;  // the replay then names each op it cannot resolve
+    }
+    for (graph::Node& n : g.nodes) {
+        if (!n.isOp() || !n.target.overload.empty())
+            continue;
+        const int k = original.graph.findNode(n.name);
+        if (k >= 0 && original.graph.nodes[static_cast<std::size_t>(k)].target.op == n.target.op)
+            n.target.overload = original.graph.nodes[static_cast<std::size_t>(k)].target.overload;
+    }
+}
+
 }  // namespace
 
 json::Value graphToJson(const io::LoadedGraph& g)
@@ -24,6 +49,7 @@ json::Value graphToJson(const io::LoadedGraph& g)
     j["address"] = g.entry.address;
     j["title"] = g.entry.title;
     j["kind"] = std::string(io::graphKindName(g.entry.kind));
+    j["format"] = std::string(io::sourceFormatName(g.entry.format));
     j["file"] = g.graph.sourceFile.empty() ? g.entry.address : g.graph.sourceFile;
     j["text"] = graph::printReadable(g.graph);
     json::Value inputs = json::Array{};
@@ -63,6 +89,10 @@ io::LoadedGraph graphFromJson(const json::Value& j)
     graph::ParseOptions po;
     po.fileName = j.stringOr("file", "<request>");
     g.graph = graph::parseFxModule(j.stringOr("text", ""), po).graph;
+    if (j.stringOr("format", "") == io::sourceFormatName(io::SourceFormat::TorchScript)) {
+        g.entry.format = io::SourceFormat::TorchScript;
+        resolveTorchScriptOverloads(g.graph, g.entry.address);
+    }
     const auto placeholders = g.graph.placeholders();
     const json::Value& inputs = j["inputs"];
     if (!inputs.isArray() || inputs.size() != placeholders.size())

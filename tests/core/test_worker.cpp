@@ -184,6 +184,25 @@ private Q_SLOTS:
         QVERIFY(back[2].tensor.sizes == t.sizes && back[2].tensor.strides == t.strides && back[2].tensor.device == t.device);
     }
 
+    void torchScriptLoadedWithoutLibTorchReplaysInTheWorkerWithItsOverloads()
+    {
+        if (!test::fxrayHasWorker(fxrayBinary()))
+            QSKIP("this build has no LibTorch, hence no `fxray worker`");
+        // This process has no parseIR importer (like the GUI): its ops carry no overload names.
+        const io::LoadedGraph g = io::loadAddress(std::string(FXRAY_SAMPLES_DIR) + "/cpu/torchscript/mlp.ts.txt");
+        int unresolved = 0;
+        for (const auto& n : g.graph.nodes)
+            unresolved += n.isOp() && n.target.overload.empty();
+        QVERIFY(unresolved > 0);
+        worker::WorkerConfig cfg;
+        cfg.program = fxrayBinary();
+        worker::ReplayWorker w(cfg);
+        const replay::ReplayReport r = w.run(g, replay::ReplayOptions{});
+        QVERIFY2(r.fatal.empty(), r.fatal.c_str());
+        QVERIFY2(r.unsupported.empty(), r.unsupported.empty() ? "" : r.unsupported.front().c_str());
+        QCOMPARE(r.verdict(), std::string("pass"));
+    }
+
     void workerReplaysAndSurvivesAKillAHangAndACancel()
     {
         if (!test::fxrayHasWorker(fxrayBinary()))
