@@ -160,11 +160,26 @@ std::map<std::string, at::Tensor> loadConstants(const io::LoadedGraph& lg, const
         needed = needed || n.kind == graph::NodeKind::GetAttr;
     if (!needed || lg.stateDictPath.empty())
         return out;
+    // A constant goes where its get_attr node was recorded, else where the graph's first recorded tensor is (a
+    // graph captured on the CPU keeps its weights there, as it keeps its inputs: see mapDevice), else to the
+    // replay device.
+    std::map<std::string, c10::Device> recorded;
+    std::optional<c10::Device> graphDevice;
+    for (const auto& n : lg.graph.nodes) {
+        if (!n.meta || !n.meta->isTensor() || !n.meta->tensor.device)
+            continue;
+        const c10::Device d = detail::mapDevice(*n.meta->tensor.device, device);
+        if (n.kind == graph::NodeKind::GetAttr)
+            recorded.emplace(n.attr, d);
+        if (!graphDevice)
+            graphDevice = d;
+    }
     io::PtFile pt = io::readPtFile(lg.stateDictPath);
     for (const auto& [key, v] : pt.root.entries) {
         if (key.kind != io::PtValue::Kind::String || !v.isTensor())
             continue;
-        out[key.text] = detail::tensorFromRecord(*v.tensor).to(device);
+        auto where = recorded.find(key.text);
+        out[key.text] = detail::tensorFromRecord(*v.tensor).to(where != recorded.end() ? where->second : graphDevice.value_or(device));
     }
     return out;
 }

@@ -30,6 +30,8 @@ def every_aot_sample_graph_replays_clean_on_cuda():
             continue  # torch-level graphs need Python
         if "compiled_autograd_graph" in addr:
             continue  # hooks / autograd nodes need Python in some: test_compiled_autograd_cuda.py checks them
+        if "/ltc/" in addr:
+            continue  # lazy-tensor IR has no overloads and no replay: test_ir_formats.py checks it says so
         seen += 1
         assert r["verdict"] == "pass", (addr, r["verdict"], r.get("fatal"), r["unsupported"],
                                         [(n["name"], n.get("error"), n.get("mismatches")) for n in r["nodes"]
