@@ -19,6 +19,20 @@ io::MetaSource metaSourceFromName(const std::string& name)
 // A process without LibTorch (the GUI) reads TorchScript with fxray's own parser, which cannot name overloads
 // ("aten::add" has several): the worker reads the file again through parseIR and takes each op node's overload
 // by name. Minimizer candidates keep the original's node names, so this holds for them too.
+// `a` of graph `from`, its node references pointing at the same-named nodes of `to` (ok=false when one is absent).
+graph::Arg remapArg(const graph::Arg& a, const graph::Graph& from, const graph::Graph& to, bool& ok)
+{
+    graph::Arg out = a;
+    if (a.kind == graph::Arg::Kind::Node) {
+        out.node = to.findNode(from.nodes[static_cast<std::size_t>(a.node)].name);
+        ok = ok && out.node >= 0;
+    }
+    out.items.clear();
+    for (const graph::Arg& item : a.items)
+        out.items.push_back(remapArg(item, from, to, ok));
+    return out;
+}
+
 void resolveTorchScriptOverloads(graph::Graph& g, const std::string& address)
 {
     bool missing = false;
@@ -36,8 +50,25 @@ void resolveTorchScriptOverloads(graph::Graph& g, const std::string& address)
         if (!n.isOp() || !n.target.overload.empty())
             continue;
         const int k = original.graph.findNode(n.name);
-        if (k >= 0 && original.graph.nodes[static_cast<std::size_t>(k)].target.op == n.target.op)
-            n.target.overload = original.graph.nodes[static_cast<std::size_t>(k)].target.overload;
+        if (k < 0)
+            continue;
+        const graph::Node& from = original.graph.nodes[static_cast<std::size_t>(k)];
+        if (from.target.op != n.target.op)
+            continue;
+        // The schema also says which trailing arguments are keyword-only (mean.dim's dtype): take the original's
+        // arguments, their node references renamed into this graph.
+        bool ok = true;
+        std::vector<graph::Arg> args;
+        std::vector<std::pair<std::string, graph::Arg>> kwargs;
+        for (const graph::Arg& a : from.args)
+            args.push_back(remapArg(a, original.graph, g, ok));
+        for (const auto& [key, a] : from.kwargs)
+            kwargs.emplace_back(key, remapArg(a, original.graph, g, ok));
+        n.target.overload = from.target.overload;
+        if (ok) {
+            n.args = std::move(args);
+            n.kwargs = std::move(kwargs);
+        }
     }
 }
 

@@ -189,7 +189,8 @@ private Q_SLOTS:
         if (!test::fxrayHasWorker(fxrayBinary()))
             QSKIP("this build has no LibTorch, hence no `fxray worker`");
         // This process has no parseIR importer (like the GUI): its ops carry no overload names.
-        const io::LoadedGraph g = io::loadAddress(std::string(FXRAY_SAMPLES_DIR) + "/cpu/torchscript/mlp.ts.txt");
+        // The cnn module: aten::mean(x, dims, keepdim, dtype) has a keyword-only dtype only the schema knows of.
+        const io::LoadedGraph g = io::loadAddress(std::string(FXRAY_SAMPLES_DIR) + "/cpu/torchscript/cnn.ts.txt");
         int unresolved = 0;
         for (const auto& n : g.graph.nodes)
             unresolved += n.isOp() && n.target.overload.empty();
@@ -201,6 +202,7 @@ private Q_SLOTS:
         QVERIFY2(r.fatal.empty(), r.fatal.c_str());
         QVERIFY2(r.unsupported.empty(), r.unsupported.empty() ? "" : r.unsupported.front().c_str());
         QCOMPARE(r.verdict(), std::string("pass"));
+        QCOMPARE(r.count(replay::NodeStatus::Passed), static_cast<int>(g.graph.nodes.size()));
     }
 
     void workerReplaysAndSurvivesAKillAHangAndACancel()
