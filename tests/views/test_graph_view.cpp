@@ -8,6 +8,7 @@
 #include "views/graph/graph_view.h"
 #include "views/panels/graph_panel.h"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -153,6 +154,31 @@ private Q_SLOTS:
         QVERIFY(waitForDrawing(panel));
         QCOMPARE(panel.scene()->itemForNode(bad)->kind(), NodeItem::Kind::Node);
         QCOMPARE(panel.scene()->itemForNode(bad)->mark(), NodeMark::Mismatch);
+    }
+
+    void cudaGraphBlockersAreMarkedAndTurnOnStatusColours()
+    {
+        GraphPanel panel;
+        const auto g = chain(20);
+        panel.setGraph(g);
+        QVERIFY(waitForDrawing(panel));
+        auto report = std::make_shared<replay::ReplayReport>();
+        report->nodes.resize(g->graph.nodes.size());
+        for (std::size_t k = 0; k < report->nodes.size(); ++k) {
+            report->nodes[k].name = g->graph.nodes[k].name;
+            report->nodes[k].status = replay::NodeStatus::Passed;
+        }
+        report->cudaGraph.emplace();
+        report->cudaGraph->status = "unsafe";
+        report->cudaGraph->findings.push_back({replay::CudaGraphFinding::Kind::HostSync, "mm_5", "syncs", true});
+        report->cudaGraph->findings.push_back({replay::CudaGraphFinding::Kind::Nondeterministic, "mm_6", "atomics", false});
+        auto* byStatus = panel.findChild<QCheckBox*>();
+        QVERIFY(byStatus && !byStatus->isChecked());
+        panel.setReport(report);
+        QCOMPARE(report->verdict(), std::string("pass"));
+        QCOMPARE(panel.scene()->itemForNode(g->graph.findNode("mm_5"))->mark(), NodeMark::CudaGraphBlocker);
+        QCOMPARE(panel.scene()->itemForNode(g->graph.findNode("mm_6"))->mark(), NodeMark::Passed);  // a note only
+        QVERIFY(byStatus->isChecked());
     }
 
     void crashingLayoutProcessIsAnErrorNotACrash()

@@ -13,6 +13,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace fxray::views {
 
 std::vector<NodeMark> marksFromReport(const replay::ReplayReport* report, std::size_t nodes)
@@ -259,8 +261,11 @@ void GraphPanel::setReport(std::shared_ptr<const replay::ReplayReport> report)
     m_report = std::move(report);
     m_marks = marksFromReport(m_report.get(), m_graph ? m_graph->graph.nodes.size() : 0);
     m_scene->setMarks(m_marks);
-    if (m_report && !m_byStatus->isChecked() && !m_report->passed())
-        m_byStatus->setChecked(true);  // a failing replay: show where
+    // A failing replay, or nodes that keep the graph from being captured as a CUDA graph: show where.
+    const bool blocked = m_report && m_report->cudaGraph && !m_report->cudaGraph->captured() &&
+                         std::find(m_marks.begin(), m_marks.end(), NodeMark::CudaGraphBlocker) != m_marks.end();
+    if (m_report && !m_byStatus->isChecked() && (!m_report->passed() || blocked))
+        m_byStatus->setChecked(true);
     updateStatus();
 }
 
