@@ -1,6 +1,7 @@
 #include "graph/lazy_ir_parser.h"
 
 #include "graph/lazy_graph.h"
+#include "graph/text_lines.h"
 #include "graph/torchscript_type.h"
 #include "graph/utf8_check.h"
 
@@ -8,38 +9,14 @@
 #include <charconv>
 #include <limits>
 #include <map>
+#include <utility>
 
 namespace fxray::graph {
 namespace {
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
-
-// Lines of a text with their 1-based numbers (a UTF-8 BOM and '\r' dropped).
-std::vector<std::string_view> splitLines(std::string_view text)
-{
-    if (text.starts_with("\xEF\xBB\xBF"))
-        text.remove_prefix(3);
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        lines.push_back(line);
-        start = end + 1;
-    }
-    return lines;
-}
+using detail::lastContentLine;
+using detail::splitLines;
+using detail::trim;
 
 class LineError {
 public:
@@ -50,11 +27,7 @@ public:
         int col = 0;
         if (!at.empty() && at.data() >= line.data() && at.data() <= line.data() + line.size())
             col = static_cast<int>(at.data() - line.data()) + 1;
-        std::string excerpt(line.substr(0, 200));
-        for (char& c : excerpt)
-            if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
-                c = '?';
-        throw Error(msg, SourceLocation{m_file, static_cast<int>(index) + 1, col, {}}, excerpt);
+        throw Error(msg, SourceLocation{m_file, static_cast<int>(index) + 1, col, {}}, detail::lineExcerpt(line));
     }
 
 private:
@@ -114,12 +87,62 @@ std::size_t matching(std::string_view s)
     return std::string_view::npos;
 }
 
-std::size_t lastContentLine(const std::vector<std::string_view>& lines)
+// The top-level parts inside the bracket that opens s, and the index of the bracket closing it; `what` names
+// the parts in the errors.
+std::pair<std::vector<std::string_view>, std::size_t> bracketed(const LineError& fail, std::size_t index, std::string_view s,
+                                                                 const char* what)
 {
-    std::size_t li = lines.size() - 1;
-    while (li > 0 && trim(lines[li]).empty())
-        --li;
-    return li;
+    const std::size_t close = matching(s);
+    if (close == std::string_view::npos)
+        fail(index, s, std::string("unclosed '") + s[0] + "' of the " + what + " (truncated line?)");
+    auto parts = split(s.substr(1, close - 1));
+    if (!parts)
+        fail(index, s, std::string("unbalanced brackets in the ") + what);
+    return {std::move(*parts), close};
+}
+
+// The body of a dump that opens with a "... {" line (isOpening; otherwise fails with notADump) and ends with a
+// "}" line: calls onLine(index, trimmed line) for each other line that is not blank. `what` names the dump in
+// the error for a missing '}'.
+template <class IsOpening, class OnLine>
+void readBracedBody(const std::vector<std::string_view>& lines, const LineError& fail, IsOpening isOpening,
+                    const char* notADump, const char* what, OnLine onLine)
+{
+    std::size_t li = 0;
+    while (li < lines.size() && trim(lines[li]).empty())
+        ++li;
+    if (li == lines.size() || !isOpening(trim(lines[li])))
+        fail(li < lines.size() ? li : 0, {}, notADump);
+    bool closed = false;
+    for (++li; li < lines.size(); ++li) {
+        const std::string_view t = trim(lines[li]);
+        if (t.empty())
+            continue;
+        if (closed)
+            fail(li, t, "text after the closing '}'");
+        if (t == "}") {
+            closed = true;
+            continue;
+        }
+        onLine(li, t);
+    }
+    if (!closed)
+        fail(lastContentLine(lines), {}, std::string("the ") + what + " dump ends without its closing '}' (truncated text?)");
+}
+
+// The number of the DOT node name "node<digits>" that starts s (otherwise fails with `expected`); end: where
+// the digits stop.
+int dotNodeId(const LineError& fail, std::size_t index, std::string_view s, const char* expected, std::size_t& end)
+{
+    if (!s.starts_with("node"))
+        fail(index, s, expected);
+    end = 4;
+    while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end])))
+        ++end;
+    const auto id = smallInt(s.substr(4, end - 4));
+    if (!id)
+        fail(index, s, "bad node name");
+    return *id;
 }
 
 // ROOT and num_outputs are attributes like any other in both dumps; they shape the graph.
@@ -146,23 +169,10 @@ Graph parseLazyIrText(std::string_view text, const std::string& fileName)
     requireUtf8(text, fileName);
     const std::vector<std::string_view> lines = splitLines(text);
     const LineError fail(fileName, lines);
-    std::size_t li = 0;
-    while (li < lines.size() && trim(lines[li]).empty())
-        ++li;
-    if (li == lines.size() || trim(lines[li]) != "IR {")
-        fail(li < lines.size() ? li : 0, {}, "not a lazy-tensor IR dump: expected 'IR {' to start the text");
     std::vector<LazyNode> nodes;
-    bool closed = false;
-    for (++li; li < lines.size(); ++li) {
-        std::string_view t = trim(lines[li]);
-        if (t.empty())
-            continue;
-        if (closed)
-            fail(li, t, "text after the closing '}'");
-        if (t == "}") {
-            closed = true;
-            continue;
-        }
+    const auto isOpening = [](std::string_view t) { return t == "IR {"; };
+    readBracedBody(lines, fail, isOpening, "not a lazy-tensor IR dump: expected 'IR {' to start the text", "IR",
+                   [&](std::size_t li, std::string_view t) {
         LazyNode n;
         n.line = static_cast<int>(li) + 1;
         // %4 = [Float[2,4]] aten::mm(%3, %1), attr=value, ...
@@ -178,13 +188,8 @@ Graph parseLazyIrText(std::string_view text, const std::string& fileName)
         std::string_view rest = trim(t.substr(eq + 3));
         if (!rest.starts_with("["))
             fail(li, rest, "expected the node's shapes '[Float[2,4]]'");
-        const std::size_t shapesEnd = matching(rest);
-        if (shapesEnd == std::string_view::npos)
-            fail(li, rest, "unclosed '[' of the shapes (truncated line?)");
-        auto shapes = split(rest.substr(1, shapesEnd - 1));
-        if (!shapes)
-            fail(li, rest, "unbalanced brackets in the shapes");
-        for (std::string_view s : *shapes)
+        const auto [shapes, shapesEnd] = bracketed(fail, li, rest, "shapes");
+        for (std::string_view s : shapes)
             n.shapes.push_back(lazyShapeMeta(s, SourceLocation{fileName, n.line, 0, {}}));
         rest = trim(rest.substr(shapesEnd + 1));
         const std::size_t open = rest.find('(');
@@ -192,13 +197,8 @@ Graph parseLazyIrText(std::string_view text, const std::string& fileName)
             fail(li, rest, "expected 'ns::op(' after the shapes");
         n.op = std::string(rest.substr(0, open));
         rest.remove_prefix(open);
-        const std::size_t close = matching(rest);
-        if (close == std::string_view::npos)
-            fail(li, rest, "unclosed '(' of the operands (truncated line?)");
-        auto operands = split(rest.substr(1, close - 1));
-        if (!operands)
-            fail(li, rest, "unbalanced brackets in the operands");
-        for (std::string_view o : *operands) {
+        const auto [operands, close] = bracketed(fail, li, rest, "operands");
+        for (std::string_view o : operands) {
             if (!o.starts_with("%"))
                 fail(li, o, "expected an operand '%<id>' or '%<id>.<output>'");
             const std::size_t dot = o.find('.');
@@ -226,9 +226,7 @@ Graph parseLazyIrText(std::string_view text, const std::string& fileName)
         }
         applyBookkeeping(n, fail, li, t);
         nodes.push_back(std::move(n));
-    }
-    if (!closed)
-        fail(lastContentLine(lines), {}, "the IR dump ends without its closing '}' (truncated text?)");
+    });
     return buildLazyGraph(std::move(nodes), fileName);
 }
 
@@ -248,11 +246,6 @@ Graph parseLazyIrDot(std::string_view text, const std::string& fileName)
     requireUtf8(text, fileName);
     const std::vector<std::string_view> lines = splitLines(text);
     const LineError fail(fileName, lines);
-    std::size_t li = 0;
-    while (li < lines.size() && trim(lines[li]).empty())
-        ++li;
-    if (li == lines.size() || !trim(lines[li]).starts_with("digraph") || !trim(lines[li]).ends_with("{"))
-        fail(li < lines.size() ? li : 0, {}, "not a lazy-tensor DOT dump: expected 'digraph G {' to start the text");
     std::vector<LazyNode> nodes;
     std::map<int, std::size_t> byId;
     struct Edge {
@@ -260,25 +253,11 @@ Graph parseLazyIrDot(std::string_view text, const std::string& fileName)
         std::size_t line;
     };
     std::vector<Edge> edges;
-    bool closed = false;
-    for (++li; li < lines.size(); ++li) {
-        std::string_view t = trim(lines[li]);
-        if (t.empty())
-            continue;
-        if (closed)
-            fail(li, t, "text after the closing '}'");
-        if (t == "}") {
-            closed = true;
-            continue;
-        }
-        if (!t.starts_with("node"))
-            fail(li, t, "expected 'node<id> [label=\"...\"]' or 'node<a> -> node<b>'");
-        std::size_t n = 4;
-        while (n < t.size() && std::isdigit(static_cast<unsigned char>(t[n])))
-            ++n;
-        auto id = smallInt(t.substr(4, n - 4));
-        if (!id)
-            fail(li, t, "bad node name");
+    const auto isOpening = [](std::string_view t) { return t.starts_with("digraph") && t.ends_with("{"); };
+    readBracedBody(lines, fail, isOpening, "not a lazy-tensor DOT dump: expected 'digraph G {' to start the text", "DOT",
+                   [&](std::size_t li, std::string_view t) {
+        std::size_t n = 0;
+        const int id = dotNodeId(fail, li, t, "expected 'node<id> [label=\"...\"]' or 'node<a> -> node<b>'", n);
         std::string_view rest = trim(t.substr(n));
         // The label: "..." with \n between lines and \" inside.
         auto label = [&](std::string_view r) -> std::vector<std::string> {
@@ -303,15 +282,9 @@ Graph parseLazyIrDot(std::string_view text, const std::string& fileName)
         };
         if (rest.starts_with("->")) {
             rest = trim(rest.substr(2));
-            if (!rest.starts_with("node"))
-                fail(li, rest, "expected 'node<id>' after '->'");
-            std::size_t m = 4;
-            while (m < rest.size() && std::isdigit(static_cast<unsigned char>(rest[m])))
-                ++m;
-            auto to = smallInt(rest.substr(4, m - 4));
-            if (!to)
-                fail(li, rest, "bad node name");
-            Edge e{*id, *to, 0, 0, li};
+            std::size_t m = 0;
+            const int to = dotNodeId(fail, li, rest, "expected 'node<id>' after '->'", m);
+            Edge e{id, to, 0, 0, li};
             rest = trim(rest.substr(m));
             if (!rest.empty()) {
                 // i=<operand index>, o=<output of the producer>
@@ -329,11 +302,11 @@ Graph parseLazyIrDot(std::string_view text, const std::string& fileName)
                 }
             }
             edges.push_back(e);
-            continue;
+            return;
         }
         const std::vector<std::string> parts = label(rest);
         LazyNode node;
-        node.id = *id;
+        node.id = id;
         node.line = static_cast<int>(li) + 1;
         node.op = parts[0];
         for (std::size_t k = 1; k < parts.size(); ++k) {
@@ -353,9 +326,7 @@ Graph parseLazyIrDot(std::string_view text, const std::string& fileName)
         if (!byId.emplace(node.id, nodes.size()).second)
             fail(li, t, "node" + std::to_string(node.id) + " is declared twice");
         nodes.push_back(std::move(node));
-    }
-    if (!closed)
-        fail(lastContentLine(lines), {}, "the DOT dump ends without its closing '}' (truncated text?)");
+    });
     // Operands from the edges: i= gives the position (absent: the only operand).
     std::map<int, std::map<int, LazyOperand>> operands;
     for (const Edge& e : edges) {

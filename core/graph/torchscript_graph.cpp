@@ -153,6 +153,19 @@ private:
             fail("value %" + name + " is defined twice (first on line " + std::to_string(it->second.line) + ")", line);
     }
 
+    // A get_attr node reading the attribute `path` for the TorchScript value o, named after `wanted`.
+    Node getAttrNode(const TsValue& o, const std::string& wanted, const std::string& path, int line)
+    {
+        Node n;
+        n.kind = NodeKind::GetAttr;
+        n.target = {};
+        n.name = m_namer.unique(wanted);
+        n.attr = path;
+        n.meta = torchScriptTypeMeta(o.type, where(line, n.name));
+        n.line = line;
+        return n;
+    }
+
     void defineNode(const std::string& name, int node, int line)
     {
         Value v;
@@ -264,14 +277,8 @@ private:
             expectOutputs(s, 1);
             const TsValue& o = s.outputs[0];
             if (s.tensorConstant) {
-                Node n;
-                n.kind = NodeKind::GetAttr;
-                n.target = {};
-                n.name = m_namer.unique(NodeNamer::isAnonymous(o.name) ? "_tensor_constant" + std::to_string(m_tensorConstants) : o.name);
-                n.attr = "_tensor_constant" + std::to_string(m_tensorConstants++);
-                n.meta = torchScriptTypeMeta(o.type, where(s.line, n.name));
-                n.line = s.line;
-                defineNode(o.name, add(std::move(n)), s.line);
+                const std::string attr = "_tensor_constant" + std::to_string(m_tensorConstants++);
+                defineNode(o.name, add(getAttrNode(o, NodeNamer::isAnonymous(o.name) ? attr : o.name, attr, s.line)), s.line);
                 return;
             }
             Value v;
@@ -333,14 +340,8 @@ private:
                 define(o.name, std::move(v), s.line);
                 return;
             }
-            Node n;
-            n.kind = NodeKind::GetAttr;
-            n.target = {};
-            n.name = m_namer.unique(path);
-            n.attr = path;
-            n.meta = torchScriptTypeMeta(o.type, where(s.line, n.name));
+            Node n = getAttrNode(o, path, path, s.line);
             n.stack = stack;
-            n.line = s.line;
             defineNode(o.name, add(std::move(n)), s.line);
             return;
         }

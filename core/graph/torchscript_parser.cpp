@@ -1,5 +1,6 @@
 #include "graph/torchscript_parser.h"
 
+#include "graph/text_lines.h"
 #include "graph/torchscript_type.h"
 #include "graph/utf8_check.h"
 
@@ -14,14 +15,7 @@ constexpr int kMaxListDepth = 16;  // prim::Constant lists nest a level or two; 
 bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
 bool isKindChar(char c) { return isNameChar(c) || c == ':'; }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
+using detail::trim;
 
 std::string unquote(std::string_view s)
 {
@@ -39,21 +33,8 @@ std::string unquote(std::string_view s)
 
 class Reader {
 public:
-    Reader(std::string_view text, std::string fileName) : m_file(std::move(fileName))
+    Reader(std::string_view text, std::string fileName) : m_file(std::move(fileName)), m_lines(detail::splitLines(text))
     {
-        if (text.starts_with("\xEF\xBB\xBF"))
-            text.remove_prefix(3);
-        std::size_t start = 0;
-        while (start <= text.size()) {
-            std::size_t end = text.find('\n', start);
-            if (end == std::string_view::npos)
-                end = text.size();
-            std::string_view line = text.substr(start, end - start);
-            if (!line.empty() && line.back() == '\r')
-                line.remove_suffix(1);
-            m_lines.push_back(line);
-            start = end + 1;
-        }
         m_ts.fileName = m_file;
     }
 
@@ -98,20 +79,11 @@ public:
 private:
     [[noreturn]] void fail(int line, int col, const std::string& msg) const
     {
-        std::string excerpt = m_line < m_lines.size() ? std::string(m_lines[m_line].substr(0, 200)) : std::string();
-        for (char& c : excerpt)
-            if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
-                c = '?';
+        const std::string excerpt = m_line < m_lines.size() ? detail::lineExcerpt(m_lines[m_line]) : std::string();
         throw Error(msg, SourceLocation{m_file, line, col, {}}, excerpt);
     }
 
-    std::size_t lastContentLine() const
-    {
-        std::size_t li = m_lines.size() - 1;
-        while (li > 0 && trim(m_lines[li]).empty())
-            --li;
-        return li;
-    }
+    std::size_t lastContentLine() const { return detail::lastContentLine(m_lines); }
 
     int column(std::string_view at) const
     {
@@ -144,16 +116,8 @@ private:
                 break;
             if (line[pos] != '%')
                 fail(lineNo, static_cast<int>(pos) + 1, "expected a graph input '%name : type'");
-            TsValue v;
-            v.line = lineNo;
             std::string_view rest = line.substr(pos + 1);
-            v.name = name(rest, lineNo);
-            rest = trim(rest);
-            if (!rest.starts_with(":"))
-                fail(lineNo, column(rest), "expected ':' and a type after %" + v.name);
-            rest.remove_prefix(1);
-            v.type = std::string(typeText(rest, lineNo, ",)"));
-            m_ts.inputs.push_back(std::move(v));
+            m_ts.inputs.push_back(typedValue(rest, lineNo, ",)"));
             rest = trim(rest);
             pos = static_cast<std::size_t>(rest.data() - line.data());
             if (rest.starts_with(","))
@@ -168,6 +132,21 @@ private:
         if (!rest.empty() && !rest.starts_with("#"))
             fail(static_cast<int>(li) + 1, column(rest), "unexpected text after the graph header");
         ++li;
+    }
+
+    // "name : type" after a '%' (a graph input or a statement's output); advances s to the first top-level
+    // character of `stops` after the type.
+    TsValue typedValue(std::string_view& s, int line, std::string_view stops) const
+    {
+        TsValue v;
+        v.line = line;
+        v.name = name(s, line);
+        s = trim(s);
+        if (!s.starts_with(":"))
+            fail(line, column(s), "expected ':' and a type after %" + v.name);
+        s.remove_prefix(1);
+        v.type = std::string(typeText(s, line, stops));
+        return v;
     }
 
     // A value name after '%'; advances s.
@@ -376,15 +355,7 @@ private:
         std::string_view rest = t;
         while (rest.starts_with("%")) {
             rest.remove_prefix(1);
-            TsValue out;
-            out.line = line;
-            out.name = name(rest, line);
-            rest = trim(rest);
-            if (!rest.starts_with(":"))
-                fail(line, column(rest), "expected ':' and a type after %" + out.name);
-            rest.remove_prefix(1);
-            out.type = std::string(typeText(rest, line, ",="));
-            s.outputs.push_back(std::move(out));
+            s.outputs.push_back(typedValue(rest, line, ",="));
             if (rest.starts_with(",")) {
                 rest = trim(rest.substr(1));
                 if (!rest.starts_with("%"))
