@@ -22,7 +22,7 @@ bool isHostSyncOp(const graph::Graph& g, const Node& n)
     static const std::set<std::string, std::less<>> kOps = {
         "_local_scalar_dense", "item", "nonzero", "nonzero_numpy", "argwhere", "masked_select", "unique",
         "_unique", "_unique2", "unique_dim", "unique_consecutive", "equal", "is_nonzero", "allclose", "bincount",
-        "histc", "_assert_tensor_metadata_sync", "tolist", "_nested_tensor_from_mask", "masked_scatter_backward",
+        "histc", "masked_scatter_backward",
     };
     if (n.target.ns != "aten")
         return false;
