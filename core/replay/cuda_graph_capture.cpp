@@ -19,14 +19,6 @@ namespace fxray::replay::detail {
 #ifdef FXRAY_HAVE_CUDA_GRAPHS
 namespace {
 
-std::string cudaErrorText(const std::exception& e)
-{
-    std::string s = e.what();
-    if (auto nl = s.find("\nException raised from"); nl != std::string::npos)
-        s.resize(nl);
-    return s;
-}
-
 double since(std::chrono::steady_clock::time_point t0)
 {
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
@@ -66,8 +58,6 @@ OutputComparison compareWithEager(const c10::IValue& replayed, const c10::IValue
 
 }  // namespace
 
-bool cudaGraphsBuiltIn() { return true; }
-
 void captureAndReplay(const c10::Device& device, const GraphPass& pass, const std::vector<c10::IValue>& eagerOutputs,
                       const std::vector<OutputNondeterminism>& nondeterministic, const CaptureSettings& settings,
                       CudaGraphReport& report)
@@ -97,14 +87,14 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
             try {
                 outputs = pass(failure);
             } catch (const std::exception& e) {
-                failure = cudaErrorText(e);
+                failure = errorText(e);
             }
             // The capture must end even when a node failed inside it, or the stream stays in capture mode.
             try {
                 graph.capture_end();
             } catch (const std::exception& e) {
                 if (failure.empty())
-                    failure = cudaErrorText(e);
+                    failure = errorText(e);
             }
             report.captureUs = since(t0);
             if (!failure.empty()) {
@@ -145,13 +135,11 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
         report.status = "captured";
     } catch (const std::exception& e) {
         outputs.clear();
-        fail(cudaErrorText(e));
+        fail(errorText(e));
     }
 }
 
 #else
-
-bool cudaGraphsBuiltIn() { return false; }
 
 void captureAndReplay(const c10::Device&, const GraphPass&, const std::vector<c10::IValue>&,
                       const std::vector<OutputNondeterminism>&, const CaptureSettings&, CudaGraphReport& report)

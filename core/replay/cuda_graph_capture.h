@@ -33,7 +33,4 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
                       const std::vector<OutputNondeterminism>& nondeterministic, const CaptureSettings& settings,
                       CudaGraphReport& report);
 
-// Whether this LibTorch can capture CUDA graphs at all (a CUDA build).
-bool cudaGraphsBuiltIn();
-
 }  // namespace fxray::replay::detail

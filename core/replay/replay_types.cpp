@@ -69,14 +69,15 @@ bool CudaGraphReport::matchesEager() const
     return true;
 }
 
-double CudaGraphReport::medianReplayUs() const
+double medianOf(std::vector<double> v)
 {
-    if (replayUs.empty())
+    if (v.empty())
         return 0;
-    std::vector<double> v = replayUs;
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return v[v.size() / 2];
 }
+
+double CudaGraphReport::medianReplayUs() const { return medianOf(replayUs); }
 
 int ReplayReport::count(NodeStatus s) const
 {

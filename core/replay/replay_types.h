@@ -100,6 +100,9 @@ struct CudaGraphFinding {
 };
 std::string_view cudaGraphFindingKindName(CudaGraphFinding::Kind k);
 
+// The upper median (the middle element; of an even count, the upper of the two); 0 for none.
+double medianOf(std::vector<double> values);
+
 struct CudaGraphReport {
     // "captured": captured and replayed; "unsafe": a blocking finding, replayed eagerly only; "capture-failed":
     // the capture itself failed (see `reason`), replayed eagerly only; "skipped": the eager pass failed first.

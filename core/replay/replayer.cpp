@@ -227,14 +227,6 @@ void synchronize(const c10::Device& device)
         c10::impl::getDeviceGuardImpl(device.type())->synchronizeDevice(device.index());
 }
 
-std::string errorText(const c10::Error& e)
-{
-    std::string s = e.what_without_backtrace();
-    if (auto nl = s.find("\nException raised from"); nl != std::string::npos)
-        s.resize(nl);
-    return s;
-}
-
 }  // namespace
 
 int cudaDeviceCount()
@@ -412,7 +404,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
                         } catch (const c10::Error& e) {
                             // A kernel's device-side assert surfaces at the first sync after it, which is this
                             // read-back: the node that launched it is the one to blame, not the next op.
-                            const std::string text = errorText(e);
+                            const std::string text = detail::errorText(e);
                             if (text.find("CUDA error") != std::string::npos) {
                                 r.status = NodeStatus::Error;
                                 r.error = text;
@@ -431,7 +423,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
                 }
             } catch (const c10::Error& e) {
                 r.status = NodeStatus::Error;
-                r.error = errorText(e);
+                r.error = detail::errorText(e);
             } catch (const Error& e) {
                 r.status = NodeStatus::Error;
                 r.error = e.what();
@@ -620,7 +612,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         report.fatal = e.what();
         return report;
     } catch (const c10::Error& e) {
-        report.fatal = errorText(e);
+        report.fatal = detail::errorText(e);
         return report;
     }
 
@@ -638,7 +630,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
             c10::cuda::CUDACachingAllocator::resetPeakStats(p.device.index());
 #endif
     } catch (const c10::Error& e) {
-        report.fatal = errorText(e);
+        report.fatal = detail::errorText(e);
         return report;
     }
     DeviceTimer timer(p.device, options.timing ? g.nodes.size() : 0);
@@ -723,7 +715,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     } catch (const Error& e) {
         report.fatal = e.what();
     } catch (const c10::Error& e) {
-        report.fatal = errorText(e);
+        report.fatal = detail::errorText(e);
     } catch (const std::exception& e) {
         report.fatal = e.what();
     }

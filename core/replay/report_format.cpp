@@ -338,11 +338,9 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
                    (c.mismatched ? "  " + std::to_string(c.mismatched) + " elements outside tolerance" : "") +
                    (c.note.empty() ? "" : "  (" + c.note + ")") + "\n";
     }
-    if (!r.iterationUs.empty()) {
-        std::vector<double> v = r.iterationUs;
-        std::sort(v.begin(), v.end());
-        out += "  timed repeats: median " + fixed(v[v.size() / 2], 1) + " us over " + std::to_string(v.size()) + " runs\n";
-    }
+    if (!r.iterationUs.empty())
+        out += "  timed repeats: median " + fixed(medianOf(r.iterationUs), 1) + " us over " +
+               std::to_string(r.iterationUs.size()) + " runs\n";
     if (r.cudaGraph)
         out += formatCudaGraph(*r.cudaGraph);
     for (const auto& note : r.notes)

@@ -1,6 +1,7 @@
 #include "replay/torch_types.h"
 
 #include <ATen/core/Tensor.h>
+#include <c10/util/Exception.h>
 
 namespace fxray::replay::detail {
 
@@ -90,6 +91,15 @@ std::string describeValue(const c10::IValue& v)
     if (v.isList())
         return "list(" + std::to_string(v.toListRef().size()) + ")";
     return v.tagKind();
+}
+
+std::string errorText(const std::exception& e)
+{
+    const auto* c10Error = dynamic_cast<const c10::Error*>(&e);
+    std::string s = c10Error ? c10Error->what_without_backtrace() : e.what();
+    if (auto nl = s.find("\nException raised from"); nl != std::string::npos)
+        s.resize(nl);
+    return s;
 }
 
 }  // namespace fxray::replay::detail

@@ -6,6 +6,7 @@
 #include <c10/core/Device.h>
 #include <c10/core/ScalarType.h>
 
+#include <exception>
 #include <optional>
 #include <string>
 
@@ -17,5 +18,7 @@ std::optional<graph::DType> fromScalarType(c10::ScalarType t);
 c10::Device mapDevice(const graph::Device& recorded, const c10::Device& replayDevice);
 // "f32[2, 3][3, 1]cpu" for a tensor, "int 5" / "float 0.5" / "bool" / "tuple(3)" otherwise.
 std::string describeValue(const c10::IValue& v);
+// An exception's message without LibTorch's C++ backtrace (c10::Error appends one after "Exception raised from").
+std::string errorText(const std::exception& e);
 
 }  // namespace fxray::replay::detail

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "graph/torchscript_graph.h"
 #include "graph/torchscript_parser.h"
+#include "replay/torch_types.h"
 
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/ir/irparser.h>
@@ -107,11 +108,7 @@ graph::Graph importTorchScript(const std::string& text, const std::string& fileN
     try {
         torch::jit::parseIR(readable, g.get(), byName, /*parse_tensor_constants=*/true);
     } catch (const std::exception& e) {
-        std::string msg = e.what();
-        // c10 errors append a C++ backtrace after the message: the first paragraph says what went wrong.
-        if (const std::size_t cut = msg.find("\nException raised from"); cut != std::string::npos)
-            msg.resize(cut);
-        throw Error("LibTorch's parseIR: " + msg, fileLocation(fileName));
+        throw Error("LibTorch's parseIR: " + detail::errorText(e), fileLocation(fileName));
     }
     // The text's names (parseIR renames numbered values), so the graph matches the one read from the text.
     std::unordered_map<const torch::jit::Value*, std::string> names;

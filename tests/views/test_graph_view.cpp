@@ -47,6 +47,18 @@ std::shared_ptr<const io::LoadedGraph> chain(int layers)
     return loaded;
 }
 
+// A replay report in which every node of g passed.
+std::shared_ptr<replay::ReplayReport> passingReport(const io::LoadedGraph& g)
+{
+    auto report = std::make_shared<replay::ReplayReport>();
+    report->nodes.resize(g.graph.nodes.size());
+    for (std::size_t k = 0; k < report->nodes.size(); ++k) {
+        report->nodes[k].name = g.graph.nodes[k].name;
+        report->nodes[k].status = replay::NodeStatus::Passed;
+    }
+    return report;
+}
+
 bool waitForDrawing(GraphPanel& panel)
 {
     QSignalSpy ready(&panel, &GraphPanel::drawingReady);
@@ -140,10 +152,7 @@ private Q_SLOTS:
         const auto g = chain(400);
         panel.setGraph(g);
         QVERIFY(waitForDrawing(panel));
-        auto report = std::make_shared<replay::ReplayReport>();
-        report->nodes.resize(g->graph.nodes.size());
-        for (auto& n : report->nodes)
-            n.status = replay::NodeStatus::Passed;
+        auto report = passingReport(*g);
         const int bad = g->graph.findNode("mm_123");
         report->nodes[static_cast<std::size_t>(bad)].status = replay::NodeStatus::Mismatch;
         panel.setReport(report);
@@ -162,12 +171,7 @@ private Q_SLOTS:
         const auto g = chain(20);
         panel.setGraph(g);
         QVERIFY(waitForDrawing(panel));
-        auto report = std::make_shared<replay::ReplayReport>();
-        report->nodes.resize(g->graph.nodes.size());
-        for (std::size_t k = 0; k < report->nodes.size(); ++k) {
-            report->nodes[k].name = g->graph.nodes[k].name;
-            report->nodes[k].status = replay::NodeStatus::Passed;
-        }
+        auto report = passingReport(*g);
         report->cudaGraph.emplace();
         report->cudaGraph->status = "unsafe";
         report->cudaGraph->findings.push_back({replay::CudaGraphFinding::Kind::HostSync, "mm_5", "syncs", true});

@@ -262,8 +262,7 @@ void GraphPanel::setReport(std::shared_ptr<const replay::ReplayReport> report)
     m_marks = marksFromReport(m_report.get(), m_graph ? m_graph->graph.nodes.size() : 0);
     m_scene->setMarks(m_marks);
     // A failing replay, or nodes that keep the graph from being captured as a CUDA graph: show where.
-    const bool blocked = m_report && m_report->cudaGraph && !m_report->cudaGraph->captured() &&
-                         std::find(m_marks.begin(), m_marks.end(), NodeMark::CudaGraphBlocker) != m_marks.end();
+    const bool blocked = std::find(m_marks.begin(), m_marks.end(), NodeMark::CudaGraphBlocker) != m_marks.end();
     if (m_report && !m_byStatus->isChecked() && (!m_report->passed() || blocked))
         m_byStatus->setChecked(true);
     updateStatus();
