@@ -12,6 +12,7 @@
 #include "minimize/minimizer.h"
 #include "minimize/result_export.h"
 #include "replay_args.h"
+#include "self_exe.h"
 #include "worker/replay_worker.h"
 
 #include <csignal>
@@ -31,13 +32,6 @@ extern "C" void onInterrupt(int)
 {
     if (g_cancel)
         g_cancel->cancelled.store(true);  // lock-free atomic store: async-signal-safe
-}
-
-std::string selfExe()
-{
-    std::error_code ec;
-    auto p = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string("fxray") : p.string();
 }
 
 }  // namespace

@@ -1,33 +1,104 @@
 // `fxray replay <graph|path> [--device cuda|cuda:N|cpu] [--seed N] [--inputs random|saved] [--floats normal|uniform]
 //  [--int-range LO,HI]
-//  [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected OUT.pt]
-//  [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json]`
+//  [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected OUT.pt|auto]
+//  [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S]`
 // --cuda-graph: after the checked eager pass, the CUDA-graph safety analysis; when it finds nothing blocking,
 // capture on a side stream, replay (--warmup + --repeat times, default 3 + 20), compare with eager, time replays.
+// --expected auto: each dump's own <name>.expected.pt (eager outputs written by tools/capture).
+// Each graph replays in an `fxray worker` child (apitrace's isolation): a SIGSEGV, abort or device-side assert
+// becomes that graph's error at the node it was running, and a batch goes on with a fresh worker. --in-process
+// replays in this process instead (benchmarks: no round trip); --timeout S ends a worker stuck on one graph.
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
 #include "arg_parser.h"
 #include "base/json.h"
 #include "commands.h"
 #include "replay_args.h"
+#include "self_exe.h"
 #include "io/graph_source.h"
 #include "replay/replayer.h"
 #include "replay/report_format.h"
+#include "worker/replay_worker.h"
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace fxray::cli {
+namespace {
+
+constexpr std::string_view kUsage =
+    "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
+    "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
+    "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S]";
+
+class InProcessRunner : public replay::ReplayRunner {
+public:
+    replay::ReplayReport run(const io::LoadedGraph& graph, const replay::ReplayOptions& options, replay::CancelToken* cancel,
+                             const replay::ProgressSink& progress) override
+    {
+        return replay::replayGraph(graph, options, cancel, progress);
+    }
+};
+
+std::unique_ptr<replay::ReplayRunner> makeRunner(const ArgParser& p)
+{
+    if (p.flag("--in-process"))
+        return std::make_unique<InProcessRunner>();
+    worker::WorkerConfig wc;
+    wc.program = worker::ReplayWorker::locateProgram(selfExe());
+    if (auto t = p.value("--timeout")) {
+        double s = 0;
+        try {
+            s = std::stod(*t);
+        } catch (const std::exception&) {
+        }
+        if (!(s > 0))
+            throw Error("--timeout wants a positive number of seconds, got '" + *t + "'");
+        wc.replayTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000));
+    }
+    return std::make_unique<worker::ReplayWorker>(wc);
+}
+
+void printJson(const std::vector<replay::ReplayReport>& reports)
+{
+    json::Value out;
+    if (reports.size() == 1) {
+        out = replay::reportToJson(reports.front());
+    } else {
+        out = json::Object{};
+        json::Value arr = json::Array{};
+        for (const auto& r : reports)
+            arr.push_back(replay::reportToJson(r));
+        out["reports"] = std::move(arr);
+    }
+    std::cout << out.dump(json::Style::Pretty) << "\n";
+}
+
+void printTable(const std::vector<replay::ReplayReport>& reports, const std::vector<std::string>& errors)
+{
+    std::printf("%-12s %6s %6s %6s %6s %6s  %s\n", "verdict", "nodes", "pass", "mism", "err", "unsup", "graph");
+    for (const auto& r : reports)
+        std::printf("%-12s %6zu %6d %6d %6d %6d  %s\n", r.verdict().c_str(), r.nodes.size(),
+                    r.count(replay::NodeStatus::Passed), r.count(replay::NodeStatus::Mismatch),
+                    r.count(replay::NodeStatus::Error), r.count(replay::NodeStatus::Unsupported), r.address.c_str());
+    for (const auto& r : reports)
+        if (!r.passed())
+            std::cout << "\n" << replay::formatReport(r, false);
+    for (const auto& e : errors)
+        std::cout << "error: " << e << "\n";
+}
+
+}  // namespace
 
 int runReplay(const Args& args)
 {
     ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected", "--repeat",
-                 "--warmup", "--floats"},
-                {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph"});
-    p.expectPositionals(1, "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
-                           "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
-                           "OUT.pt] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json]");
+                 "--warmup", "--floats", "--timeout"},
+                {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph", "--in-process"});
+    p.expectPositionals(1, kUsage);
     const replay::ReplayOptions options = parseReplayOptions(p);
     const std::string& target = p.positionals()[0];
+    std::unique_ptr<replay::ReplayRunner> runner = makeRunner(p);
 
     io::Discovery d = io::discover(target);
     std::vector<replay::ReplayReport> reports;
@@ -41,7 +112,7 @@ int runReplay(const Args& args)
             reports.push_back(std::move(r));
         };
         try {
-            reports.push_back(replay::replayGraph(io::loadGraph(e), options));
+            reports.push_back(runner->run(io::loadGraph(e), options));
         } catch (const Error& err) {
             failed(err.what());
         } catch (const std::exception& err) {
@@ -52,32 +123,12 @@ int runReplay(const Args& args)
     for (const auto& r : reports)
         allPassed = allPassed && r.passed();
 
-    if (p.flag("--json")) {
-        json::Value out;
-        if (reports.size() == 1) {
-            out = replay::reportToJson(reports.front());
-        } else {
-            out = json::Object{};
-            json::Value arr = json::Array{};
-            for (const auto& r : reports)
-                arr.push_back(replay::reportToJson(r));
-            out["reports"] = std::move(arr);
-        }
-        std::cout << out.dump(json::Style::Pretty) << "\n";
-    } else if (reports.size() == 1) {
+    if (p.flag("--json"))
+        printJson(reports);
+    else if (reports.size() == 1)
         std::cout << replay::formatReport(reports.front(), p.flag("--all-nodes"));
-    } else {
-        std::printf("%-12s %6s %6s %6s %6s %6s  %s\n", "verdict", "nodes", "pass", "mism", "err", "unsup", "graph");
-        for (const auto& r : reports)
-            std::printf("%-12s %6zu %6d %6d %6d %6d  %s\n", r.verdict().c_str(), r.nodes.size(),
-                        r.count(replay::NodeStatus::Passed), r.count(replay::NodeStatus::Mismatch),
-                        r.count(replay::NodeStatus::Error), r.count(replay::NodeStatus::Unsupported), r.address.c_str());
-        for (const auto& r : reports)
-            if (!r.passed())
-                std::cout << "\n" << replay::formatReport(r, false);
-        for (const auto& e : d.errors)
-            std::cout << "error: " << e << "\n";
-    }
+    else
+        printTable(reports, d.errors);
     return allPassed ? 0 : 1;
 }
 

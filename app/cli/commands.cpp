@@ -17,7 +17,8 @@ const std::vector<Command>& commands()
         {"replay", "run graphs through LibTorch with every node's dtype/size/stride checked against the dump",
          "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
          "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values]\n"
-         "                   [--compare-device DEV | --expected OUT.pt] [--repeat N [--warmup N]] [--all-nodes] [--json]",
+         "                   [--compare-device DEV | --expected OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes]\n"
+         "                   [--json] [--in-process] [--timeout S]   (each graph runs in an `fxray worker` child unless --in-process)",
          &runReplay},
         {"worker", "the replay process behind the GUI and minimize (JSON lines on stdin/stdout; not for people)",
          "fxray worker", &runWorker},

@@ -60,6 +60,41 @@ std::optional<SeedName> parseSeedName(const std::string& folder)
     return n;
 }
 
+// The single file in `dir` whose name ends in `suffix`, if there is exactly one.
+std::optional<std::string> onlyFileEndingIn(const fs::path& dir, std::string_view suffix)
+{
+    std::optional<std::string> found;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string f = it->path().filename().string();
+        if (f.size() > suffix.size() && f.ends_with(suffix)) {
+            if (found)
+                return std::nullopt;
+            found = f.substr(0, f.size() - suffix.size());
+        }
+    }
+    return found;
+}
+
+// The stem of a seed dump's files: the folder's name, or in a copied or renamed folder (x_forward_0/ holding
+// y_forward_0.input) the stem of its single .input (else .readable.py) file, with a warning: metadata must not be
+// lost silently because a folder was renamed.
+std::string seedStem(const fs::path& dir, std::vector<std::string>& warnings)
+{
+    const std::string name = dir.filename().string();
+    std::error_code ec;
+    if (fs::exists(dir / (name + ".input"), ec) || fs::exists(dir / (name + ".readable.py"), ec))
+        return name;
+    for (std::string_view suffix : {".input", ".readable.py"}) {
+        if (auto stem = onlyFileEndingIn(dir, suffix)) {
+            warnings.push_back(dir.string() + ": the folder is named '" + name + "' but its dump files are '" + *stem +
+                               ".*'; using those");
+            return *stem;
+        }
+    }
+    return name;
+}
+
 bool isSeedDumpFolder(const fs::path& dir)
 {
     std::error_code ec;
@@ -67,7 +102,7 @@ bool isSeedDumpFolder(const fs::path& dir)
         return false;
     const std::string name = dir.filename().string();
     return fs::exists(dir / (name + ".input"), ec) || fs::exists(dir / (name + ".readable.py"), ec) ||
-           parseSeedName(name).has_value();
+           parseSeedName(name).has_value() || onlyFileEndingIn(dir, ".input").has_value();
 }
 
 bool isCompileDebugFolder(const fs::path& dir)
@@ -271,7 +306,7 @@ LoadedGraph loadSeed(const GraphEntry& entry)
     LoadedGraph lg;
     lg.entry = entry;
     fs::path dir(entry.path);
-    const std::string name = dir.filename().string();
+    const std::string name = seedStem(dir, lg.warnings);
     const fs::path readable = dir / (name + ".readable.py");
     const fs::path module = dir / "module.py";
     std::error_code ec;
@@ -304,6 +339,8 @@ LoadedGraph loadSeed(const GraphEntry& entry)
     lg.inputs = mergeInputMetadata(lg.graph, pickled, input.string(), {}, lg.warnings);
     if (fs::exists(dir / (name + ".pt"), ec))
         lg.savedInputsPath = (dir / (name + ".pt")).string();
+    if (fs::exists(dir / (name + ".expected.pt"), ec))
+        lg.expectedOutputsPath = (dir / (name + ".expected.pt")).string();
     if (fs::exists(dir / "state_dict.pt", ec))
         lg.stateDictPath = (dir / "state_dict.pt").string();
     return lg;

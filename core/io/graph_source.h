@@ -71,6 +71,7 @@ struct LoadedGraph {
     std::vector<std::string> warnings;   // e.g. metadata sources disagreeing, readable vs module.py mismatch
     std::string savedInputsPath;         // seed layout <name>.pt (real example inputs), empty if none
     std::string stateDictPath;           // seed layout state_dict.pt, empty if none
+    std::string expectedOutputsPath;     // seed layout <name>.expected.pt (eager outputs on the saved inputs), if any
 };
 
 struct Discovery {

@@ -121,6 +121,13 @@ bool isRandomOp(const Node& n)
     return false;
 }
 
+bool isUninitialisedOp(const Node& n)
+{
+    static const std::set<std::string, std::less<>> kEmpty = {"empty", "empty_like", "empty_strided", "new_empty",
+                                                              "new_empty_strided", "empty_permuted"};
+    return n.isOp() && kEmpty.contains(n.target.op);
+}
+
 bool isAtomicOp(const Node& n)
 {
     if (!n.isOp())
@@ -180,6 +187,9 @@ std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, co
             }
         }
     }
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)  // not inherited: users of empty memory overwrite it
+        if (isUninitialisedOp(g.nodes[i]))
+            upstream[i].uninitialised.insert(g.nodes[i].target.str());
     std::vector<OutputNondeterminism> out;
     const int o = g.outputNode();
     if (o < 0 || g.nodes[static_cast<std::size_t>(o)].args.empty())

@@ -22,6 +22,7 @@ std::vector<CudaGraphFinding> analyzeCudaGraphSafety(const graph::Graph& g, cons
 struct OutputNondeterminism {
     std::set<std::string> atomics;  // "aten.index_add.default"
     std::set<std::string> random;   // "aten.native_dropout.default", "aten._scaled_dot_product_efficient_attention.default philox_seed"
+    std::set<std::string> uninitialised;  // the output is an empty*() op's memory itself ("aten.empty.memory_format")
 };
 // One entry per graph output, flattened in output-node order as the replayer collects them.
 std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans);
@@ -30,5 +31,7 @@ std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, co
 bool isRandomOp(const graph::Node& n);
 // Atomic accumulation on CUDA (the torch.use_deterministic_algorithms list): the order of additions varies.
 bool isAtomicOp(const graph::Node& n);
+// empty, empty_like, empty_strided, new_empty, ...: the values are whatever the allocator hands out.
+bool isUninitialisedOp(const graph::Node& n);
 
 }  // namespace fxray::replay::detail

@@ -246,18 +246,12 @@ std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::D
     if (lg.savedInputsPath.empty())
         throw Error("this dump has no saved inputs (.pt); use random inputs", fileLocation(lg.entry.path));
     io::PtFile pt = io::readPtFile(lg.savedInputsPath);
-    std::vector<c10::IValue> values = valuesFromPtList(pt);
+    std::vector<c10::IValue> values = valuesFromPtList(pt, device);
     const std::size_t expected = lg.graph.placeholders().size();
     if (values.size() != expected)
         throw Error("saved inputs hold " + std::to_string(values.size()) + " values for " + std::to_string(expected) +
                         " graph inputs",
                     fileLocation(lg.savedInputsPath));
-    for (std::size_t k = 0; k < values.size(); ++k) {
-        const io::PtValue& v = pt.root.items[k];
-        // Tensors saved on the CPU (0-dim scalars such as a step count) stay there, as in the captured run.
-        if (values[k].isTensor() && v.tensor->location != "cpu")
-            values[k] = values[k].toTensor().to(device);
-    }
     return values;
 }
 

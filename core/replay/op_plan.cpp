@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <ATen/core/jit_type.h>
 
+#include <set>
 #include <stdexcept>
 
 namespace fxray::replay::detail {
@@ -293,8 +294,14 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
     }
     auto handle = c10::Dispatcher::singleton().findSchema({n.target.qualifiedName(), overload});
     if (!handle) {
-        p.why = "operator " + n.target.qualifiedName() + (overload.empty() ? "" : "." + overload) +
-                " is not registered with LibTorch's dispatcher";
+        const std::string op = n.target.qualifiedName() + (overload.empty() ? "" : "." + overload);
+        // Namespaces other than LibTorch's own are custom ops a Python library registered with torch.library
+        // (transformers::grouped_mm_fallback_backward): their kernels exist only in that Python process.
+        static const std::set<std::string, std::less<>> kLibTorch = {"aten", "prims", "_c10d_functional", "c10d", "quantized",
+                                                                     "_quantized", "profiler", "_test", "inductor"};
+        p.why = kLibTorch.contains(n.target.ns)
+                    ? "operator " + op + " is not registered with LibTorch's dispatcher"
+                    : "custom op " + op + " was registered from Python (torch.library) by the capturing process: needs Python";
         return p;
     }
     const c10::FunctionSchema& schema = handle->schema();

@@ -6,21 +6,35 @@
 #include <ATen/ATen.h>
 
 #include <cstring>
+#include <map>
 
 namespace fxray::replay::detail {
+namespace {
 
-at::Tensor tensorFromRecord(const io::TensorRecord& r)
+// The whole storage of a record as a flat tensor on `device`.
+at::Tensor storageOf(const io::TensorRecord& r, const c10::Device& device)
 {
     at::Tensor storage = at::empty({r.storageNumel}, at::TensorOptions().dtype(toScalarType(r.dtype)));
     std::memcpy(storage.data_ptr(), r.data.data(), std::min<std::size_t>(r.data.size(), storage.nbytes()));
-    return storage.as_strided(r.sizes, r.strides, r.storageOffset);
+    return device.is_cpu() ? storage : storage.to(device);
 }
 
-std::vector<c10::IValue> valuesFromPtList(const io::PtFile& pt)
+}  // namespace
+
+at::Tensor tensorFromRecord(const io::TensorRecord& r, const c10::Device& device)
+{
+    // The view is taken on the target device: moving a strided view with .to() would compact it (an expand's
+    // stride 0, a transpose, a select into a larger storage would all arrive with fresh contiguous strides).
+    return storageOf(r, device).as_strided(r.sizes, r.strides, r.storageOffset);
+}
+
+std::vector<c10::IValue> valuesFromPtList(const io::PtFile& pt, const c10::Device& device)
 {
     const io::PtValue& root = pt.root;
     if (root.kind != io::PtValue::Kind::List && root.kind != io::PtValue::Kind::Tuple)
         throw Error("expected a list of values, found a " + std::string(io::ptKindName(root.kind)), fileLocation(pt.path));
+    // Tensors saved as views of one storage share it again, so inputs alias as they did in the captured run.
+    std::map<std::string, at::Tensor> storages;
     std::vector<c10::IValue> out;
     for (std::size_t k = 0; k < root.items.size(); ++k) {
         const io::PtValue& v = root.items[k];
@@ -29,7 +43,18 @@ std::vector<c10::IValue> valuesFromPtList(const io::PtFile& pt)
         case io::PtValue::Kind::Int: out.emplace_back(v.integer); break;
         case io::PtValue::Kind::Float: out.emplace_back(v.real); break;
         case io::PtValue::Kind::Bool: out.emplace_back(v.boolean); break;
-        case io::PtValue::Kind::Tensor: out.emplace_back(tensorFromRecord(*v.tensor)); break;
+        case io::PtValue::Kind::Tensor: {
+            const io::TensorRecord& r = *v.tensor;
+            // Tensors saved on the CPU (0-dim scalars such as a step count, philox seeds) stay there, as in
+            // the captured run.
+            const c10::Device where = r.location == "cpu" ? c10::Device(c10::kCPU) : device;
+            const std::string key = r.storageKey + "@" + where.str() + "#" + std::to_string(static_cast<int>(r.dtype));
+            auto it = storages.find(key);
+            if (it == storages.end())
+                it = storages.emplace(key, storageOf(r, where)).first;
+            out.emplace_back(it->second.as_strided(r.sizes, r.strides, r.storageOffset));
+            break;
+        }
         default:
             throw Error("value " + std::to_string(k) + " is a " + std::string(io::ptKindName(v.kind)) +
                             ", not a tensor, number or None",

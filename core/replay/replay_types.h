@@ -47,6 +47,8 @@ struct OutputComparison {
     double atol = 0, rtol = 0;
     std::int64_t mismatched = 0;  // elements outside atol + rtol * |reference|
     bool ok = true;
+    // False for outputs no reference can reproduce (random draws, empty*() memory): `note` says why.
+    bool compared = true;
     std::string note;      // shape/dtype/kind disagreement, NaN placement, ...
 };
 
@@ -76,9 +78,13 @@ struct NodeResult {
     std::vector<Mismatch> mismatches;
     std::string error;    // op exception message, or why skipped/unsupported
     std::vector<OutputStats> outputs;
-    bool nanOrigin = false;  // first node whose outputs hold NaN/Inf while its inputs did not
+    // First node whose outputs hold NaN/Inf while its tensor inputs were finite: a failure.
+    bool nanOrigin = false;
     double timeUs = 0;       // host wall time of the op call (CUDA: event time when available)
     std::string schema;      // the dispatcher's schema of the op called ("aten::mm(Tensor self, Tensor mat2) -> Tensor")
+    // Outputs hold NaN/Inf put there on purpose: a literal inf/nan argument (masked_fill(x, m, -inf),
+    // scalar_tensor(-inf)) or a factory with no tensor inputs (full, empty). Not a failure; the report names it.
+    bool nonFiniteConstant = false;
 };
 
 // Something that makes capturing the graph into one CUDA graph unsafe, or that the user should know about it.

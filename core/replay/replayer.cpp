@@ -179,7 +179,7 @@ std::map<std::string, at::Tensor> loadConstants(const io::LoadedGraph& lg, const
         if (key.kind != io::PtValue::Kind::String || !v.isTensor())
             continue;
         auto where = recorded.find(key.text);
-        out[key.text] = detail::tensorFromRecord(*v.tensor).to(where != recorded.end() ? where->second : graphDevice.value_or(device));
+        out[key.text] = detail::tensorFromRecord(*v.tensor, where != recorded.end() ? where->second : graphDevice.value_or(device));
     }
     return out;
 }
@@ -288,6 +288,188 @@ struct Prepared {
     c10::Device device{c10::kCPU};
 };
 
+// Values of one pass and what is known about them, indexed by node.
+struct PassState {
+    explicit PassState(std::size_t n) : values(n), available(n, false), nonFinite(n, false), freed(n, false) {}
+    std::vector<c10::IValue> values;
+    std::vector<bool> available, nonFinite, freed;
+    std::vector<c10::IValue> stack, outputs;
+    graph::SymExpr::Bindings bindings;
+    std::size_t nextInput = 0;
+};
+
+// What the node's inputs are like: why one is missing ("" when all are there), whether one holds NaN/Inf,
+// whether any is a tensor (a node without tensor inputs is a factory).
+struct InputState {
+    std::string missing;
+    bool nonFinite = false;
+    bool anyTensor = false;
+};
+
+InputState inputStateOf(const graph::Graph& g, const graph::Node& node, const PassState& s)
+{
+    InputState in;
+    graph::forEachNodeRef(node, [&](int ref) {
+        const auto k = static_cast<std::size_t>(ref);
+        if (in.missing.empty() && s.freed[k])
+            in.missing = "input '" + g.nodes[k].name + "' is used after the dump freed it";
+        else if (in.missing.empty() && !s.available[k])
+            in.missing = "input '" + g.nodes[k].name + "' was not computed";
+        in.nonFinite = in.nonFinite || s.nonFinite[k];
+        in.anyTensor = in.anyTensor || s.values[k].isTensor() || s.values[k].isTensorList() ||
+                       (s.values[k].isList() && !detail::flattenTensors(s.values[k]).empty());
+    });
+    return in;
+}
+
+bool hasNonFiniteLiteral(const graph::Arg& a)
+{
+    if (a.kind == graph::Arg::Kind::Float)
+        return !std::isfinite(a.f);
+    for (const graph::Arg& item : a.items)
+        if (hasNonFiniteLiteral(item))
+            return true;
+    return false;
+}
+
+// A literal inf/nan among the node's arguments: masked_fill(x, mask, -inf), scalar_tensor(-inf), full(..., nan).
+bool hasNonFiniteLiteral(const graph::Node& node)
+{
+    for (const graph::Arg& a : node.args)
+        if (hasNonFiniteLiteral(a))
+            return true;
+    for (const auto& kv : node.kwargs)
+        if (hasNonFiniteLiteral(kv.second))
+            return true;
+    return false;
+}
+
+// Runs one node's plan, leaving its value in s.values[i].
+void execute(const Prepared& p, std::size_t i, PassState& s)
+{
+    const graph::Node& node = p.graph->nodes[i];
+    const NodePlan& plan = p.plans[i];
+    switch (plan.kind) {
+    case NodePlan::Kind::Input: s.values[i] = p.inputs[s.nextInput++]; break;
+    case NodePlan::Kind::Constant: {
+        auto it = p.constants.find(node.attr);
+        if (it == p.constants.end())
+            throw Error("constant self." + node.attr + " is not in state_dict.pt");
+        s.values[i] = it->second;
+        break;
+    }
+    case NodePlan::Kind::Op:
+        detail::assembleStack(plan, s.values, s.stack);
+        plan.op->callBoxed(s.stack);
+        if (s.stack.size() == 1)
+            s.values[i] = std::move(s.stack[0]);
+        else if (s.stack.empty())
+            s.values[i] = c10::IValue();
+        else
+            s.values[i] = c10::ivalue::Tuple::create(std::move(s.stack));
+        break;
+    case NodePlan::Kind::Getitem:
+        s.values[i] = getItem(detail::assembleArg(plan.args[0], s.values), plan.args[1].constant.toInt());
+        break;
+    case NodePlan::Kind::Operator:
+    case NodePlan::Kind::SymFloat: {
+        std::vector<c10::IValue> operands;
+        for (const auto& a : plan.args)
+            operands.push_back(detail::assembleArg(a, s.values));
+        s.values[i] = applyOperator(plan.name, operands);
+        break;
+    }
+    case NodePlan::Kind::Output:
+        if (!node.args.empty())
+            collectOutputs(node.args[0], s.values, s.outputs);
+        break;
+    case NodePlan::Kind::Unsupported: break;
+    }
+}
+
+// Output statistics, and where NaN/Inf comes from. Statistics are extra: their failure (e.g. out of memory) must
+// not fail a node that ran, except for a CUDA error, which belongs to the kernel this node launched.
+void checkValues(const graph::Node& node, std::size_t i, const InputState& in, PassState& s, NodeResult& r,
+                 ReplayReport* report)
+{
+    try {
+        for (const at::Tensor& t : detail::flattenTensors(s.values[i])) {
+            r.outputs.push_back(detail::statsOf(t, true));
+            const auto& st = r.outputs.back();
+            if (st.nanCount + st.infCount > 0)
+                s.nonFinite[i] = true;
+        }
+    } catch (const c10::Error& e) {
+        // A kernel's device-side assert surfaces at the first sync after it, which is this read-back: the node
+        // that launched it is the one to blame, not the next op.
+        const std::string text = detail::errorText(e);
+        if (text.find("CUDA error") != std::string::npos) {
+            r.status = NodeStatus::Error;
+            r.error = text;
+        } else {
+            r.error = "statistics unavailable: " + text;
+        }
+    }
+    if (!s.nonFinite[i] || in.nonFinite)
+        return;  // finite, or NaN/Inf that came in through an input: traced to its origin upstream
+    if (!in.anyTensor || hasNonFiniteLiteral(node)) {
+        r.nonFiniteConstant = true;  // a mask's -inf, a factory's fill: meant to be there
+        return;
+    }
+    r.nanOrigin = true;
+    if (report && report->firstNanNode.empty())
+        report->firstNanNode = node.name;
+}
+
+// Checks a node that ran: its recorded metadata, and with value checks its statistics and NaN/Inf origin.
+void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, const InputState& in, PassState& s,
+               NodeResult& r, ReplayReport* report)
+{
+    const graph::Node& node = p.graph->nodes[i];
+    r.mismatches.clear();
+    r.outputs.clear();
+    if (p.plans[i].kind == NodePlan::Kind::Output) {
+        // The graph's outputs: their stats; NaN/Inf there was already traced to its origin upstream.
+        for (const c10::IValue& v : s.outputs)
+            r.outputs.push_back(detail::statsOf(v, options.valueChecks));
+        r.status = NodeStatus::Passed;
+        return;
+    }
+    if (node.meta)
+        detail::checkValue(s.values[i], *node.meta, p.device, 0, s.bindings, r.mismatches);
+    if (options.valueChecks)
+        checkValues(node, i, in, s, r, report);
+    if (r.status != NodeStatus::Error)
+        r.status = r.mismatches.empty() ? NodeStatus::Passed : NodeStatus::Mismatch;
+}
+
+// Runs and checks node i, turning any exception into the node's error.
+void runNode(const Prepared& p, const ReplayOptions& options, std::size_t i, const InputState& in, PassState& s,
+             NodeResult& r, bool checked, DeviceTimer* timer, ReplayReport* report)
+{
+    const bool isOp = p.plans[i].kind == NodePlan::Kind::Op;
+    try {
+        const bool timeIt = checked && options.timing;
+        const auto t0 = timeIt ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+        if (timer && isOp)
+            timer->begin(i);
+        execute(p, i, s);
+        if (timer && isOp)
+            timer->end(i);
+        if (timeIt)
+            r.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+        s.available[i] = true;
+        if (checked)
+            checkNode(p, options, i, in, s, r, report);
+    } catch (const c10::Error& e) {
+        r.status = NodeStatus::Error;
+        r.error = detail::errorText(e);
+    } catch (const std::exception& e) {  // fxray::Error included
+        r.status = NodeStatus::Error;
+        r.error = e.what();
+    }
+}
+
 // One pass. With `results`, every node is checked and reported there; `timer` may be null. Returns the graph's
 // outputs (the values the output node reads, in order).
 std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& options, std::vector<NodeResult>* results,
@@ -296,12 +478,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
 {
     const graph::Graph& g = *p.graph;
     const std::size_t n = g.nodes.size();
-    std::vector<c10::IValue> values(n);
-    std::vector<bool> available(n, false), nonFinite(n, false), freed(n, false);
-    std::vector<c10::IValue> stack, outputs;
-    graph::SymExpr::Bindings bindings;
-    std::size_t nextInput = 0;
-
+    PassState s(n);
     for (std::size_t i = 0; i < n; ++i) {
         if (cancel && cancel->cancelled.load()) {
             if (report)
@@ -312,129 +489,20 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         const NodePlan& plan = p.plans[i];
         NodeResult scratch;
         NodeResult& r = results ? (*results)[i] : scratch;
-
         // Inputs to this node that are missing (an earlier error or unsupported node) make it skipped.
-        std::string missing;  // why an input is not there, if one is not
-        bool inputNonFinite = false;
-        graph::forEachNodeRef(node, [&](int ref) {
-            const auto k = static_cast<std::size_t>(ref);
-            if (missing.empty() && freed[k])
-                missing = "input '" + g.nodes[k].name + "' is used after the dump freed it";
-            else if (missing.empty() && !available[k])
-                missing = "input '" + g.nodes[k].name + "' was not computed";
-            inputNonFinite = inputNonFinite || nonFinite[k];
-        });
-
+        const InputState in = inputStateOf(g, node, s);
         if (plan.kind == NodePlan::Kind::Unsupported) {
             r.status = NodeStatus::Unsupported;
             r.error = plan.why;
-        } else if (!missing.empty() && plan.kind != NodePlan::Kind::Output) {
+        } else if (!in.missing.empty() && plan.kind != NodePlan::Kind::Output) {
             r.status = NodeStatus::Skipped;
-            r.error = missing;
+            r.error = in.missing;
         } else {
-            try {
-                const bool timeIt = results && options.timing;
-                const auto t0 = timeIt ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-                if (timer && plan.kind == NodePlan::Kind::Op)
-                    timer->begin(i);
-                switch (plan.kind) {
-                case NodePlan::Kind::Input: values[i] = p.inputs[nextInput++]; break;
-                case NodePlan::Kind::Constant: {
-                    auto it = p.constants.find(node.attr);
-                    if (it == p.constants.end())
-                        throw Error("constant self." + node.attr + " is not in state_dict.pt");
-                    values[i] = it->second;
-                    break;
-                }
-                case NodePlan::Kind::Op:
-                    detail::assembleStack(plan, values, stack);
-                    plan.op->callBoxed(stack);
-                    if (stack.size() == 1)
-                        values[i] = std::move(stack[0]);
-                    else if (stack.empty())
-                        values[i] = c10::IValue();
-                    else
-                        values[i] = c10::ivalue::Tuple::create(std::move(stack));
-                    break;
-                case NodePlan::Kind::Getitem:
-                    values[i] = getItem(detail::assembleArg(plan.args[0], values), plan.args[1].constant.toInt());
-                    break;
-                case NodePlan::Kind::Operator:
-                case NodePlan::Kind::SymFloat: {
-                    std::vector<c10::IValue> operands;
-                    for (const auto& a : plan.args)
-                        operands.push_back(detail::assembleArg(a, values));
-                    values[i] = applyOperator(plan.name, operands);
-                    break;
-                }
-                case NodePlan::Kind::Output:
-                    if (!node.args.empty())
-                        collectOutputs(node.args[0], values, outputs);
-                    break;
-                case NodePlan::Kind::Unsupported: break;
-                }
-                if (timer && plan.kind == NodePlan::Kind::Op)
-                    timer->end(i);
-                if (timeIt)
-                    r.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-                available[i] = true;
-
-                if (!results) {
-                    // unchecked pass
-                } else if (plan.kind == NodePlan::Kind::Output) {
-                    // The graph's outputs: their stats; NaN/Inf there was already traced to its origin upstream.
-                    r.outputs.clear();
-                    for (const c10::IValue& v : outputs)
-                        r.outputs.push_back(detail::statsOf(v, options.valueChecks));
-                    r.status = NodeStatus::Passed;
-                } else {
-                    r.mismatches.clear();
-                    r.outputs.clear();
-                    if (node.meta)
-                        detail::checkValue(values[i], *node.meta, p.device, 0, bindings, r.mismatches);
-                    if (options.valueChecks) {
-                        // Statistics are extra: their failure (e.g. out of memory) must not fail a node that ran.
-                        try {
-                            for (const at::Tensor& t : detail::flattenTensors(values[i])) {
-                                r.outputs.push_back(detail::statsOf(t, true));
-                                const auto& st = r.outputs.back();
-                                if (st.nanCount + st.infCount > 0)
-                                    nonFinite[i] = true;
-                            }
-                        } catch (const c10::Error& e) {
-                            // A kernel's device-side assert surfaces at the first sync after it, which is this
-                            // read-back: the node that launched it is the one to blame, not the next op.
-                            const std::string text = detail::errorText(e);
-                            if (text.find("CUDA error") != std::string::npos) {
-                                r.status = NodeStatus::Error;
-                                r.error = text;
-                            } else {
-                                r.error = "statistics unavailable: " + text;
-                            }
-                        }
-                    }
-                    if (nonFinite[i] && !inputNonFinite) {
-                        r.nanOrigin = true;
-                        if (report && report->firstNanNode.empty())
-                            report->firstNanNode = node.name;
-                    }
-                    if (r.status != NodeStatus::Error)
-                        r.status = r.mismatches.empty() ? NodeStatus::Passed : NodeStatus::Mismatch;
-                }
-            } catch (const c10::Error& e) {
-                r.status = NodeStatus::Error;
-                r.error = detail::errorText(e);
-            } catch (const Error& e) {
-                r.status = NodeStatus::Error;
-                r.error = e.what();
-            } catch (const std::exception& e) {
-                r.status = NodeStatus::Error;
-                r.error = e.what();
-            }
+            runNode(p, options, i, in, s, r, results != nullptr, timer, report);
         }
         for (int f : node.frees) {
-            values[static_cast<std::size_t>(f)] = c10::IValue();
-            freed[static_cast<std::size_t>(f)] = true;
+            s.values[static_cast<std::size_t>(f)] = c10::IValue();
+            s.freed[static_cast<std::size_t>(f)] = true;
         }
         if (nodeDone && results)
             nodeDone(i, r);
@@ -443,7 +511,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
             break;
     }
-    return outputs;
+    return std::move(s.outputs);
 }
 
 c10::Device resolveDevice(const std::string& text)
@@ -565,10 +633,140 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }
 
-}  // namespace
+// Why output k cannot be compared with any reference ("" when it can): random draws differ between runs and
+// devices, and empty*() memory holds whatever the allocator had.
+std::string notComparable(const detail::OutputNondeterminism& nd)
+{
+    if (!nd.random.empty())
+        return "not compared: depends on random op " + *nd.random.begin();
+    if (!nd.uninitialised.empty())
+        return "not compared: uninitialised memory of " + *nd.uninitialised.begin();
+    return "";
+}
 
-ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
-                         const ProgressSink& progress, const NodeSink& nodeDone)
+// The saved outputs named by --expected: a file, or "auto" for the dump's own <name>.expected.pt.
+std::string expectedOutputsFile(const io::LoadedGraph& lg, const ReplayOptions& options, ReplayReport& report)
+{
+    if (options.expectedOutputsPath != "auto")
+        return options.expectedOutputsPath;
+    if (lg.expectedOutputsPath.empty())
+        report.notes.push_back("outputs not compared: the dump has no saved eager outputs (<name>.expected.pt)");
+    return lg.expectedOutputsPath;
+}
+
+// Accuracy against another device's replay or saved outputs, only when the pass ran to the end.
+void compareOutputs(const io::LoadedGraph& lg, const Prepared& p, const ReplayOptions& options,
+                    const std::vector<c10::IValue>& pristine, const std::vector<c10::IValue>& outputs,
+                    CancelToken* cancel, ReplayReport& report)
+{
+    const bool complete = !report.cancelled && report.count(NodeStatus::NotRun) == 0;
+    const std::string expectedPath = options.compareDevice.empty() ? expectedOutputsFile(lg, options, report) : "";
+    if (options.compareDevice.empty() && expectedPath.empty())
+        return;
+    if (!complete) {
+        report.notes.push_back("outputs not compared: the replay stopped before the end");
+        return;
+    }
+    std::vector<c10::IValue> reference;
+    if (!options.compareDevice.empty()) {
+        Prepared other = p;
+        other.device = resolveDevice(options.compareDevice);
+        other.plans = detail::planGraph(*p.graph, other.device);
+        other.inputs = moveTo(pristine, p.device, other.device);
+        for (auto& [name, t] : other.constants)
+            t = t.to(other.device);
+        ReplayOptions unchecked = options;
+        unchecked.stopOnFirst = false;
+        reference = interpret(other, unchecked, nullptr, nullptr, nullptr, cancel, {});
+        synchronize(other.device);
+        report.reference = other.device.str() + " replay";
+    } else {
+        reference = detail::valuesFromPtList(io::readPtFile(expectedPath), c10::Device(c10::kCPU));
+        report.reference = expectedPath;
+    }
+    if (reference.size() != outputs.size())
+        throw Error("reference has " + std::to_string(reference.size()) + " outputs, the graph " +
+                    std::to_string(outputs.size()));
+    const auto nondeterminism = detail::outputNondeterminism(*p.graph, p.plans);
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+        const std::string why = k < nondeterminism.size() ? notComparable(nondeterminism[k]) : "";
+        if (why.empty()) {
+            report.comparisons.push_back(detail::compareOutput(outputs[k], reference[k], static_cast<int>(k)));
+            continue;
+        }
+        OutputComparison c;
+        c.output = static_cast<int>(k);
+        c.what = detail::describeValue(outputs[k]);
+        c.compared = false;
+        c.note = why;
+        report.comparisons.push_back(std::move(c));
+    }
+}
+
+// Timed repeats: the same checked pass, whole-graph wall time, synchronised; the last one measures steady-state
+// peak memory.
+void runTimedRepeats(const Prepared& p, const ReplayOptions& options, const std::vector<c10::IValue>& pristine,
+                     CancelToken* cancel, ReplayReport& report)
+{
+    ReplayOptions timed = options;
+    timed.timing = false;
+    std::vector<NodeResult> scratch = report.nodes;
+    Prepared again = p;
+    for (int k = 0; k < options.warmup + options.repeat; ++k) {
+        again.inputs = cloneValues(pristine);
+        synchronize(p.device);
+        const bool last = k + 1 == options.warmup + options.repeat;
+        std::int64_t atStart = 0;
+#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
+        // What the pass adds on top of what was allocated when it started (one-time allocations such as the
+        // cuBLAS workspace are behind us, as for a warmed-up Python process), plus its inputs.
+        if (last && p.device.is_cuda()) {
+            c10::cuda::CUDACachingAllocator::resetPeakStats(p.device.index());
+            atStart = allocatedBytes(p.device).current;
+        }
+#endif
+        const auto t0 = std::chrono::steady_clock::now();
+        interpret(again, timed, &scratch, nullptr, nullptr, cancel, {});
+        synchronize(p.device);
+#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
+        if (last && p.device.is_cuda())
+            report.peakDeviceBytes = allocatedBytes(p.device).peak - atStart + deviceBytes(again.inputs, p.device);
+#endif
+        if (k >= options.warmup)
+            report.iterationUs.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    }
+}
+
+// Device, plans, inputs, constants and the CUDA-graph analysis. Throws what stops the replay from starting.
+Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, ReplayReport& report)
+{
+    const graph::Graph& g = lg.graph;
+    Prepared p;
+    p.graph = &g;
+    p.device = resolveDevice(options.device);
+    p.plans = detail::planGraph(g, p.device);
+    report.unsupported = unsupportedLines(g, p.plans);
+    for (std::size_t i = 0; i < p.plans.size() && i < report.nodes.size(); ++i)
+        if (p.plans[i].op)
+            report.nodes[i].schema = c10::toString(p.plans[i].op->schema());
+    at::manual_seed(options.seed);
+    p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
+                                                              : detail::makeInputs(lg, options, p.device, report);
+    p.constants = loadConstants(lg, p.device);
+    if (options.cudaGraph) {
+        // The analysis comes first: its findings stand even when the replay cannot start.
+        report.cudaGraph.emplace();
+        report.cudaGraph->findings = detail::analyzeCudaGraphSafety(g, p.plans, p.device);
+        std::set<std::string> nondeterministic;
+        for (const CudaGraphFinding& f : report.cudaGraph->findings)
+            if (f.kind == CudaGraphFinding::Kind::Nondeterministic)
+                nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
+        report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
+    }
+    return p;
+}
+
+ReplayReport emptyReport(const io::LoadedGraph& lg, const ReplayOptions& options)
 {
     const graph::Graph& g = lg.graph;
     ReplayReport report;
@@ -582,32 +780,20 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         report.nodes[i].target = g.nodes[i].kind == graph::NodeKind::CallFunction ? g.nodes[i].target.str()
                                                                                   : std::string(graph::nodeKindName(g.nodes[i].kind));
     }
+    return report;
+}
 
+}  // namespace
+
+ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
+                         const ProgressSink& progress, const NodeSink& nodeDone)
+{
+    ReplayReport report = emptyReport(lg, options);
     // Python's `import torch` does this; without it ATen's CPU kernels can run on one OpenMP thread.
     at::init_num_threads();
     Prepared p;
-    p.graph = &g;
     try {
-        p.device = resolveDevice(options.device);
-        p.plans = detail::planGraph(g, p.device);
-        report.unsupported = unsupportedLines(g, p.plans);
-        for (std::size_t i = 0; i < p.plans.size() && i < report.nodes.size(); ++i)
-            if (p.plans[i].op)
-                report.nodes[i].schema = c10::toString(p.plans[i].op->schema());
-        at::manual_seed(options.seed);
-        p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
-                                                                  : detail::makeInputs(lg, options, p.device, report);
-        p.constants = loadConstants(lg, p.device);
-        if (options.cudaGraph) {
-            // The analysis comes first: its findings stand even when the replay cannot start.
-            report.cudaGraph.emplace();
-            report.cudaGraph->findings = detail::analyzeCudaGraphSafety(g, p.plans, p.device);
-            std::set<std::string> nondeterministic;
-            for (const CudaGraphFinding& f : report.cudaGraph->findings)
-                if (f.kind == CudaGraphFinding::Kind::Nondeterministic)
-                    nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
-            report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
-        }
+        p = prepare(lg, options, report);
     } catch (const Error& e) {
         report.fatal = e.what();
         return report;
@@ -615,7 +801,6 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         report.fatal = detail::errorText(e);
         return report;
     }
-
     c10::InferenceMode inferenceMode;  // no autograd bookkeeping: replay runs kernels only
     // Later passes (timed repeats, the reference device) must start from the same inputs even when the graph
     // mutates its inputs in place (running stats, step counters): keep pristine copies.
@@ -633,7 +818,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         report.fatal = detail::errorText(e);
         return report;
     }
-    DeviceTimer timer(p.device, options.timing ? g.nodes.size() : 0);
+    DeviceTimer timer(p.device, options.timing ? lg.graph.nodes.size() : 0);
     const auto start = std::chrono::steady_clock::now();
     std::vector<c10::IValue> outputs =
         interpret(p, options, &report.nodes, timer.active() ? &timer : nullptr, &report, cancel, progress, nodeDone);
@@ -648,68 +833,9 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
         if (p.device.is_cuda())
             report.peakDeviceBytes = allocatedBytes(p.device).peak;
 #endif
-
-        // Timed repeats: the same checked pass, whole-graph wall time, synchronised.
-        if (options.repeat > 0 && !report.cancelled) {
-            ReplayOptions timed = options;
-            timed.timing = false;
-            std::vector<NodeResult> scratch = report.nodes;
-            Prepared again = p;
-            for (int k = 0; k < options.warmup + options.repeat; ++k) {
-                again.inputs = cloneValues(pristine);
-                synchronize(p.device);
-                const bool last = k + 1 == options.warmup + options.repeat;
-                std::int64_t atStart = 0;
-#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
-                // The last repeat measures peak memory in steady state: what the pass adds on top of what was
-                // allocated when it started (one-time allocations such as the cuBLAS workspace are behind us,
-                // as for a warmed-up Python process), plus its inputs.
-                if (last && p.device.is_cuda()) {
-                    c10::cuda::CUDACachingAllocator::resetPeakStats(p.device.index());
-                    atStart = allocatedBytes(p.device).current;
-                }
-#endif
-                const auto t0 = std::chrono::steady_clock::now();
-                interpret(again, timed, &scratch, nullptr, nullptr, cancel, {});
-                synchronize(p.device);
-#ifdef FXRAY_HAVE_CUDA_ALLOCATOR
-                if (last && p.device.is_cuda())
-                    report.peakDeviceBytes = allocatedBytes(p.device).peak - atStart + deviceBytes(again.inputs, p.device);
-#endif
-                if (k >= options.warmup)
-                    report.iterationUs.push_back(
-                        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-            }
-        }
-
-        // Accuracy against another device or saved outputs (only when the pass ran to the end).
-        const bool complete = !report.cancelled && report.count(NodeStatus::NotRun) == 0;
-        std::vector<c10::IValue> reference;
-        if (!options.compareDevice.empty() && complete) {
-            Prepared other = p;
-            other.device = resolveDevice(options.compareDevice);
-            other.plans = detail::planGraph(g, other.device);
-            other.inputs = moveTo(pristine, p.device, other.device);
-            for (auto& [name, t] : other.constants)
-                t = t.to(other.device);
-            ReplayOptions unchecked = options;
-            unchecked.stopOnFirst = false;
-            reference = interpret(other, unchecked, nullptr, nullptr, nullptr, cancel, {});
-            synchronize(other.device);
-            report.reference = other.device.str() + " replay";
-        } else if (!options.expectedOutputsPath.empty() && complete) {
-            reference = detail::valuesFromPtList(io::readPtFile(options.expectedOutputsPath));
-            report.reference = options.expectedOutputsPath;
-        } else if (!complete && (!options.compareDevice.empty() || !options.expectedOutputsPath.empty())) {
-            report.notes.push_back("outputs not compared: the replay stopped before the end");
-        }
-        if (!report.reference.empty()) {
-            if (reference.size() != outputs.size())
-                throw Error("reference has " + std::to_string(reference.size()) + " outputs, the graph " +
-                            std::to_string(outputs.size()));
-            for (std::size_t k = 0; k < outputs.size(); ++k)
-                report.comparisons.push_back(detail::compareOutput(outputs[k], reference[k], static_cast<int>(k)));
-        }
+        if (options.repeat > 0 && !report.cancelled)
+            runTimedRepeats(p, options, pristine, cancel, report);
+        compareOutputs(lg, p, options, pristine, outputs, cancel, report);
         if (report.cudaGraph)
             runCudaGraph(p, options, pristine, outputs, report);
     } catch (const Error& e) {

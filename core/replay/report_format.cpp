@@ -46,6 +46,8 @@ json::Value nodeToJson(const NodeResult& n)
         j["error"] = n.error;
     if (n.nanOrigin)
         j["nan_origin"] = true;
+    if (n.nonFiniteConstant)
+        j["nonfinite_constant"] = true;
     if (!n.mismatches.empty()) {
         json::Value ms = json::Array{};
         for (const Mismatch& m : n.mismatches)
@@ -76,7 +78,7 @@ Enum enumFromName(const std::string& name, const Enum (&all)[N], std::string_vie
 json::Value comparisonToJson(const OutputComparison& c)
 {
     return json::Object{{"output", c.output}, {"what", c.what}, {"max_abs", c.maxAbs}, {"max_rel", c.maxRel},
-                        {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok}, {"note", c.note}};
+                        {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok}, {"compared", c.compared}, {"note", c.note}};
 }
 
 OutputComparison comparisonFromJson(const json::Value& c)
@@ -90,6 +92,7 @@ OutputComparison comparisonFromJson(const json::Value& c)
     oc.rtol = c["rtol"].isNumber() ? c["rtol"].asDouble() : 0;
     oc.mismatched = c.intOr("mismatched", 0);
     oc.ok = c["ok"].isBool() && c["ok"].asBool();
+    oc.compared = !c["compared"].isBool() || c["compared"].asBool();
     oc.note = c.stringOr("note", "");
     return oc;
 }
@@ -244,6 +247,7 @@ NodeResult nodeFromJson(const json::Value& j)
     n.timeUs = j["time_us"].isNumber() ? j["time_us"].asDouble() : 0;
     n.error = j.stringOr("error", "");
     n.nanOrigin = j["nan_origin"].isBool() && j["nan_origin"].asBool();
+    n.nonFiniteConstant = j["nonfinite_constant"].isBool() && j["nonfinite_constant"].asBool();
     if (j["mismatches"].isArray())
         for (const json::Value& m : j["mismatches"].asArray())
             n.mismatches.push_back(Mismatch{enumFromName(m.stringOr("kind", ""), kKinds, &mismatchKindName, "mismatch kind"),
@@ -318,6 +322,21 @@ std::string formatCudaGraph(const CudaGraphReport& cg)
 
 }  // namespace
 
+namespace {
+
+std::string formatComparison(const OutputComparison& c)
+{
+    std::string line = "    [" + std::to_string(c.output) + "] " + c.what;
+    if (!c.compared)
+        return line + "  " + c.note + "\n";
+    line += (c.ok ? "  ok" : "  DIVERGED") + std::string("  max abs ") + fixed(c.maxAbs, 8) + " max rel " + fixed(c.maxRel, 8);
+    if (c.mismatched)
+        line += "  " + std::to_string(c.mismatched) + " elements outside tolerance";
+    return line + (c.note.empty() ? "" : "  (" + c.note + ")") + "\n";
+}
+
+}  // namespace
+
 std::string formatReport(const ReplayReport& r, bool allNodes)
 {
     std::string out = r.address + " on " + r.device + " (" + r.inputs + " inputs, seed " + std::to_string(r.seed) +
@@ -333,10 +352,7 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
     if (!r.reference.empty()) {
         out += "  outputs vs " + r.reference + ":\n";
         for (const OutputComparison& c : r.comparisons)
-            out += "    [" + std::to_string(c.output) + "] " + c.what + (c.ok ? "  ok" : "  DIVERGED") + "  max abs " +
-                   fixed(c.maxAbs, 8) + " max rel " + fixed(c.maxRel, 8) +
-                   (c.mismatched ? "  " + std::to_string(c.mismatched) + " elements outside tolerance" : "") +
-                   (c.note.empty() ? "" : "  (" + c.note + ")") + "\n";
+            out += formatComparison(c);
     }
     if (!r.iterationUs.empty())
         out += "  timed repeats: median " + fixed(medianOf(r.iterationUs), 1) + " us over " +
@@ -346,7 +362,13 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
     for (const auto& note : r.notes)
         out += "  assumed " + note + "\n";
     if (!r.firstNanNode.empty())
-        out += "  NaN/Inf first appears at node '" + r.firstNanNode + "'\n";
+        out += "  NaN/Inf from finite inputs first appears at node '" + r.firstNanNode + "'\n";
+    std::string constants;
+    for (const NodeResult& n : r.nodes)
+        if (n.nonFiniteConstant)
+            constants += (constants.empty() ? "" : ", ") + n.name;
+    if (!constants.empty())
+        out += "  NaN/Inf from constants or fills (intended, not a failure): " + constants + "\n";
     for (const NodeResult& n : r.nodes) {
         const bool interesting = n.status == NodeStatus::Mismatch || n.status == NodeStatus::Error || n.nanOrigin;
         if (!interesting && !allNodes)

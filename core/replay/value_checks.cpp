@@ -154,9 +154,11 @@ OutputStats statsOf(const c10::IValue& value, bool values)
     s.meta = describeValue(value);
     if (!values || !value.isTensor())
         return s;
-    const at::Tensor& t = value.toTensor();
-    if (!t.defined() || t.numel() == 0 || t.scalar_type() == at::kBool || t.is_complex() || t.is_meta())
+    const at::Tensor& raw = value.toTensor();
+    if (!raw.defined() || raw.numel() == 0 || raw.scalar_type() == at::kBool || raw.is_complex() || raw.is_meta())
         return s;
+    // uint16/32/64 have no min/max/sum kernels ("min_all not implemented for 'UInt64'"): read them as doubles.
+    const at::Tensor t = c10::isBarebonesUnsignedType(raw.scalar_type()) ? raw.to(at::kDouble) : raw;
     s.numel = t.numel();
     at::Tensor nan, inf;
     if (t.is_floating_point()) {
@@ -165,7 +167,6 @@ OutputStats statsOf(const c10::IValue& value, bool values)
     } else {
         nan = inf = at::zeros({}, t.options().dtype(at::kLong));
     }
-    // One read-back for all five numbers.
     // One read-back for all five numbers; the mean accumulates in double without a double copy of t.
     at::Tensor packed = at::stack({nan.to(at::kDouble), inf.to(at::kDouble), t.min().to(at::kDouble),
                                    t.max().to(at::kDouble), at::sum(t, at::kDouble) / static_cast<double>(t.numel())})

@@ -99,6 +99,7 @@ json::Value graphToJson(const io::LoadedGraph& g)
     j["inputs"] = std::move(inputs);
     j["saved_inputs"] = g.savedInputsPath;
     j["state_dict"] = g.stateDictPath;
+    j["expected_outputs"] = g.expectedOutputsPath;
     return j;
 }
 
@@ -146,6 +147,7 @@ io::LoadedGraph graphFromJson(const json::Value& j)
     }
     g.savedInputsPath = j.stringOr("saved_inputs", "");
     g.stateDictPath = j.stringOr("state_dict", "");
+    g.expectedOutputsPath = j.stringOr("expected_outputs", "");
     return g;
 }
 

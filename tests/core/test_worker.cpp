@@ -135,10 +135,19 @@ private Q_SLOTS:
         n.mismatches.push_back({replay::Mismatch::Kind::Size, 0, "[2, 3]", "[3, 2]"});
         n.outputs.push_back(replay::OutputStats{"f32[3, 2]", true, -1, 2, 0.5, 1, 0, 6});
         r.nodes.push_back(n);
+        replay::NodeResult mask{"full", "aten.full.default", replay::NodeStatus::Passed, {}, "", {}, false, 0.5, {}, true};
+        r.nodes.push_back(mask);
         r.firstNanNode = "mm";
+        r.reference = "expected.pt";
+        replay::OutputComparison skipped;
+        skipped.compared = false;
+        skipped.note = "not compared: depends on random op aten.native_dropout.default";
+        r.comparisons.push_back(skipped);
         const replay::ReplayReport rb = replay::reportFromJson(json::parse(replay::reportToJson(r).dump()));
-        QCOMPARE(rb.nodes.size(), std::size_t(1));
+        QCOMPARE(rb.nodes.size(), std::size_t(2));
         QVERIFY(rb.nodes[0].status == replay::NodeStatus::Mismatch && rb.nodes[0].nanOrigin);
+        QVERIFY(!rb.nodes[0].nonFiniteConstant && rb.nodes[1].nonFiniteConstant && !rb.nodes[1].nanOrigin);
+        QVERIFY(!rb.comparisons.at(0).compared && rb.comparisons[0].note == skipped.note);
         QCOMPARE(rb.nodes[0].schema, n.schema);  // the inspector shows it
         QCOMPARE(rb.nodes[0].mismatches[0].actual, std::string("[3, 2]"));
         QCOMPARE(rb.nodes[0].outputs[0].nanCount, std::int64_t(1));
