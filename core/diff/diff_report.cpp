@@ -172,6 +172,8 @@ std::string formatSummary(const Graph& a, const Graph& b, const DiffResult& r, c
     ports("outputs", r.outputs, false);
     for (const std::string& note : r.notes)
         out += "  ! " + note + "\n";
+    for (const std::string& w : r.warnings)
+        out += "  warning: " + w + "\n";
     const int n = r.differenceCount();
     out += n == 0 ? "the graphs are equal (up to renaming and reordering)\n" : std::to_string(n) + " difference(s)\n";
     return out;
@@ -230,6 +232,10 @@ json::Value toJson(const Graph& a, const Graph& b, const DiffResult& r, const Di
     for (const std::string& note : r.notes)
         notes.push_back(note);
     out["notes"] = std::move(notes);
+    json::Value warnings = json::Array{};
+    for (const std::string& w : r.warnings)
+        warnings.push_back(w);
+    out["warnings"] = std::move(warnings);
     json::Value matched = json::Object{};
     for (const auto& [reason, count] : reasons)
         matched[reason] = count;

@@ -497,6 +497,15 @@ DiffResult diffGraphs(const graph::Graph& a, const graph::Graph& b, const DiffOp
         count(r.inputCounts, p.status);
     for (const PortDiff& p : r.outputs)
         count(r.outputCounts, p.status);
+    if (options.compareMetadata) {
+        const auto hasMeta = [](const graph::Graph& g) {
+            return std::any_of(g.nodes.begin(), g.nodes.end(), [](const graph::Node& n) { return n.meta.has_value(); });
+        };
+        for (const auto& [label, g] : {std::pair{"A", &a}, std::pair{"B", &b}})
+            if (!hasMeta(*g) && !g->nodes.empty())
+                r.warnings.push_back(std::string("graph ") + label +
+                                     " has no recorded metadata (dtype/shape/stride): only the code was compared");
+    }
 
     // Higher-order-op subgraphs, by attribute name.
     for (const graph::Subgraph& sa : a.subgraphs) {

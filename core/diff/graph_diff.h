@@ -83,6 +83,9 @@ struct DiffResult {
     std::vector<PortDiff> inputs;   // in merged signature order
     std::vector<PortDiff> outputs;  // in merged order of the returned tuple
     std::vector<std::string> notes;  // graph-level differences (higher-order-op subgraphs that differ)
+    // What limits the comparison without being a difference: a side with no recorded metadata at all (its
+    // dtypes, shapes and strides could not be compared, so "equal" means equal code only).
+    std::vector<std::string> warnings;
 
     StatusCounts ops;  // call_function / call_method / get_attr nodes (placeholders are counted in inputCounts)
     StatusCounts inputCounts;

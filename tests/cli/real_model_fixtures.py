@@ -1,0 +1,110 @@
+"""Small graphs with the traits of real models' graphs, written at test time with torch (nothing committed):
+attention masks filled with -inf, saved inputs that are views (expand, transpose, a select into a larger
+storage), outputs that depend on dropout, uint64 values, a custom op registered from Python. Shared by the CPU
+test (tests/cli/test_real_model_traits.py) and its CUDA twin (tests/cuda/test_real_model_traits_cuda.py)."""
+import os
+
+import torch
+
+MASKS = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]{dev}", arg1_1: "b8[4, 4][4, 1]{dev}"):
+        scalar_tensor: "f32[][]{dev}" = torch.ops.aten.scalar_tensor.default(-inf, dtype = torch.float32, layout = torch.strided, device = device(type='{devtype}'))
+        where: "f32[4, 4][4, 1]{dev}" = torch.ops.aten.where.self(arg1_1, scalar_tensor, arg0_1)
+        masked_fill: "f32[4, 4][4, 1]{dev}" = torch.ops.aten.masked_fill.Scalar(arg0_1, arg1_1, -inf)
+        add: "f32[4, 4][4, 1]{dev}" = torch.ops.aten.add.Tensor(where, masked_fill)
+        amax: "f32[4, 1][1, 1]{dev}" = torch.ops.aten.amax.default(arg0_1, [-1], True)
+        return (add, amax)
+'''
+
+NAN_FROM_FINITE = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]{dev}"):
+        abs_1: "f32[4, 4][4, 1]{dev}" = torch.ops.aten.abs.default(arg0_1)
+        sub: "f32[4, 4][4, 1]{dev}" = torch.ops.aten.sub.Tensor(abs_1, 1000000.0)
+        log: "f32[4, 4][4, 1]{dev}" = torch.ops.aten.log.default(sub)
+        return (log,)
+'''
+
+# a: an expand (stride 0), b: a transpose, c: a select into a larger storage (offset 32).
+VIEWS = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[4, 8][0, 1]{dev}", b: "f32[8, 4][1, 8]{dev}", c: "f32[4, 8][8, 1]{dev}"):
+        permute: "f32[4, 8][8, 1]{dev}" = torch.ops.aten.permute.default(b, [1, 0])
+        add: "f32[4, 8][8, 1]{dev}" = torch.ops.aten.add.Tensor(a, permute)
+        mul: "f32[4, 8][8, 1]{dev}" = torch.ops.aten.mul.Tensor(add, c)
+        native_dropout = torch.ops.aten.native_dropout.default(mul, 0.5, True)
+        getitem: "f32[4, 8][8, 1]{dev}" = native_dropout[0]
+        getitem_1: "b8[4, 8][8, 1]{dev}" = native_dropout[1];  native_dropout = None
+        empty: "f32[4, 8][8, 1]{dev}" = torch.ops.aten.empty.memory_format([4, 8], dtype = torch.float32, device = device(type='{devtype}'), pin_memory = False)
+        return (mul, getitem, empty)
+'''
+
+UINT64 = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "i64[6][1]{dev}"):
+        _to_copy: "u64[6][1]{dev}" = torch.ops.aten._to_copy.default(arg0_1, dtype = torch.uint64)
+        return (_to_copy,)
+'''
+
+CUSTOM_OP = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]{dev}"):
+        relu: "f32[4, 4][4, 1]{dev}" = torch.ops.aten.relu.default(arg0_1)
+        grouped: "f32[4, 4][4, 1]{dev}" = torch.ops.transformers.grouped_mm_fallback_backward.default(relu)
+        return (grouped,)
+'''
+
+PLAIN = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, x):
+        relu = torch.ops.aten.relu.default(x)
+        return (relu,)
+'''
+
+
+def render(text, device):
+    dev = "cpu" if device == "cpu" else "cuda:0"
+    return text.replace("{dev}", dev).replace("{devtype}", device.split(":")[0])
+
+
+def write_py(root, name, text, device="cpu"):
+    path = os.path.join(root, name + ".py")
+    with open(path, "w") as f:
+        f.write(render(text, device))
+    return path
+
+
+def write_dump(root, folder, text, device="cpu"):
+    """A seed dump folder holding just module.py (annotated): what a directory walk finds."""
+    d = os.path.join(root, folder)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "module.py"), "w") as f:
+        f.write(render(text, device))
+    return d
+
+
+def view_inputs(device):
+    """The three saved inputs of VIEWS with their exact layout (what a capture of a real model saves)."""
+    g = torch.Generator().manual_seed(0)
+    a = torch.randn(8, generator=g).to(device).expand(4, 8)
+    b = torch.randn(4, 8, generator=g).to(device).t()
+    c = torch.randn(3, 4, 8, generator=g).to(device)[1]
+    assert a.stride() == (0, 1) and b.stride() == (1, 8) and c.storage_offset() == 32
+    return [a, b, c]
+
+
+def write_views_dump(root, device="cpu", folder="views_forward_0", stem="views_forward_0"):
+    """A seed dump folder of VIEWS with saved inputs (<stem>.pt) and eager outputs (<stem>.expected.pt)."""
+    d = os.path.join(root, folder)
+    os.makedirs(d, exist_ok=True)
+    text = render(VIEWS, device)
+    for name in ("module.py", stem + ".readable.py"):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    a, b, c = view_inputs(device)
+    torch.save([a, b, c], os.path.join(d, stem + ".pt"))
+    mul = (a + b.t()) * c
+    dropped = torch.nn.functional.dropout(mul, 0.5, True)
+    torch.save([mul, dropped, torch.empty(4, 8, device=device)], os.path.join(d, stem + ".expected.pt"))
+    return d

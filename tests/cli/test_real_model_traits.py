@@ -1,0 +1,134 @@
+"""What real models' graphs need from `fxray replay` (issue: real models, end to end), on the CPU:
+intended -inf (attention masks) is not a NaN failure while NaN from finite inputs is; saved inputs keep their
+views' layout and equal eager; random and empty*() outputs are not compared; uint64 statistics are no error;
+custom ops registered from Python are named; a renamed dump folder keeps its metadata; diff warns when a side
+has none; a crashing worker costs one graph of a batch, not the batch."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from cli_harness import FXRAY, check, have_worker, main, run  # noqa: E402
+
+if not have_worker():
+    print("fxray has no replay in this build: skipped")
+    sys.exit(0)
+
+import real_model_fixtures as fx  # noqa: E402  (needs torch: FXRAY_PYTHON)
+
+TMP = tempfile.mkdtemp(prefix="fxray-real-traits-")
+
+
+def replay_json(path, *extra, env=None):
+    p = subprocess.run([FXRAY, "replay", path, "--json", *extra], capture_output=True, text=True, timeout=300,
+                       env={**os.environ, **(env or {})})
+    assert p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr}"
+    return p.returncode, json.loads(p.stdout)
+
+
+def node(report, name):
+    return next(n for n in report["nodes"] if n["name"] == name)
+
+
+@check
+def inf_from_masks_and_fills_is_not_a_nan_failure():
+    code, r = replay_json(fx.write_py(TMP, "masks", fx.MASKS))
+    assert code == 0 and r["verdict"] == "pass", (r["verdict"], r["first_nan_node"])
+    assert node(r, "scalar_tensor").get("nonfinite_constant") and node(r, "masked_fill").get("nonfinite_constant")
+    assert not any(n.get("nan_origin") for n in r["nodes"])
+    assert not node(r, "where").get("nonfinite_constant")  # its -inf came in through an input
+
+
+@check
+def nan_from_finite_inputs_is_a_failure_at_its_origin():
+    code, r = replay_json(fx.write_py(TMP, "nan_from_finite", fx.NAN_FROM_FINITE))
+    assert code == 1 and r["verdict"] == "nan" and r["first_nan_node"] == "log", (r["verdict"], r["first_nan_node"])
+    assert node(r, "log").get("nan_origin") and not node(r, "log").get("nonfinite_constant")
+    _, out, _ = run("replay", os.path.join(TMP, "nan_from_finite.py"))
+    assert "NaN/Inf from finite inputs first appears at node 'log'" in out, out
+
+
+@check
+def saved_view_inputs_keep_their_layout_and_outputs_equal_eager():
+    d = fx.write_views_dump(os.path.join(TMP, "views"))
+    code, r = replay_json(d, "--inputs", "saved", "--expected", "auto")
+    assert code == 0 and r["verdict"] == "pass", (r["verdict"], r.get("fatal"),
+                                                  [(n["name"], n.get("mismatches")) for n in r["nodes"] if n.get("mismatches")])
+    for ph in ("a", "b", "c"):
+        assert node(r, ph)["status"] == "passed", node(r, ph)
+    mul, dropped, empty = r["comparisons"]
+    assert mul["compared"] and mul["ok"] and mul["max_abs"] == 0, mul
+    assert not dropped["compared"] and "random op aten.native_dropout.default" in dropped["note"], dropped
+    assert not empty["compared"] and "uninitialised memory" in empty["note"], empty
+
+
+@check
+def expected_auto_without_saved_outputs_says_so():
+    d = fx.write_views_dump(os.path.join(TMP, "no_expected"))
+    os.remove(os.path.join(d, "views_forward_0.expected.pt"))
+    code, r = replay_json(d, "--inputs", "saved", "--expected", "auto")
+    assert code == 0 and not r.get("comparisons") and any("no saved eager outputs" in n for n in r["notes"]), r["notes"]
+
+
+@check
+def a_renamed_dump_folder_keeps_its_metadata_with_a_warning():
+    src = fx.write_views_dump(os.path.join(TMP, "renamed_src"))
+    dst = os.path.join(TMP, "renamed", "copy_forward_0")
+    shutil.copytree(src, dst)
+    code, r = replay_json(dst, "--inputs", "saved")
+    assert code == 0 and r["verdict"] == "pass", (r["verdict"], r.get("fatal"))
+    assert node(r, "a")["status"] == "passed"
+    _, out, _ = run("info", dst, "--json")
+    warnings = json.loads(out)["graphs"][0]["warnings"]
+    assert any("views_forward_0" in w and "copy_forward_0" in w for w in warnings), warnings
+
+
+@check
+def uint64_statistics_are_not_a_node_error():
+    code, r = replay_json(fx.write_py(TMP, "uint64", fx.UINT64))
+    assert code == 0 and r["verdict"] == "pass", r["verdict"]
+    n = node(r, "_to_copy")
+    assert "error" not in n and n["outputs"][0]["max"] >= n["outputs"][0]["min"], n
+
+
+@check
+def a_custom_op_registered_from_python_is_named_as_such():
+    code, r = replay_json(fx.write_py(TMP, "custom", fx.CUSTOM_OP))
+    assert code == 1 and r["verdict"] == "unsupported"
+    assert any("transformers::grouped_mm_fallback_backward" in u and "registered from Python" in u
+               for u in r["unsupported"]), r["unsupported"]
+
+
+@check
+def diff_warns_when_a_side_has_no_recorded_metadata():
+    a = fx.write_py(TMP, "plain_a", fx.PLAIN)
+    b = fx.write_py(TMP, "plain_b", fx.PLAIN)
+    code, out, _ = run("diff", a, b, "--json")
+    assert code == 0, code
+    warnings = json.loads(out)["warnings"]
+    assert len(warnings) == 2 and all("no recorded metadata" in w for w in warnings), warnings
+
+
+@check
+def a_crashing_worker_costs_one_graph_and_the_batch_goes_on():
+    batch = os.path.join(TMP, "batch")
+    os.makedirs(batch, exist_ok=True)
+    fx.write_dump(batch, "a_forward_0", fx.MASKS)
+    nan = fx.write_dump(batch, "b_forward_0", fx.NAN_FROM_FINITE)
+    code, r = replay_json(batch, env={"FXRAY_WORKER_FAULT": "abort:masked_fill"})
+    first, second = r["reports"]
+    assert first["verdict"] == "error" and "masked_fill" in first["fatal"], first.get("fatal")
+    assert second["verdict"] == "nan" and second["first_nan_node"] == "log", second["verdict"]
+    # --in-process replays in this process: the same graphs, no worker
+    code, r = replay_json(nan, "--in-process")
+    assert r["verdict"] == "nan"
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
