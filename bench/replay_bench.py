@@ -154,7 +154,7 @@ def back_to_back_us(fn, repeats, sync):
 
 def fxray_cuda_graph(args, address):
     """fxray's CUDA-graph mode on the same graph: (median synchronised replay, back-to-back mean, status)."""
-    p = subprocess.run([args.fxray, "replay", address, "--device", args.device, "--no-values", "--json", "--cuda-graph",
+    p = subprocess.run([args.fxray, "replay", address, "--in-process", "--device", args.device, "--no-values", "--json", "--cuda-graph",
                         "--repeat", str(args.repeats), "--warmup", str(args.warmup)], capture_output=True, text=True)
     cg = json.loads(p.stdout).get("cuda_graph", {})
     if cg.get("status") != "captured":
@@ -174,7 +174,7 @@ def main():
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
     rows = []
     for title, address in GRAPHS:
-        fx = subprocess.run([args.fxray, "replay", address, "--device", args.device, "--no-values", "--json",
+        fx = subprocess.run([args.fxray, "replay", address, "--in-process", "--device", args.device, "--no-values", "--json",
                              "--repeat", str(args.repeats), "--warmup", str(args.warmup)], capture_output=True, text=True)
         rep = json.loads(fx.stdout)
         if rep["verdict"] != "pass":

@@ -1,8 +1,7 @@
 #pragma once
-// Valid value ranges of integer graph inputs, inferred from the ops that consume them: embedding indices are
-// below the table's rows, nll_loss targets below the class count, gather/index_select indices below the size
-// of the indexed dim. The input factory draws int inputs from these ranges (an out-of-range index is a device
-// assert, not a finding), and the minimizer's repro scripts do the same. Plain graph analysis.
+// Valid value ranges of integer graph inputs: the integer part of graph/value_domains.h (embedding rows, class
+// counts, indexed dims, pooling indices, pivots, through views and constant shifts). The minimizer's repro
+// scripts draw int inputs from these ranges, as the input factory does.
 #include "graph/graph.h"
 
 #include <cstdint>
@@ -16,7 +15,8 @@ struct IntRange {
     std::int64_t low = 0, high = 1;  // [low, high)
     std::string reason;  // "embedding: weight has 1000 rows"
 };
-// One entry per placeholder (placeholder order); nullopt where nothing constrains the input.
+// One entry per node (index = node index; placeholders come first in FX graphs); nullopt where nothing
+// constrains the value.
 std::vector<std::optional<IntRange>> inferIntRanges(const Graph& g);
 
 }  // namespace fxray::graph

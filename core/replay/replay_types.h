@@ -137,6 +137,9 @@ struct ReplayReport {
     std::vector<NodeResult> nodes;  // one per graph node, program order
     std::vector<std::string> unsupported;  // coverage findings up front ("prims.foo: node x, y")
     std::vector<std::string> notes;        // assumptions made (e.g. "s77 = 8: no hint recorded")
+    // Value domains the generated inputs were drawn from ("primals_3 in [0, 30522): embedding (embedding): rows
+    // of the weight"); empty with saved inputs.
+    std::vector<std::string> constraints;
     std::map<std::string, std::int64_t, std::less<>> symbols;  // the size symbols' values the inputs were made with
     std::string firstNanNode;
     double totalUs = 0;   // whole replay, synchronised

@@ -201,6 +201,10 @@ json::Value reportToJson(const ReplayReport& r)
     json::Value notes = json::Array{};
     for (const auto& n : r.notes)
         notes.push_back(n);
+    json::Value constraints = json::Array{};
+    for (const auto& c : r.constraints)
+        constraints.push_back(c);
+    o["constraints"] = std::move(constraints);
     o["notes"] = std::move(notes);
     json::Value symbols = json::Object{};
     for (const auto& [sym, v] : r.symbols)
@@ -286,6 +290,9 @@ ReplayReport reportFromJson(const json::Value& o)
     if (o["notes"].isArray())
         for (const json::Value& n : o["notes"].asArray())
             r.notes.push_back(n.asString());
+    if (o["constraints"].isArray())
+        for (const json::Value& c : o["constraints"].asArray())
+            r.constraints.push_back(c.asString());
     if (o["symbols"].isObject())
         for (const auto& [sym, v] : o["symbols"].asObject())
             r.symbols[sym] = v.asInt();
@@ -361,6 +368,8 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
         out += formatCudaGraph(*r.cudaGraph);
     for (const auto& note : r.notes)
         out += "  assumed " + note + "\n";
+    for (const auto& c : r.constraints)
+        out += "  input " + c + "\n";
     if (!r.firstNanNode.empty())
         out += "  NaN/Inf from finite inputs first appears at node '" + r.firstNanNode + "'\n";
     std::string constants;

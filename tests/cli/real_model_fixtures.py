@@ -55,6 +55,16 @@ class GraphModule(torch.nn.Module):
         return (grouped,)
 '''
 
+BATCH_NORM = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}", w: "f32[3][1]{dev}", b: "f32[3][1]{dev}", mean: "f32[3][1]{dev}", var: "f32[3][1]{dev}", ids: "i64[2, 5][5, 1]{dev}", table: "f32[7, 4][4, 1]{dev}"):
+        bn = torch.ops.aten._native_batch_norm_legit_no_training.default(x, w, b, mean, var, 0.1, 1e-05)
+        getitem: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}" = bn[0];  bn = None
+        add: "i64[2, 5][5, 1]{dev}" = torch.ops.aten.add.Tensor(ids, 2)
+        embedding: "f32[2, 5, 4][20, 4, 1]{dev}" = torch.ops.aten.embedding.default(table, add)
+        return (getitem, embedding)
+'''
+
 PLAIN = '''
 class GraphModule(torch.nn.Module):
     def forward(self, x):

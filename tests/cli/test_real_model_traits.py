@@ -52,6 +52,17 @@ def nan_from_finite_inputs_is_a_failure_at_its_origin():
 
 
 @check
+def generated_inputs_respect_value_domains_and_list_them():
+    # Random running_var would be negative half the time (rsqrt -> NaN); ids + 2 index a 7-row table.
+    for seed in ("0", "1", "2"):
+        code, r = replay_json(fx.write_py(TMP, "batch_norm", fx.BATCH_NORM), "--seed", seed)
+        assert code == 0 and r["verdict"] == "pass", (seed, r["verdict"], r["first_nan_node"], r.get("fatal"))
+    constraints = r["constraints"]
+    assert any(c.startswith("var positive") for c in constraints), constraints
+    assert any(c.startswith("ids in [-2, 5)") for c in constraints), constraints
+
+
+@check
 def saved_view_inputs_keep_their_layout_and_outputs_equal_eager():
     d = fx.write_views_dump(os.path.join(TMP, "views"))
     code, r = replay_json(d, "--inputs", "saved", "--expected", "auto")

@@ -1,0 +1,340 @@
+#include "graph/value_domains.h"
+
+#include "graph/algorithms.h"
+
+#include <cmath>
+#include <optional>
+#include <set>
+
+namespace fxray::graph {
+namespace {
+
+using OpSet = std::set<std::string, std::less<>>;
+
+bool opIn(const Node& n, const OpSet& ops) { return n.isOp() && ops.contains(n.target.op); }
+
+// Ops that only reshape, move or copy their first argument: a value flowing through them keeps its domain.
+bool isViewLike(const Node& n)
+{
+    static const OpSet kOps = {"view", "_unsafe_view", "reshape", "clone", "permute", "expand", "squeeze", "unsqueeze",
+                               "flatten", "t", "transpose", "contiguous", "alias", "_to_copy", "slice", "select",
+                               "repeat", "expand_as", "view_as", "narrow", "unflatten", "movedim", "_reshape_alias",
+                               "as_strided", "lift_fresh_copy", "detach", "to", "type_as", "index_select"};
+    return opIn(n, kOps) && !n.args.empty() && n.args[0].kind == Arg::Kind::Node;
+}
+
+// Size of dim `dim` of the value `ref` as recorded (constant sizes only).
+std::optional<std::int64_t> recordedSize(const Graph& g, const Arg& ref, std::int64_t dim)
+{
+    if (ref.kind != Arg::Kind::Node)
+        return std::nullopt;
+    const Node& n = g.nodes[static_cast<std::size_t>(ref.node)];
+    if (!n.meta || !n.meta->isTensor())
+        return std::nullopt;
+    const auto& sizes = n.meta->tensor.sizes;
+    const auto rank = static_cast<std::int64_t>(sizes.size());
+    if (dim < 0)
+        dim += rank;
+    if (dim < 0 || dim >= rank || !sizes[static_cast<std::size_t>(dim)].isConstant())
+        return std::nullopt;
+    return sizes[static_cast<std::size_t>(dim)].value;
+}
+
+// Product of the last `count` recorded dims of `ref` (the plane a pooling index points into).
+std::optional<std::int64_t> trailingNumel(const Graph& g, const Arg& ref, int count)
+{
+    std::int64_t p = 1;
+    for (int d = 1; d <= count; ++d) {
+        auto s = recordedSize(g, ref, -d);
+        if (!s)
+            return std::nullopt;
+        p *= *s;
+    }
+    return p;
+}
+
+std::int64_t intArg(const Node& n, std::size_t i, std::int64_t fallback)
+{
+    return i < n.args.size() && n.args[i].kind == Arg::Kind::Int ? n.args[i].i : fallback;
+}
+
+ValueDomain intRange(const Node& user, std::optional<std::int64_t> high, const std::string& why, std::int64_t low = 0)
+{
+    if (!high || *high <= low)
+        return {};
+    ValueDomain d;
+    d.kind = ValueDomain::Kind::IntRange;
+    d.low = low;
+    d.high = *high;
+    d.reason = user.name + " (" + user.target.op + "): " + why;
+    return d;
+}
+
+ValueDomain floatDomain(const Node& user, ValueDomain::Kind kind, const std::string& why)
+{
+    ValueDomain d;
+    d.kind = kind;
+    d.reason = user.name + " (" + user.target.op + "): " + why;
+    return d;
+}
+
+// Classes are dim 1 of an (N, C, ...) input, dim 0 of a (C) input.
+ValueDomain classTarget(const Graph& g, const Node& user, std::size_t inputPos)
+{
+    if (user.args.size() <= inputPos || user.args[inputPos].kind != Arg::Kind::Node)
+        return {};
+    const Node& in = g.nodes[static_cast<std::size_t>(user.args[inputPos].node)];
+    const std::int64_t dim = in.meta && in.meta->isTensor() && in.meta->tensor.sizes.size() == 1 ? 0 : 1;
+    return intRange(user, recordedSize(g, user.args[inputPos], dim), "class count");
+}
+
+// LAPACK pivots are 1-based row numbers of the factorised matrix `factors`: [1, n].
+ValueDomain pivots(const Graph& g, const Node& user, const Arg& factors)
+{
+    auto n = recordedSize(g, factors, -1);
+    return intRange(user, n ? std::optional<std::int64_t>(*n + 1) : std::nullopt, "LAPACK pivots (1-based rows)", 1);
+}
+
+// The integer range consumer `user` puts on its argument `pos`.
+ValueDomain intBound(const Graph& g, const Node& user, std::size_t pos)
+{
+    const std::string& op = user.target.op;
+    static const OpSet kIndexedDim = {"index_select", "gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
+                                      "index_copy", "index_fill", "index_reduce"};
+    if (op == "embedding" && pos == 1)
+        return intRange(user, recordedSize(g, user.args[0], 0), "rows of the weight");
+    if (op == "embedding_dense_backward" && pos == 1)
+        return intRange(user, intArg(user, 2, -1), "num_weights");
+    if (kIndexedDim.contains(op) && pos == 2)
+        return intRange(user, recordedSize(g, user.args[0], intArg(user, 1, 0)), "size of the indexed dim");
+    if ((op == "nll_loss_forward" || op == "nll_loss" || op == "nll_loss2d_forward" || op == "cross_entropy_loss") && pos == 1)
+        return classTarget(g, user, 0);
+    if ((op == "nll_loss_backward" || op == "nll_loss2d_backward") && pos == 2)
+        return classTarget(g, user, 1);
+    if (op == "one_hot" && pos == 0)
+        return intRange(user, intArg(user, 1, -1), "num_classes");
+    if ((op == "max_pool2d_with_indices_backward" || op == "max_pool3d_with_indices_backward") && pos == 7)
+        return intRange(user, trailingNumel(g, user.args[1], op[8] == '2' ? 2 : 3), "positions in the pooled plane");
+    if ((op == "adaptive_max_pool2d_backward" || op == "adaptive_max_pool3d_backward") && pos == 2)
+        return intRange(user, trailingNumel(g, user.args[1], op[17] == '2' ? 2 : 3), "positions in the pooled plane");
+    if ((op == "max_unpool2d" || op == "max_unpool3d") && pos == 1 && user.args.size() > 2 &&
+        user.args[2].kind == Arg::Kind::List) {
+        std::int64_t p = 1;
+        for (const Arg& a : user.args[2].items)
+            p *= a.kind == Arg::Kind::Int ? a.i : 0;
+        return intRange(user, p, "positions in the output plane");
+    }
+    if ((op == "linalg_ldl_solve" || op == "linalg_lu_solve" || op == "lu_unpack") && pos == 1)
+        return pivots(g, user, user.args[0]);
+    if (op == "lu_solve" && pos == 2)
+        return pivots(g, user, user.args[1]);
+    if ((op == "bincount" || op == "repeat_interleave") && pos == 0)
+        return intRange(user, 16, "counts are non-negative");
+    return {};
+}
+
+// Whether pow's exponent (args[1]) makes a negative base NaN: a fractional or tensor exponent.
+bool fractionalExponent(const Node& user)
+{
+    if (user.args.size() < 2)
+        return false;
+    const Arg& e = user.args[1];
+    if (e.kind == Arg::Kind::Float)
+        return e.f != std::floor(e.f);
+    return e.kind == Arg::Kind::Node;
+}
+
+// The float domain consumer `user` puts on its argument `pos`.
+ValueDomain floatBound(const Node& user, std::size_t pos)
+{
+    using K = ValueDomain::Kind;
+    const std::string& op = user.target.op;
+    static const OpSet kPositiveArg0 = {"sqrt", "rsqrt", "log", "log2", "log10", "lgamma", "digamma", "polygamma",
+                                        "poisson", "_standard_gamma", "_sample_dirichlet", "multinomial"};
+    static const OpSet kUnitArg0 = {"bernoulli", "logit", "erfinv", "atanh", "acos", "asin", "binary_cross_entropy"};
+    // Batch norm's running_var / invstd argument positions.
+    static const OpSet kRunningVar4 = {"native_batch_norm", "_native_batch_norm_legit_functional",
+                                       "_native_batch_norm_legit_no_training", "_native_batch_norm_legit", "batch_norm",
+                                       "_batch_norm_impl_index", "cudnn_batch_norm", "miopen_batch_norm",
+                                       "_batch_norm_with_update", "_batch_norm_with_update_functional",
+                                       "_batch_norm_no_update", "batch_norm_elemt"};
+    static const OpSet kBackwardVar46 = {"native_batch_norm_backward", "cudnn_batch_norm_backward", "batch_norm_backward",
+                                         "miopen_batch_norm_backward"};
+    if ((kPositiveArg0.contains(op) && pos == 0) || (op == "pow" && pos == 0 && fractionalExponent(user)))
+        return floatDomain(user, K::Positive, "defined for positive inputs");
+    if ((kUnitArg0.contains(op) && pos == 0) || (op == "binary_cross_entropy" && pos == 1) ||
+        (op == "binary_cross_entropy_backward" && (pos == 1 || pos == 2)) || (op == "binary_cross_entropy_with_logits" && pos == 1))
+        return floatDomain(user, K::UnitInterval, "a probability");
+    if ((kRunningVar4.contains(op) && pos == 4) || (kBackwardVar46.contains(op) && (pos == 4 || pos == 6)))
+        return floatDomain(user, K::Positive, "a variance (or its inverse square root)");
+    if ((op == "native_layer_norm_backward" && pos == 4) || (op == "native_group_norm_backward" && pos == 3))
+        return floatDomain(user, K::Positive, "rstd");
+    return {};
+}
+
+// Attention backwards read their philox seed and offset on the host: eager passes 0-dim CPU tensors.
+bool cpuScalarUse(const Node& user, std::size_t pos)
+{
+    const std::string& op = user.target.op;
+    if (op == "_scaled_dot_product_efficient_attention_backward")
+        return pos == 7 || pos == 8;
+    if (op == "_efficient_attention_backward" || op == "_scaled_dot_product_flash_attention_backward" ||
+        op == "_flash_attention_backward")
+        return pos == 12 || pos == 13;
+    if (op == "_scaled_dot_product_cudnn_attention_backward")
+        return pos == 6 || pos == 7;
+    return false;
+}
+
+// The constant an add/sub adds to `v` ("position = arange + past_length"); nullopt when it is not one.
+std::optional<std::int64_t> constantShift(const Node& user, int v)
+{
+    if (!user.isOp() || user.args.size() != 2 || !user.kwargs.empty() || (user.target.op != "add" && user.target.op != "sub"))
+        return std::nullopt;
+    const Arg& a = user.args[0];
+    const Arg& b = user.args[1];
+    const bool sub = user.target.op == "sub";
+    if (a.kind == Arg::Kind::Node && a.node == v && b.kind == Arg::Kind::Int)
+        return sub ? -b.i : b.i;
+    if (!sub && b.kind == Arg::Kind::Node && b.node == v && a.kind == Arg::Kind::Int)
+        return a.i;
+    return std::nullopt;
+}
+
+bool listHolds(const Arg& a, int v)
+{
+    if (a.kind != Arg::Kind::List && a.kind != Arg::Kind::Tuple)
+        return false;
+    for (const Arg& item : a.items)
+        if (item.kind == Arg::Kind::Node && item.node == v)
+            return true;
+    return false;
+}
+
+// Keeps the tighter of two domains: the narrower integer range, Positive over UnitInterval over Any.
+void tighten(ValueDomain& cur, const ValueDomain& found)
+{
+    if (found.cpuScalar && !cur.cpuScalar) {
+        cur.cpuScalar = true;
+        if (cur.reason.empty())
+            cur.reason = found.reason;
+    }
+    if (found.kind == ValueDomain::Kind::Any)
+        return;
+    const bool better = cur.kind == ValueDomain::Kind::Any ||
+                        (found.kind == ValueDomain::Kind::IntRange && cur.kind == ValueDomain::Kind::IntRange &&
+                         found.high - found.low < cur.high - cur.low) ||
+                        (found.kind == ValueDomain::Kind::Positive && cur.kind == ValueDomain::Kind::UnitInterval);
+    if (better) {
+        const bool cpu = cur.cpuScalar;
+        cur = found;
+        cur.cpuScalar = cpu;
+    }
+}
+
+// The domain that the uses of value `v` (which holds the input's values plus `shift`) put on the input.
+struct Walker {
+    const Graph& g;
+    const std::vector<std::vector<int>>& users;
+
+    ValueDomain domainOf(int input) const
+    {
+        ValueDomain out;
+        std::vector<std::pair<int, std::int64_t>> frontier{{input, 0}};
+        std::set<int> seen;
+        while (!frontier.empty()) {
+            auto [v, shift] = frontier.back();
+            frontier.pop_back();
+            if (!seen.insert(v).second)
+                continue;
+            for (int u : users[static_cast<std::size_t>(v)]) {
+                const Node& user = g.nodes[static_cast<std::size_t>(u)];
+                if (!user.isOp())
+                    continue;
+                if ((isViewLike(user) && user.args[0].node == v) ||
+                    (user.target.op == "cat" && !user.args.empty() && listHolds(user.args[0], v))) {
+                    frontier.emplace_back(u, shift);
+                    continue;
+                }
+                if (auto c = constantShift(user, v)) {
+                    frontier.emplace_back(u, shift + *c);
+                    continue;
+                }
+                for (std::size_t pos = 0; pos < user.args.size(); ++pos)
+                    collect(user, pos, v, shift, out);
+            }
+        }
+        return out;
+    }
+
+    void collect(const Node& user, std::size_t pos, int v, std::int64_t shift, ValueDomain& out) const
+    {
+        const Arg& a = user.args[pos];
+        static const OpSet kIndexLists = {"index", "_unsafe_index", "index_put", "_index_put_impl", "_unsafe_index_put"};
+        if (a.kind == Arg::Kind::List && pos == 1 && kIndexLists.contains(user.target.op)) {
+            for (std::size_t k = 0; k < a.items.size(); ++k)
+                if (a.items[k].kind == Arg::Kind::Node && a.items[k].node == v)
+                    tighten(out, shifted(intRange(user, recordedSize(g, user.args[0], static_cast<std::int64_t>(k)),
+                                                  "size of dim " + std::to_string(k)),
+                                         shift));
+            return;
+        }
+        if (a.kind != Arg::Kind::Node || a.node != v)
+            return;
+        tighten(out, shifted(intBound(g, user, pos), shift));
+        if (shift >= 0)  // x + c > 0 holds for positive x when c >= 0
+            tighten(out, floatBound(user, pos));
+        if (shift == 0 && cpuScalarUse(user, pos)) {
+            ValueDomain cpu;
+            cpu.cpuScalar = true;
+            cpu.reason = user.name + " (" + user.target.op + "): philox seed/offset, a 0-dim CPU tensor in eager";
+            tighten(out, cpu);
+        }
+    }
+
+    // A bound on (input + shift) as a bound on the input.
+    static ValueDomain shifted(ValueDomain d, std::int64_t shift)
+    {
+        if (d.kind == ValueDomain::Kind::IntRange && shift != 0) {
+            d.low -= shift;
+            d.high -= shift;
+            d.reason += " (the input " + std::string(shift > 0 ? "+ " : "- ") + std::to_string(std::llabs(shift)) + ")";
+        }
+        return d;
+    }
+};
+
+}  // namespace
+
+std::string ValueDomain::describe() const
+{
+    std::string s;
+    switch (kind) {
+    case Kind::Any: break;
+    case Kind::IntRange: s = "in [" + std::to_string(low) + ", " + std::to_string(high) + ")"; break;
+    case Kind::Positive: s = "positive"; break;
+    case Kind::UnitInterval: s = "in [0, 1)"; break;
+    }
+    if (cpuScalar)
+        s += std::string(s.empty() ? "" : ", ") + "a 0-dim CPU tensor";
+    return s + ": " + reason;
+}
+
+std::vector<ValueDomain> inferValueDomains(const Graph& g)
+{
+    const auto users = computeUsers(g);
+    const Walker walker{g, users};
+    std::vector<ValueDomain> out(g.nodes.size());
+    for (int ph : g.placeholders())
+        out[static_cast<std::size_t>(ph)] = walker.domainOf(ph);
+    // Compiled autograd's list inputs: each getitem of a placeholder list is an input of its own.
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
+        if (n.target.kind == Target::Kind::Getitem && !n.args.empty() && n.args[0].kind == Arg::Kind::Node &&
+            g.nodes[static_cast<std::size_t>(n.args[0].node)].kind == NodeKind::Placeholder)
+            out[i] = walker.domainOf(static_cast<int>(i));
+    }
+    return out;
+}
+
+}  // namespace fxray::graph

@@ -1,0 +1,35 @@
+#pragma once
+// Values that a graph's inputs must hold for the graph to behave like the model it came from, inferred from the
+// ops that consume them (plain graph analysis). Random inputs drawn outside these domains make device asserts,
+// native crashes and NaNs that the model never shows: an embedding index past the table, a negative running
+// variance under rsqrt, a philox seed on the GPU where the kernel reads it on the host.
+//   - integer ranges: embedding rows, gather/scatter/index/index_select dims, nll/cross-entropy class counts,
+//     max-pool indices (the pooled plane), LAPACK pivots (1-based rows); followed through views, expand, cat
+//     and add/sub of constants (position ids = arange + offset);
+//   - positive floats: sqrt/rsqrt/log*/fractional pow inputs, batch-norm running_var and save_invstd;
+//   - probabilities in [0, 1): bernoulli, binary cross-entropy, multinomial;
+//   - 0-dim CPU tensors: attention backwards' philox seed and offset (eager keeps them on the host).
+#include "graph/graph.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fxray::graph {
+
+struct ValueDomain {
+    enum class Kind { Any, IntRange, Positive, UnitInterval };
+    Kind kind = Kind::Any;
+    std::int64_t low = 0, high = 1;  // IntRange: [low, high)
+    bool cpuScalar = false;          // eager passes a 0-dim CPU tensor here, whatever the recorded device
+    std::string reason;              // "embedding (embedding): rows of the weight"; "" for Any
+
+    bool constrained() const { return kind != Kind::Any || cpuScalar; }
+    std::string describe() const;  // "in [0, 30522): embedding (embedding): rows of the weight"
+};
+
+// One entry per node (index = node index); meaningful for placeholders (and compiled autograd's list getitems).
+// Where consumers disagree the tightest integer range wins, then Positive over UnitInterval.
+std::vector<ValueDomain> inferValueDomains(const Graph& g);
+
+}  // namespace fxray::graph

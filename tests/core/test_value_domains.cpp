@@ -1,0 +1,119 @@
+// Value domains of graph inputs (graph/value_domains.h): the ranges and signs that real models' graphs need
+// their generated inputs to respect, inferred from the consumers, through views, cat and constant shifts.
+#include "graph/fx_parser.h"
+#include "graph/int_ranges.h"
+#include "graph/value_domains.h"
+
+#include <QtTest/QtTest>
+
+using namespace fxray;
+using graph::ValueDomain;
+
+namespace {
+
+graph::Graph parse(const std::string& body, const std::string& params)
+{
+    const std::string text = "class G(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body;
+    return graph::parseFxModule(text, {"test.py", 1}).graph;
+}
+
+ValueDomain domainOf(const graph::Graph& g, const std::string& input)
+{
+    return graph::inferValueDomains(g)[static_cast<std::size_t>(g.findNode(input))];
+}
+
+}  // namespace
+
+class TestValueDomains : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void embeddingIndicesStayBelowTheRowsThroughViewsAndCat()
+    {
+        const auto g = parse("        view: \"i64[8]\" = torch.ops.aten.view.default(ids, [8])\n"
+                             "        cat: \"i64[12]\" = torch.ops.aten.cat.default([view, extra])\n"
+                             "        embedding: \"f32[12, 16]\" = torch.ops.aten.embedding.default(weight, cat)\n"
+                             "        return (embedding,)\n",
+                             "weight: \"f32[100, 16]\", ids: \"i64[2, 4]\", extra: \"i64[4]\"");
+        for (const char* input : {"ids", "extra"}) {
+            const ValueDomain d = domainOf(g, input);
+            QVERIFY(d.kind == ValueDomain::Kind::IntRange);
+            QCOMPARE(d.low, std::int64_t(0));
+            QCOMPARE(d.high, std::int64_t(100));
+            QVERIFY(d.reason.find("rows of the weight") != std::string::npos);
+        }
+        QVERIFY(!domainOf(g, "weight").constrained());
+    }
+
+    void aConstantShiftMovesTheRange()
+    {
+        // position ids = input + 2 (OPT's learned positions are offset by 2): the input itself is in [-2, 62).
+        const auto g = parse("        add: \"i64[4]\" = torch.ops.aten.add.Tensor(pos, 2)\n"
+                             "        embedding: \"f32[4, 8]\" = torch.ops.aten.embedding.default(weight, add)\n"
+                             "        return (embedding,)\n",
+                             "weight: \"f32[64, 8]\", pos: \"i64[4]\"");
+        const ValueDomain d = domainOf(g, "pos");
+        QVERIFY(d.kind == ValueDomain::Kind::IntRange);
+        QCOMPARE(d.low, std::int64_t(-2));
+        QCOMPARE(d.high, std::int64_t(62));
+    }
+
+    void batchNormVarianceAndFractionalPowerInputsArePositive()
+    {
+        const auto g = parse("        bn = torch.ops.aten._native_batch_norm_legit_no_training.default(x, w, b, mean, var, 0.1, 1e-05)\n"
+                             "        getitem: \"f32[2, 3, 4, 4]\" = bn[0]\n"
+                             "        pow_1: \"f32[3]\" = torch.ops.aten.pow.Tensor_Scalar(scale, 0.5)\n"
+                             "        pow_2: \"f32[3]\" = torch.ops.aten.pow.Tensor_Scalar(shift, 2)\n"
+                             "        return (getitem, pow_1, pow_2)\n",
+                             "x: \"f32[2, 3, 4, 4]\", w: \"f32[3]\", b: \"f32[3]\", mean: \"f32[3]\", var: \"f32[3]\", "
+                             "scale: \"f32[3]\", shift: \"f32[3]\"");
+        QVERIFY(domainOf(g, "var").kind == ValueDomain::Kind::Positive);
+        QVERIFY(domainOf(g, "scale").kind == ValueDomain::Kind::Positive);
+        QVERIFY(!domainOf(g, "shift").constrained());  // an integer power is defined everywhere
+        QVERIFY(!domainOf(g, "mean").constrained());
+    }
+
+    void attentionBackwardPhiloxStateIsACpuScalar()
+    {
+        const auto g = parse("        bw = torch.ops.aten._scaled_dot_product_efficient_attention_backward.default(go, q, k, v, None, out, lse, "
+                             "seed, offset, 0.0, [True, True, True, False])\n"
+                             "        getitem: \"f32[1, 2, 8, 4]\" = bw[0]\n"
+                             "        return (getitem,)\n",
+                             "go: \"f32[1, 2, 8, 4]\", q: \"f32[1, 2, 8, 4]\", k: \"f32[1, 2, 8, 4]\", v: \"f32[1, 2, 8, 4]\", "
+                             "out: \"f32[1, 2, 8, 4]\", lse: \"f32[1, 2, 32]\", seed: \"i64[]\", offset: \"i64[]\"");
+        QVERIFY(domainOf(g, "seed").cpuScalar && domainOf(g, "offset").cpuScalar);
+        QVERIFY(!domainOf(g, "lse").cpuScalar);
+    }
+
+    void poolingIndicesPivotsAndProbabilities()
+    {
+        const auto g = parse("        mp: \"f32[1, 2, 6, 6]\" = torch.ops.aten.max_pool2d_with_indices_backward.default(go, x, [2, 2], [2, 2], "
+                             "[0, 0], [1, 1], False, idx)\n"
+                             "        sol: \"f32[5, 2]\" = torch.ops.aten.linalg_ldl_solve.default(ld, piv, rhs)\n"
+                             "        bce: \"f32[]\" = torch.ops.aten.binary_cross_entropy.default(p, t)\n"
+                             "        return (mp, sol, bce)\n",
+                             "go: \"f32[1, 2, 3, 3]\", x: \"f32[1, 2, 6, 6]\", idx: \"i64[1, 2, 3, 3]\", ld: \"f32[5, 5]\", "
+                             "piv: \"i32[5]\", rhs: \"f32[5, 2]\", p: \"f32[4]\", t: \"f32[4]\"");
+        const ValueDomain idx = domainOf(g, "idx");
+        QVERIFY(idx.kind == ValueDomain::Kind::IntRange && idx.low == 0 && idx.high == 36);
+        const ValueDomain piv = domainOf(g, "piv");
+        QVERIFY(piv.kind == ValueDomain::Kind::IntRange && piv.low == 1 && piv.high == 6);
+        QVERIFY(domainOf(g, "p").kind == ValueDomain::Kind::UnitInterval);
+        QVERIFY(domainOf(g, "t").kind == ValueDomain::Kind::UnitInterval);
+        // The integer view for the repro writer agrees.
+        const auto ranges = graph::inferIntRanges(g);
+        QVERIFY(ranges[static_cast<std::size_t>(g.findNode("piv"))]->low == 1);
+    }
+
+    void theTightestRangeWins()
+    {
+        const auto g = parse("        e1: \"f32[4, 8]\" = torch.ops.aten.embedding.default(big, ids)\n"
+                             "        e2: \"f32[4, 8]\" = torch.ops.aten.embedding.default(small, ids)\n"
+                             "        return (e1, e2)\n",
+                             "big: \"f32[1000, 8]\", small: \"f32[10, 8]\", ids: \"i64[4]\"");
+        QCOMPARE(domainOf(g, "ids").high, std::int64_t(10));
+        QVERIFY(domainOf(g, "ids").describe().starts_with("in [0, 10): e2 (embedding)"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValueDomains)
+#include "test_value_domains.moc"
