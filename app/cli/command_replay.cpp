@@ -1,7 +1,10 @@
 // `fxray replay <graph|path> [--device cuda|cuda:N|cpu] [--seed N] [--inputs random|saved] [--floats normal|uniform]
 //  [--int-range LO,HI]
 //  [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected OUT.pt|auto]
-//  [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S]`
+//  [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain]`
+// A backward graph with random inputs is chained by default: its forward graph (the seed dump's forward_<i>, the
+// trace's aot_forward_graph of the same compile) replays first and its outputs become the backward's saved
+// activations, matched by name; --no-chain generates them all.
 // --cuda-graph: after the checked eager pass, the CUDA-graph safety analysis; when it finds nothing blocking,
 // capture on a side stream, replay (--warmup + --repeat times, default 3 + 20), compare with eager, time replays.
 // --expected auto: each dump's own <name>.expected.pt (eager outputs written by tools/capture).
@@ -29,7 +32,7 @@ namespace {
 constexpr std::string_view kUsage =
     "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
     "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
-    "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S]";
+    "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain]";
 
 class InProcessRunner : public replay::ReplayRunner {
 public:
@@ -94,7 +97,7 @@ int runReplay(const Args& args)
 {
     ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected", "--repeat",
                  "--warmup", "--floats", "--timeout"},
-                {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph", "--in-process"});
+                {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph", "--in-process", "--no-chain"});
     p.expectPositionals(1, kUsage);
     const replay::ReplayOptions options = parseReplayOptions(p);
     const std::string& target = p.positionals()[0];

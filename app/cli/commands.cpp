@@ -18,7 +18,8 @@ const std::vector<Command>& commands()
          "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
          "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values]\n"
          "                   [--compare-device DEV | --expected OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes]\n"
-         "                   [--json] [--in-process] [--timeout S]   (each graph runs in an `fxray worker` child unless --in-process)",
+         "                   [--json] [--in-process] [--timeout S] [--no-chain]   (each graph runs in an `fxray worker` child\n"
+         "                   unless --in-process; a backward graph takes its saved activations from its forward unless --no-chain)",
          &runReplay},
         {"worker", "the replay process behind the GUI and minimize (JSON lines on stdin/stdout; not for people)",
          "fxray worker", &runWorker},

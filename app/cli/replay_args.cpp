@@ -63,6 +63,7 @@ replay::ReplayOptions parseReplayOptions(const ArgParser& p)
     o.warmup = count("--warmup");
     o.valueChecks = !p.flag("--no-values");
     o.cudaGraph = p.flag("--cuda-graph");
+    o.chain = !p.flag("--no-chain");
     return o;
 }
 

@@ -586,6 +586,30 @@ std::optional<GraphEntry> traceAddressEntry(const std::string& address)
 
 }  // namespace
 
+std::optional<std::string> forwardPartnerAddress(const GraphEntry& e)
+{
+    if (e.kind != GraphKind::Backward)
+        return std::nullopt;
+    const std::size_t hash = e.address.rfind('#');
+    if (hash != std::string::npos) {
+        const std::string record = "aot_backward_graph";
+        const std::size_t at = e.address.rfind(record);
+        if (at == std::string::npos || at < hash)
+            return std::nullopt;
+        return e.address.substr(0, at) + "aot_forward_graph" + e.address.substr(at + record.size());
+    }
+    const fs::path dir(e.address);
+    const std::string name = dir.filename().string();
+    const std::size_t at = name.rfind("_backward_");
+    if (at == std::string::npos)
+        return std::nullopt;
+    const fs::path forward = dir.parent_path() / (name.substr(0, at) + "_forward_" + name.substr(at + 10));
+    std::error_code ec;
+    if (!fs::is_directory(forward, ec))
+        return std::nullopt;
+    return forward.string();
+}
+
 LoadedGraph loadAddress(const std::string& address)
 {
     if (auto e = traceAddressEntry(address))

@@ -43,6 +43,8 @@ public:
         // Candidates always get fresh inputs; only the original may be replayed with its saved real inputs
         // (a failure that needs real data to show up is still located there).
         m_queryOptions.inputs = replay::ReplayOptions::Inputs::Random;
+        // A candidate must fail on inputs its repro.py can make alone: no forward graph replayed first.
+        m_queryOptions.chain = false;
         m_baselineOptions = m_queryOptions;
         m_baselineOptions.inputs = options.replay.inputs;
         for (const auto& s : options.failures)

@@ -37,6 +37,9 @@ struct ReplayOptions {
     // capture it on a side stream with static inputs, replay it (`warmup` + max(`repeat`, 1) times) and
     // compare its outputs with the eager pass's.
     bool cudaGraph = false;
+    // Chained replay: a backward graph with random inputs takes its saved activations (and random state) from a
+    // replay of its forward graph (io::forwardPartnerAddress), as in eager; tangents are generated.
+    bool chain = true;
 };
 
 // One graph output compared with a reference (another device's replay, or saved outputs).
@@ -140,6 +143,8 @@ struct ReplayReport {
     // Value domains the generated inputs were drawn from ("primals_3 in [0, 30522): embedding (embedding): rows
     // of the weight"); empty with saved inputs.
     std::vector<std::string> constraints;
+    std::string chainedFrom;                  // the forward graph replayed first for a chained backward
+    std::vector<std::string> chainedInputs;   // inputs taken from its outputs, by name
     std::map<std::string, std::int64_t, std::less<>> symbols;  // the size symbols' values the inputs were made with
     std::string firstNanNode;
     double totalUs = 0;   // whole replay, synchronised

@@ -6,6 +6,7 @@
 #include "io/pt_file.h"
 #include "replay/cuda_graph_capture.h"
 #include "replay/cuda_graph_safety.h"
+#include "replay/input_chaining.h"
 #include "replay/input_factory.h"
 #include "replay/op_plan.h"
 #include "replay/pt_tensors.h"
@@ -737,35 +738,6 @@ void runTimedRepeats(const Prepared& p, const ReplayOptions& options, const std:
     }
 }
 
-// Device, plans, inputs, constants and the CUDA-graph analysis. Throws what stops the replay from starting.
-Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, ReplayReport& report)
-{
-    const graph::Graph& g = lg.graph;
-    Prepared p;
-    p.graph = &g;
-    p.device = resolveDevice(options.device);
-    p.plans = detail::planGraph(g, p.device);
-    report.unsupported = unsupportedLines(g, p.plans);
-    for (std::size_t i = 0; i < p.plans.size() && i < report.nodes.size(); ++i)
-        if (p.plans[i].op)
-            report.nodes[i].schema = c10::toString(p.plans[i].op->schema());
-    at::manual_seed(options.seed);
-    p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
-                                                              : detail::makeInputs(lg, options, p.device, report);
-    p.constants = loadConstants(lg, p.device);
-    if (options.cudaGraph) {
-        // The analysis comes first: its findings stand even when the replay cannot start.
-        report.cudaGraph.emplace();
-        report.cudaGraph->findings = detail::analyzeCudaGraphSafety(g, p.plans, p.device);
-        std::set<std::string> nondeterministic;
-        for (const CudaGraphFinding& f : report.cudaGraph->findings)
-            if (f.kind == CudaGraphFinding::Kind::Nondeterministic)
-                nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
-        report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
-    }
-    return p;
-}
-
 ReplayReport emptyReport(const io::LoadedGraph& lg, const ReplayOptions& options)
 {
     const graph::Graph& g = lg.graph;
@@ -781,6 +753,58 @@ ReplayReport emptyReport(const io::LoadedGraph& lg, const ReplayOptions& options
                                                                                   : std::string(graph::nodeKindName(g.nodes[i].kind));
     }
     return report;
+}
+
+// Replays a forward graph unchecked on generated inputs and returns its outputs (for chained backwards).
+detail::ForwardRunner forwardRunner(const c10::Device& device)
+{
+    return [device](const io::LoadedGraph& f, const ReplayOptions& fo) {
+        Prepared fp;
+        fp.graph = &f.graph;
+        fp.device = device;
+        fp.plans = detail::planGraph(f.graph, device);
+        ReplayReport scratch = emptyReport(f, fo);
+        at::manual_seed(fo.seed);
+        fp.inputs = detail::makeInputs(f, fo, device, scratch);
+        fp.constants = loadConstants(f, device);
+        ReplayOptions unchecked = fo;
+        unchecked.stopOnFirst = false;
+        c10::InferenceMode inferenceMode;
+        std::vector<c10::IValue> outputs = interpret(fp, unchecked, nullptr, nullptr, nullptr, nullptr, {});
+        synchronize(device);
+        return outputs;
+    };
+}
+
+// Device, plans, inputs, constants and the CUDA-graph analysis. Throws what stops the replay from starting.
+Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, ReplayReport& report)
+{
+    const graph::Graph& g = lg.graph;
+    Prepared p;
+    p.graph = &g;
+    p.device = resolveDevice(options.device);
+    p.plans = detail::planGraph(g, p.device);
+    report.unsupported = unsupportedLines(g, p.plans);
+    for (std::size_t i = 0; i < p.plans.size() && i < report.nodes.size(); ++i)
+        if (p.plans[i].op)
+            report.nodes[i].schema = c10::toString(p.plans[i].op->schema());
+    at::manual_seed(options.seed);
+    p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
+                                                              : detail::makeInputs(lg, options, p.device, report);
+    if (options.chain && options.inputs == ReplayOptions::Inputs::Random && lg.entry.kind == io::GraphKind::Backward)
+        detail::chainFromForward(lg, options, forwardRunner(p.device), p.inputs, report);
+    p.constants = loadConstants(lg, p.device);
+    if (options.cudaGraph) {
+        // The analysis comes first: its findings stand even when the replay cannot start.
+        report.cudaGraph.emplace();
+        report.cudaGraph->findings = detail::analyzeCudaGraphSafety(g, p.plans, p.device);
+        std::set<std::string> nondeterministic;
+        for (const CudaGraphFinding& f : report.cudaGraph->findings)
+            if (f.kind == CudaGraphFinding::Kind::Nondeterministic)
+                nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
+        report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
+    }
+    return p;
 }
 
 }  // namespace

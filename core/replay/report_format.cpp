@@ -205,6 +205,13 @@ json::Value reportToJson(const ReplayReport& r)
     for (const auto& c : r.constraints)
         constraints.push_back(c);
     o["constraints"] = std::move(constraints);
+    if (!r.chainedFrom.empty()) {
+        o["chained_from"] = r.chainedFrom;
+        json::Value chained = json::Array{};
+        for (const auto& c : r.chainedInputs)
+            chained.push_back(c);
+        o["chained_inputs"] = std::move(chained);
+    }
     o["notes"] = std::move(notes);
     json::Value symbols = json::Object{};
     for (const auto& [sym, v] : r.symbols)
@@ -290,6 +297,10 @@ ReplayReport reportFromJson(const json::Value& o)
     if (o["notes"].isArray())
         for (const json::Value& n : o["notes"].asArray())
             r.notes.push_back(n.asString());
+    r.chainedFrom = o.stringOr("chained_from", "");
+    if (o["chained_inputs"].isArray())
+        for (const json::Value& c : o["chained_inputs"].asArray())
+            r.chainedInputs.push_back(c.asString());
     if (o["constraints"].isArray())
         for (const json::Value& c : o["constraints"].asArray())
             r.constraints.push_back(c.asString());
@@ -368,6 +379,12 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
         out += formatCudaGraph(*r.cudaGraph);
     for (const auto& note : r.notes)
         out += "  assumed " + note + "\n";
+    if (!r.chainedFrom.empty()) {
+        out += "  chained from " + r.chainedFrom + ": " + std::to_string(r.chainedInputs.size()) + " input(s) from its outputs (";
+        for (std::size_t k = 0; k < r.chainedInputs.size() && k < 8; ++k)
+            out += (k ? ", " : "") + r.chainedInputs[k];
+        out += r.chainedInputs.size() > 8 ? ", ...)\n" : ")\n";
+    }
     for (const auto& c : r.constraints)
         out += "  input " + c + "\n";
     if (!r.firstNanNode.empty())

@@ -173,6 +173,7 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
     j["compare_device"] = o.compareDevice;
     j["expected_outputs"] = o.expectedOutputsPath;
     j["cuda_graph"] = o.cudaGraph;
+    j["chain"] = o.chain;
     return j;
 }
 
@@ -199,6 +200,7 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
     o.compareDevice = j.stringOr("compare_device", "");
     o.expectedOutputsPath = j.stringOr("expected_outputs", "");
     o.cudaGraph = flag("cuda_graph", false);
+    o.chain = flag("chain", true);
     return o;
 }
 

@@ -63,6 +63,21 @@ def generated_inputs_respect_value_domains_and_list_them():
 
 
 @check
+def backward_graphs_take_their_saved_activations_from_their_forward():
+    from cli_harness import SAMPLES
+    d = os.path.join(SAMPLES, "cpu", "dumps", "cnn_channels_last", "cnn_channels_last_backward_0")
+    code, r = replay_json(d)
+    assert code == 0 and r["chained_from"].endswith("cnn_channels_last_forward_0"), r.get("chained_from")
+    assert "convolution" in r["chained_inputs"] and not any(n.startswith("tangents") for n in r["chained_inputs"])
+    assert not any(c.startswith("convolution ") for c in r["constraints"])  # chained, not generated
+    code, r = replay_json(d, "--no-chain")
+    assert code == 0 and "chained_from" not in r
+    trace = os.path.join(SAMPLES, "cpu", "trace", "mlp_inductor.log") + "#0/0/aot_backward_graph"
+    code, r = replay_json(trace)
+    assert code == 0 and r["chained_from"].endswith("#0/0/aot_forward_graph") and "relu" in r["chained_inputs"], r
+
+
+@check
 def saved_view_inputs_keep_their_layout_and_outputs_equal_eager():
     d = fx.write_views_dump(os.path.join(TMP, "views"))
     code, r = replay_json(d, "--inputs", "saved", "--expected", "auto")
