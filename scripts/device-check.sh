@@ -36,14 +36,17 @@ rc=${PIPESTATUS[0]}
 echo "== fxray info on the samples" | tee "$OUT/info.log"
 "$BUILD_DIR/app/cli/fxray" info samples 2>&1 | tail -3 | tee -a "$OUT/info.log"
 
-# FXRAY_DEVICE_BENCH=0 skips the benchmarks; FXRAY_DEVICE_BENCHES picks them (default: both).
+# FXRAY_DEVICE_BENCH=0 skips the benchmarks; FXRAY_DEVICE_BENCHES picks them (replay chain minimize; default: all).
 if [ "${FXRAY_DEVICE_BENCH:-1}" = 1 ]; then
-  for bench in ${FXRAY_DEVICE_BENCHES:-replay minimize}; do
+  for bench in ${FXRAY_DEVICE_BENCHES:-replay chain minimize}; do
     case "$bench" in
       replay)
         echo "== replay benchmark (fxray vs Python references, same run)" | tee "$OUT/bench.log"
         "$PY" bench/replay_bench.py --fxray "$BUILD_DIR/app/cli/fxray" --device cuda --repeats 100 --warmup 20 \
           --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/bench.log" ;;
+      chain)
+        echo "== chained forward+backward replay of a 24-layer transformer (fxray vs eager)" | tee "$OUT/chain_bench.log"
+        "$PY" bench/chain_bench.py --fxray "$BUILD_DIR/app/cli/fxray" 2>&1 | tee -a "$OUT/chain_bench.log" ;;
       minimize)
         echo "== minimize benchmark (fxray vs functorch's minifier; 1,500-node graph on CPU and CUDA)" | tee "$OUT/minimize_bench.log"
         "$PY" bench/minimize_bench.py --fxray "$BUILD_DIR/app/cli/fxray" 2>&1 | tee -a "$OUT/minimize_bench.log" ;;
