@@ -416,6 +416,20 @@ private Q_SLOTS:
         QVERIFY(!panel.report()->cudaGraph);
     }
 
+    void aBackwardGraphRunsChainedAndTheSummarySaysSo()
+    {
+        ReplayPanel panel;
+        panel.setWorkerProgram(workerProgram());
+        const QString path = QStringLiteral(FXRAY_SAMPLES_DIR "/cpu/dumps/mlp/mlp_backward_0");
+        panel.setGraph(load(path), path, QStringLiteral("mlp_backward_0"));
+        QSignalSpy finished(&panel, &ReplayPanel::finished);
+        panel.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(panel.report()->verdict(), std::string("pass"));
+        QVERIFY(panel.report()->chainedFrom.ends_with("mlp_forward_0"));
+        QVERIFY2(panel.summaryText().contains(QStringLiteral("5 inputs chained from its forward")), qPrintable(panel.summaryText()));
+    }
+
     void settingsRoundTrip()
     {
         QTemporaryDir dir;

@@ -104,6 +104,8 @@ QString ReplayResultsModel::detailsText(const replay::NodeResult& n)
         parts << qs(n.error);
     if (n.nanOrigin)
         parts << QStringLiteral("NaN/Inf originates here");
+    if (n.nonFiniteConstant)
+        parts << QStringLiteral("NaN/Inf from a constant or fill (intended)");
     return parts.join(QStringLiteral("; "));
 }
 

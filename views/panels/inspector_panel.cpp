@@ -203,7 +203,9 @@ void InspectorPanel::render()
         h += tr("<h4>Replay</h4><table cellspacing=2>");
         QString status = QString::fromUtf8(replay::nodeStatusName(result->status).data());
         if (result->nanOrigin)
-            status += tr(" — <span style=\"color:#9c27b0\"><b>NaN/Inf origin</b></span>");
+            status += tr(" — <span style=\"color:#9c27b0\"><b>NaN/Inf origin</b></span> (from finite inputs)");
+        if (result->nonFiniteConstant)
+            status += tr(" — NaN/Inf from a constant or fill (intended, not a failure)");
         row(tr("status"), status);
         row(tr("time"), tr("%1 µs").arg(result->timeUs, 0, 'f', 1));
         if (!result->error.empty())

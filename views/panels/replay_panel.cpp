@@ -602,6 +602,8 @@ QString ReplayPanel::summaryText() const
         s += QStringLiteral(" · %1 ms").arg(r.totalUs / 1000.0, 0, 'f', 1);
     if (!r.firstNanNode.empty())
         s += QStringLiteral(" · NaN/Inf from %1").arg(qs(r.firstNanNode));
+    if (!r.chainedFrom.empty())
+        s += QStringLiteral(" · %1 inputs chained from its forward").arg(r.chainedInputs.size());
     if (r.cudaGraph)
         s += QStringLiteral(" · ") + cudaGraphText(*r.cudaGraph);
     return s + QStringLiteral(" · ") + whereText(r);
