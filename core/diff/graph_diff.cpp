@@ -135,7 +135,8 @@ public:
             const int mp = m_r.aToB[static_cast<std::size_t>(p.node)];
             return mp == q.node || mp < 0 || m_r.bToA[static_cast<std::size_t>(q.node)] < 0;
         }
-        if (p.kind == Arg::Kind::List || p.kind == Arg::Kind::Tuple || p.kind == Arg::Kind::Slice) {
+        if (p.kind == Arg::Kind::List || p.kind == Arg::Kind::Tuple || p.kind == Arg::Kind::Slice ||
+            p.kind == Arg::Kind::Dict) {
             if (p.kind != q.kind || p.items.size() != q.items.size())
                 return false;
             for (std::size_t k = 0; k < p.items.size(); ++k)

@@ -55,6 +55,7 @@ std::uint64_t hashArgShape(const Arg& a)
     case Arg::Kind::List:
     case Arg::Kind::Tuple:
     case Arg::Kind::Slice:
+    case Arg::Kind::Dict:
         h = combine(h, a.items.size());
         for (const Arg& item : a.items)
             h = combine(h, hashArgShape(item));
@@ -94,7 +95,8 @@ void walkArgPairs(const Arg& p, const Arg& q, F& fn)
 {
     fn(p, q);
     const auto container = [](const Arg& a) {
-        return a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple || a.kind == Arg::Kind::Slice;
+        return a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple || a.kind == Arg::Kind::Slice ||
+               a.kind == Arg::Kind::Dict;
     };
     if (container(p) && container(q))
         for (std::size_t k = 0; k < p.items.size() && k < q.items.size(); ++k)

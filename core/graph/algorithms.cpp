@@ -46,6 +46,7 @@ void hashArg(Hasher& h, const Arg& a, const std::vector<std::uint64_t>& nodeHash
     case Arg::Kind::List:
     case Arg::Kind::Tuple:
     case Arg::Kind::Slice:
+    case Arg::Kind::Dict:
         h.u64(a.items.size());
         for (const Arg& i : a.items)
             hashArg(h, i, nodeHashes);

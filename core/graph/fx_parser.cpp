@@ -28,6 +28,23 @@ constexpr OperatorSpelling kBinaryOps[] = {
     {"&", "and_"}, {"|", "or_"}, {"^", "xor"}, {"@", "matmul"}, {"<<", "lshift"}, {">>", "rshift"},
 };
 
+// torch.fx.graph's inplace_methods: the augmented assignments FX prints for operator.i<op> targets.
+constexpr OperatorSpelling kAugmentedOps[] = {
+    {"+=", "iadd"}, {"-=", "isub"}, {"*=", "imul"}, {"/=", "itruediv"}, {"//=", "ifloordiv"}, {"%=", "imod"},
+    {"**=", "ipow"}, {"&=", "iand"}, {"|=", "ior"}, {"^=", "ixor"}, {"@=", "imatmul"}, {"<<=", "ilshift"},
+    {">>=", "irshift"},
+};
+
+const std::string_view* augmentedOpName(const Token& t)
+{
+    if (t.kind != TokenKind::Op)
+        return nullptr;
+    for (const auto& op : kAugmentedOps)
+        if (op.symbol == t.text)
+            return &op.name;
+    return nullptr;
+}
+
 const std::string_view* binaryOpName(const Token& t)
 {
     if (t.kind != TokenKind::Op)
@@ -105,6 +122,12 @@ public:
                 i = parseForward(i);
                 result.graph = std::move(m_graph);
                 haveGraph = true;
+                continue;
+            }
+            // str(ExportedProgram) (export logs' exported_program records): the graph module is indented under
+            // an "ExportedProgram:" line, the graph signature and range constraints follow at module level.
+            if (t.size() == 2 && t[0].isName("ExportedProgram") && t[1].is(":")) {
+                ++i;
                 continue;
             }
             if (t[0].isName("def") && t.size() > 1 && t[1].isName("load_args")) {
@@ -379,10 +402,86 @@ private:
                 continue;
             Cursor c{&toks, b, e};
             m_nodeName.clear();
+            if (p == 0 && isInplaceStatement(c)) {
+                // The node's name comes in the next statement: "a += b;  name = a".
+                if (parts.size() < 2 || parts[1].first == parts[1].second)
+                    fail(c.peek(), "in-place statement without its node: FX writes 'a += b;  name = a'");
+                defined = parseInplace(c, Cursor{&toks, parts[1].first, parts[1].second});
+                ++p;
+                continue;
+            }
             int node = parseStatement(c, p == 0 ? trailing : std::string(), defined);
             if (p == 0)
                 defined = node;
         }
+    }
+
+    // "a += b" (any augmented operator) or "a[i] = v": how FX prints the in-place call_function targets
+    // operator.iadd ... and operator.setitem (torch.fx.graph's inplace_methods), which dynamo graphs hold.
+    static bool isInplaceStatement(const Cursor& c)
+    {
+        if (c.peek().kind != TokenKind::Name || !c.has(1))
+            return false;
+        if (augmentedOpName(c.peek(1)))
+            return true;
+        if (!c.at("[", 1))
+            return false;
+        int depth = 0;
+        for (std::size_t k = c.pos + 1; k < c.end; ++k) {
+            const Token& t = (*c.tokens)[k];
+            if (t.is("(") || t.is("[") || t.is("{"))
+                ++depth;
+            else if ((t.is(")") || t.is("]") || t.is("}")) && --depth == 0)
+                return k + 1 < c.end && (*c.tokens)[k + 1].is("=");
+        }
+        return false;
+    }
+
+    // One node from "a += b;  n: "ann" = a" (operator.iadd(a, b)) or "a[i] = v;  n = a" (operator.setitem(a, i, v)).
+    int parseInplace(Cursor stmt, Cursor bind)
+    {
+        const Token& nameTok = bind.peek();
+        if (nameTok.kind != TokenKind::Name)
+            fail(nameTok, "expected the in-place node's name after the in-place statement");
+        ++bind.pos;
+        Node node;
+        node.name = nameTok.text;
+        node.line = nameTok.line;
+        node.stack = m_currentStack;
+        node.kind = NodeKind::CallFunction;
+        node.target.kind = Target::Kind::Operator;
+        m_nodeName = node.name;
+        if (bind.at(":")) {
+            ++bind.pos;
+            if (bind.done() || bind.peek().kind != TokenKind::String)
+                fail(nameTok, "expected a string annotation after ':'");
+            node.meta = parseAnnotation(bind.peek().text, loc(bind.peek(), node.name));
+            ++bind.pos;
+        }
+        if (!bind.at("="))
+            fail(bind.done() ? nameTok : bind.peek(), "expected '=' after the in-place node's name");
+        ++bind.pos;
+        const Token& base = stmt.peek();
+        if (bind.done() || !bind.peek().isName(base.text) || bind.has(1))
+            fail(bind.done() ? nameTok : bind.peek(),
+                 "an in-place statement on '" + base.text + "' must be followed by '" + node.name + " = " + base.text + "'");
+        node.args.push_back(parsePrimary(stmt));  // the mutated value: a node name
+        if (node.args[0].kind != Arg::Kind::Node)
+            fail(base, "in-place statement on a value that is not a node");
+        if (const std::string_view* op = augmentedOpName(stmt.peek())) {
+            node.target.op = std::string(*op);
+            ++stmt.pos;
+        } else {
+            node.target.op = "setitem";
+            std::size_t close = matching(*stmt.tokens, stmt.pos);
+            Cursor index{stmt.tokens, stmt.pos + 1, close};
+            node.args.push_back(parseValue(index));
+            expectEnd(index);
+            stmt.pos = close + 2;  // past "] ="
+        }
+        node.args.push_back(parseValue(stmt));
+        expectEnd(stmt);
+        return addNode(std::move(node), nameTok);
     }
 
     // Returns the index of the node the statement defined, or -1.
@@ -713,7 +812,7 @@ private:
     static bool isLiteralName(const std::string& s)
     {
         return s == "True" || s == "False" || s == "None" || s == "inf" || s == "nan" || s == "device" ||
-               s == "slice";
+               s == "slice" || s == "Ellipsis" || s == "infj" || s == "nanj";
     }
 
     std::vector<std::string> dottedName(Cursor& c)
@@ -771,7 +870,10 @@ private:
                 v.i = t.is("-") ? -v.i : v.i;
             else if (v.kind == Arg::Kind::Float)
                 v.f = t.is("-") ? -v.f : v.f;
-            else
+            else if (v.kind == Arg::Kind::Complex && t.is("-")) {
+                v.f = -v.f;  // python: -1j is complex(-0.0, -1.0)
+                v.imag = -v.imag;
+            } else if (v.kind != Arg::Kind::Complex)
                 fail(t, "unary '" + t.text + "' on a non-number inside an argument");
             return v;
         }
@@ -782,6 +884,18 @@ private:
         if (t.kind == TokenKind::String) {
             ++c.pos;
             return Arg::ofString(t.text);
+        }
+        if (t.is("...")) {
+            ++c.pos;
+            Arg e;
+            e.kind = Arg::Kind::Ellipsis;
+            return e;
+        }
+        if (t.is("{"))
+            return parseDict(c);
+        if (t.is("(")) {
+            if (auto z = parseParenthesisedComplex(c))
+                return *z;
         }
         if (t.is("[") || t.is("(")) {
             bool isList = t.is("[");
@@ -816,6 +930,14 @@ private:
                 return Arg::ofFloat(std::numeric_limits<double>::infinity());
             if (head == "nan")
                 return Arg::ofFloat(std::numeric_limits<double>::quiet_NaN());
+            if (head == "Ellipsis") {
+                Arg e;
+                e.kind = Arg::Kind::Ellipsis;
+                return e;
+            }
+            if (head == "infj" || head == "nanj")  // python's repr of complex(0, inf) / complex(0, nan)
+                return complexOf(0.0, head == "infj" ? std::numeric_limits<double>::infinity()
+                                                     : std::numeric_limits<double>::quiet_NaN());
             if (head == "device" && c.at("("))
                 return parseDevice(c, t);
             if (head == "slice" && c.at("(")) {
@@ -872,6 +994,65 @@ private:
         fail(t, "unsupported value '" + dotted + "'");
     }
 
+    static Arg complexOf(double re, double im)
+    {
+        Arg z;
+        z.kind = Arg::Kind::Complex;
+        z.f = re;
+        z.imag = im;
+        return z;
+    }
+
+    // "{k: v, ...}" (flex_attention's kernel options, dynamo-level calls): keys and values alternate in items.
+    Arg parseDict(Cursor& c)
+    {
+        std::size_t close = matching(*c.tokens, c.pos);
+        Cursor inner{c.tokens, c.pos + 1, close};
+        Arg d;
+        d.kind = Arg::Kind::Dict;
+        while (!inner.done()) {
+            d.items.push_back(parseValue(inner));
+            if (!inner.at(":"))
+                fail(inner.done() ? (*c.tokens)[close] : inner.peek(), "expected ':' after a dict key");
+            ++inner.pos;
+            d.items.push_back(parseValue(inner));
+            if (!inner.done()) {
+                if (!inner.at(","))
+                    fail(inner.peek(), "expected ',' between dict items");
+                ++inner.pos;
+            }
+        }
+        c.pos = close + 1;
+        return d;
+    }
+
+    // Python's repr of a complex with a real part: "(1+2j)", "(-0-1j)", "(1+nanj)". nullopt when the
+    // parentheses hold anything else (then they are a tuple or a parenthesised value).
+    std::optional<Arg> parseParenthesisedComplex(Cursor& c)
+    {
+        std::size_t close = matching(*c.tokens, c.pos);
+        Cursor inner{c.tokens, c.pos + 1, close};
+        const auto isImaginary = [](const Token& t) {
+            return (t.kind == TokenKind::Number && (t.text.back() == 'j' || t.text.back() == 'J')) ||
+                   t.isName("infj") || t.isName("nanj");
+        };
+        // [sign] real (+|-) imaginary: the sign token sits at close - 2, the imaginary part at close - 1.
+        if (close < c.pos + 4 || !isImaginary((*c.tokens)[close - 1]) ||
+            !((*c.tokens)[close - 2].is("+") || (*c.tokens)[close - 2].is("-")))
+            return std::nullopt;
+        Cursor realPart{c.tokens, inner.pos, close - 2};
+        Arg re = parsePrimary(realPart);
+        if (!realPart.done() || (re.kind != Arg::Kind::Float && re.kind != Arg::Kind::Int))
+            return std::nullopt;
+        Cursor imagPart{c.tokens, close - 1, close};
+        Arg im = parsePrimary(imagPart);
+        c.pos = close + 1;
+        double real = re.kind == Arg::Kind::Int ? static_cast<double>(re.i) : re.f;
+        if (real == 0 && (*c.tokens)[inner.pos].is("-"))
+            real = -0.0;  // repr writes complex(-0.0, -1.0) as "(-0-1j)": the int -0 stands for -0.0
+        return complexOf(real, (*c.tokens)[close - 2].is("-") ? -im.imag : im.imag);
+    }
+
     Arg parseDevice(Cursor& c, const Token& t)
     {
         std::vector<Arg> args;
@@ -919,6 +1100,14 @@ private:
     Arg parseNumber(const Token& t)
     {
         const std::string& s = t.text;
+        if (s.size() > 1 && (s.back() == 'j' || s.back() == 'J')) {  // imaginary literal: 1j, 2.5j, 1e-05j
+            double v = 0;
+            const bool hex = s[1] == 'x' || s[1] == 'X';
+            auto [p, ec] = std::from_chars(s.data(), s.data() + s.size() - 1, v);
+            if (hex || ec != std::errc() || p != s.data() + s.size() - 1)
+                fail(t, "bad number '" + s + "'");
+            return complexOf(0.0, v);
+        }
         bool isFloat = s.find_first_of(".eE") != std::string::npos && !(s.size() > 1 && (s[1] == 'x' || s[1] == 'X'));
         if (!isFloat) {
             std::int64_t v = 0;

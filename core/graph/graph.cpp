@@ -11,6 +11,9 @@ bool Arg::operator==(const Arg& o) const
     case Kind::Bool: return b == o.b;
     case Kind::Int: return i == o.i;
     case Kind::Float: return f == o.f || (f != f && o.f != o.f);  // nan == nan for graph equality
+    case Kind::Complex:
+        return (f == o.f || (f != f && o.f != o.f)) && (imag == o.imag || (imag != imag && o.imag != o.imag));
+    case Kind::Ellipsis: return true;
     case Kind::String:
     case Kind::Layout:
     case Kind::MemoryFormat: return s == o.s;
@@ -18,7 +21,8 @@ bool Arg::operator==(const Arg& o) const
     case Kind::Device: return device == o.device;
     case Kind::Slice:
     case Kind::List:
-    case Kind::Tuple: return items == o.items;
+    case Kind::Tuple:
+    case Kind::Dict: return items == o.items;
     case Kind::Node: return node == o.node;
     }
     return false;

@@ -20,15 +20,19 @@ struct Arg {
         Slice,                                // slice(a, b, c): items holds the three parts
         List, Tuple,
         Node,                                 // reference to graph node `node`
+        Ellipsis,                             // `Ellipsis` (FX's repr of `...`, in dynamo-level indexing)
+        Dict,                                 // {k: v, ...}: items holds keys and values alternately
+        Complex,                              // 1j, (1+2j): f is the real part, imag the imaginary part
     };
     Kind kind = Kind::None;
     bool b = false;
     std::int64_t i = 0;
     double f = 0.0;
+    double imag = 0.0;     // Complex
     std::string s;         // String; Layout / MemoryFormat name ("strided", "channels_last")
     graph::DType dtype{};  // DType
     graph::Device device;  // Device
-    std::vector<Arg> items;  // List / Tuple / Slice
+    std::vector<Arg> items;  // List / Tuple / Slice / Dict (k0, v0, k1, v1, ...)
     int node = -1;           // Node: index into Graph::nodes
 
     static Arg none() { return Arg{}; }
@@ -52,7 +56,9 @@ struct Target {
         Op,         // torch.ops.<ns>.<op>.<overload>
         Getitem,    // x[i] / operator.getitem
         Operator,   // python operator on SymInts: op is "add", "sub", "mul", "floordiv", "mod", "pow", "truediv",
-                    // "neg", "eq", "ne", "lt", "le", "gt", "ge", "and_", "or_"
+                    // "neg", "eq", "ne", "lt", "le", "gt", "ge", "and_", "or_"; in dynamo-level graphs also the
+                    // in-place forms FX prints as statements: "iadd" ... (`a += b;  n = a`) and "setitem"
+                    // (`a[i] = v;  n = a`, args a, i, v)
         Python,     // any other python callable (dynamo-level graphs): op holds the dotted name
         Method,     // call_method: op holds the method name
     };

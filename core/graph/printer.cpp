@@ -25,6 +25,48 @@ const char* operatorSymbol(const std::string& op)
     return nullptr;
 }
 
+// FX's inplace_methods: these call_function targets print as python statements, not as calls.
+const char* inplaceSymbol(const std::string& op)
+{
+    static const std::pair<const char*, const char*> kOps[] = {
+        {"iadd", "+="}, {"isub", "-="}, {"imul", "*="}, {"itruediv", "/="}, {"ifloordiv", "//="},
+        {"imod", "%="}, {"ipow", "**="}, {"iand", "&="}, {"ior", "|="}, {"ixor", "^="}, {"imatmul", "@="},
+        {"ilshift", "<<="}, {"irshift", ">>="}};
+    for (const auto& [name, sym] : kOps)
+        if (op == name)
+            return sym;
+    return nullptr;
+}
+
+// "a += b" / "a[i] = v" for an in-place operator node FX prints as a statement; empty for any other node.
+std::string inplaceStatement(const Graph& g, const Node& n)
+{
+    if (n.kind != NodeKind::CallFunction || n.target.kind != Target::Kind::Operator || !n.kwargs.empty())
+        return {};
+    if (const char* sym = inplaceSymbol(n.target.op); sym && n.args.size() == 2)
+        return formatArg(g, n.args[0]) + " " + sym + " " + formatArg(g, n.args[1]);
+    if (n.target.op == "setitem" && n.args.size() == 3)
+        return formatArg(g, n.args[0]) + "[" + formatArg(g, n.args[1]) + "] = " + formatArg(g, n.args[2]);
+    return {};
+}
+
+// A complex part as python's complex repr writes it: float repr without a trailing ".0" ("1", "1.5", "inf").
+std::string complexPartRepr(double v)
+{
+    std::string s = pythonFloatRepr(v);
+    if (s.size() > 2 && s.ends_with(".0"))
+        s.resize(s.size() - 2);
+    return s;
+}
+
+std::string complexRepr(double re, double im)
+{
+    if (re == 0.0 && !std::signbit(re))
+        return complexPartRepr(im) + "j";
+    const bool plus = std::isnan(im) || !std::signbit(im);
+    return "(" + complexPartRepr(re) + (plus ? "+" : "") + complexPartRepr(std::isnan(im) ? std::abs(im) : im) + "j)";
+}
+
 std::string callArgs(const Graph& g, const Node& n, std::size_t skip)
 {
     std::string out;
@@ -132,7 +174,11 @@ std::string printGraph(const Graph& g, Style style, int indent)
         std::string lhs = n.name;
         if (style == Style::Readable && n.meta)
             lhs += ": \"" + formatAnnotation(*n.meta) + "\"";
-        out += body + lhs + " = " + formatNodeExpr(g, n) + freesSuffix(g, n) + "\n";
+        // FX writes an in-place operator as its statement, then binds the node's name to the mutated value.
+        if (std::string inplace = inplaceStatement(g, n); !inplace.empty())
+            out += body + inplace + ";  " + lhs + " = " + formatArg(g, n.args[0]) + freesSuffix(g, n) + "\n";
+        else
+            out += body + lhs + " = " + formatNodeExpr(g, n) + freesSuffix(g, n) + "\n";
     }
     return out + "\n";
 }
@@ -208,6 +254,14 @@ std::string formatArg(const Graph& g, const Arg& a)
         if (!list && a.items.size() == 1)
             out += ",";
         return out + (list ? "]" : ")");
+    }
+    case Arg::Kind::Ellipsis: return "Ellipsis";
+    case Arg::Kind::Complex: return complexRepr(a.f, a.imag);
+    case Arg::Kind::Dict: {
+        std::string out = "{";
+        for (std::size_t k = 0; k + 1 < a.items.size(); k += 2)
+            out += (k ? ", " : "") + formatArg(g, a.items[k]) + ": " + formatArg(g, a.items[k + 1]);
+        return out + "}";
     }
     case Arg::Kind::Node:
         return a.node >= 0 && static_cast<std::size_t>(a.node) < g.nodes.size() ? g.nodes[static_cast<std::size_t>(a.node)].name

@@ -174,7 +174,8 @@ public:
             // Operators, longest first; dispatch on length so the common one-character case costs one lookup.
             static constexpr std::string_view kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
             static constexpr std::string_view kOps2[] = {"->", "**", "//", "==", "!=", "<=", ">=", "<<", ">>",
-                                                         "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ":="};
+                                                         "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+                                                         ":="};
             static constexpr std::string_view kOps1 = "()[]{},:;.=+-*/%<>~&|^@";
             std::string_view op;
             for (std::string_view o : kOps3)

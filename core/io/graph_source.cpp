@@ -131,6 +131,9 @@ GraphKind traceRecordKind(const std::string& record)
         {"dynamo_output_graph", GraphKind::Dynamo},    {"before_pre_grad_graph", GraphKind::PreGrad},
         {"after_pre_grad_graph", GraphKind::PreGrad},  {"before_post_grad_graph", GraphKind::PostGrad},
         {"inductor_post_grad_graph", GraphKind::PostGrad}, {"fx_graph_runnable", GraphKind::Runnable},
+        {"inductor_pre_grad_graph", GraphKind::PreGrad},   {"after_post_grad_graph", GraphKind::PostGrad},
+        {"before_recompile_pre_grad", GraphKind::PreGrad}, {"after_recompile_pre_grad", GraphKind::PreGrad},
+        {"before_recompile_post_grad", GraphKind::PostGrad}, {"after_recompile_post_grad", GraphKind::PostGrad},
         {"compiled_autograd_graph", GraphKind::CompiledAutograd},
     };
     auto it = kKinds.find(record);
@@ -144,6 +147,8 @@ std::string selectorFor(const TraceOrigin& o)
         s += "r" + std::to_string(o.rank) + ":";
     if (o.frameId < 0 && o.compiledAutogradId >= 0)
         s += "!" + std::to_string(o.compiledAutogradId);  // a compiled-autograd graph belongs to no frame
+    else if (o.frameId < 0)
+        s += "-";  // nor does torch.export's exported_program
     else
         s += std::to_string(o.frameId) + "/" + std::to_string(o.frameCompileId);
     if (o.attempt != 0)
@@ -403,6 +408,8 @@ LoadedGraph loadTrace(const GraphEntry& entry)
             throw Error(e.message(), where, e.excerpt());
         }
         lg.graph = std::move(m.graph);
+        if (!r.warning.empty())
+            lg.warnings.push_back(r.warning);
         if (entry.kind == GraphKind::CompiledAutograd)  // its payload has no annotations: see compiled_autograd_meta.h
             annotateCompiledAutograd(lg.graph, log, index, lg.warnings);
         lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
@@ -415,7 +422,7 @@ LoadedGraph loadTrace(const GraphEntry& entry)
 // "r1:0/0_1/aot_forward_graph.2" -> origin
 TraceOrigin parseSelector(const std::string& sel, const std::string& path)
 {
-    static const std::regex re(R"(^(?:r(\d+):)?(?:(\d+)/(\d+)|!(\d+))(?:_(\d+))?/([A-Za-z0-9_]+)(?:\.(\d+))?$)");
+    static const std::regex re(R"(^(?:r(\d+):)?(?:(\d+)/(\d+)|!(\d+)|-)(?:_(\d+))?/([A-Za-z0-9_]+)(?:\.(\d+))?$)");
     std::smatch m;
     if (!std::regex_match(sel, m, re))
         throw Error("bad graph selector '" + sel + "' (expected e.g. 0/0/aot_forward_graph)", fileLocation(path));
@@ -447,6 +454,8 @@ std::string TraceOrigin::compileId() const
         s += "r" + std::to_string(rank) + ":";
     if (frameId < 0 && compiledAutogradId >= 0)
         s += "!" + std::to_string(compiledAutogradId);
+    else if (frameId < 0)
+        s += "-";
     else
         s += std::to_string(frameId) + "/" + std::to_string(frameCompileId);
     if (attempt != 0)

@@ -40,7 +40,8 @@ struct TraceOrigin {
     std::string record;       // "aot_forward_graph", or the artifact name ("inductor_post_grad_graph")
     int ordinal = 0;          // n-th record with this (rank, frame, compile, attempt, record)
     int line = 0;             // line of the record's header in the log
-    std::string compileId() const;  // "[0/0]", "[0/0_1]" with attempt, "[r1:0/0]" with rank, "[!0]" compiled autograd
+    std::string compileId() const;  // "[0/0]", "[0/0_1]" with attempt, "[r1:0/0]" with rank, "[!0]" compiled autograd,
+                                    // "[-]" no frame (torch.export's exported_program)
 };
 
 struct GraphEntry {

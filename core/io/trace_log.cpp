@@ -168,9 +168,14 @@ public:
                 else
                     stray(StrayKind::OrphanPayload, lineNo);
             } else if (line.empty()) {
-                // Never written by PyTorch; it ends any payload (a payload's empty line is a lone tab).
-                closeRecord();
-                flushStray();
+                // PyTorch writes a payload's empty line as a lone tab, but an editor that strips trailing
+                // whitespace leaves it empty (tlparse's export logs): inside a payload it is an empty payload
+                // line if more payload lines follow; otherwise it ends the record.
+                if (m_open != kNone) {
+                    m_blankLines.push_back(lineNo);
+                } else {
+                    flushStray();
+                }
             } else if (parseHeaderPrefix(line, prefix)) {
                 closeRecord();
                 flushStray();
@@ -256,9 +261,20 @@ private:
     {
         TraceRecord& rec = m_log.records[m_open];
         std::string& buf = payloadBuffer();
+        // Blank lines before this payload line: payload lines whose whitespace was stripped.
+        for (int blank : m_blankLines) {
+            if (rec.payloadLineCount == 0)
+                rec.payloadLine = blank;
+            else
+                buf += '\n';
+            ++rec.payloadLineCount;
+            m_strippedLines.push_back(blank);
+        }
+        m_blankLines.clear();
+        if (m_payloadEnd == 0)
+            m_payloadBegin = rawBegin;  // (leading blank lines are left out of the raw region: no "\r" to keep)
         if (rec.payloadLineCount == 0) {
             rec.payloadLine = lineNo;
-            m_payloadBegin = rawBegin;
         } else {
             buf += '\n';
         }
@@ -282,7 +298,10 @@ private:
             if (!first)
                 out += '\n';
             first = false;
-            out.append(region.substr(pos + 1, nl - pos - 1));  // every line here starts with the tab
+            if (nl > pos && region[pos] == '\t')  // blank lines (stripped payload lines) have no tab
+                out.append(region.substr(pos + 1, nl - pos - 1));
+            else if (nl > pos)
+                out.append(region.substr(pos, nl - pos));
             pos = nl + 1;
         }
         return out;
@@ -306,7 +325,15 @@ private:
                         buf = std::move(raw);
                     }
                 }
-                if (actual != expected) {
+                if (actual != expected && !m_strippedLines.empty()) {
+                    // The log was edited, but only in whitespace: the hash cannot be checked, the text is usable.
+                    rec.warning = formatError("payload md5 mismatch: header says " + expected + ", payload ("
+                                                  + lineRange(rec.payloadLine, rec.payloadLineCount) + ") hashes to "
+                                                  + actual + "; " + strippedLinesText()
+                                                  + " blank where PyTorch writes a tab (whitespace stripped by an "
+                                                    "editor?), so the payload is used unverified",
+                                              at(m_log.path, rec.line), {});
+                } else if (actual != expected) {
                     rec.payloadOk = false;
                     std::string what = "payload md5 mismatch: header says " + expected + ", ";
                     if (rec.payloadLineCount == 0)
@@ -329,6 +356,20 @@ private:
         if (!m_keepPayloads)
             m_scratch.clear();  // keeps its capacity for the next record
         m_open = kNone;
+        m_blankLines.clear();
+        m_strippedLines.clear();
+    }
+
+    // "line 12 is" / "lines 12, 15 and 3 more are": the blank lines taken into the open record's payload.
+    std::string strippedLinesText() const
+    {
+        constexpr std::size_t kShown = 5;
+        std::string out = m_strippedLines.size() == 1 ? "line " : "lines ";
+        for (std::size_t i = 0; i < m_strippedLines.size() && i < kShown; ++i)
+            out += (i ? ", " : "") + std::to_string(m_strippedLines[i]);
+        if (m_strippedLines.size() > kShown)
+            out += " and " + std::to_string(m_strippedLines.size() - kShown) + " more";
+        return out + (m_strippedLines.size() == 1 ? " is" : " are");
     }
 
     void stray(StrayKind kind, int lineNo)
@@ -377,6 +418,8 @@ private:
     std::size_t m_payloadBegin = 0;  // raw text of the open record's payload lines
     std::size_t m_payloadEnd = 0;
     std::string m_scratch;  // payload buffer when payloads are not kept
+    std::vector<int> m_blankLines;     // blank lines since the open record's last payload line
+    std::vector<int> m_strippedLines;  // blank lines taken into the open record's payload
 
     StrayKind m_strayKind = StrayKind::None;
     int m_strayFirst = 0;
@@ -386,12 +429,14 @@ private:
 
 constexpr std::string_view kGraphKinds[] = {
     "dynamo_output_graph", "aot_joint_graph", "aot_forward_graph", "aot_backward_graph", "aot_inference_graph",
-    "compiled_autograd_graph",
+    "compiled_autograd_graph", "exported_program",
 };
 
 constexpr std::string_view kGraphArtifacts[] = {
     "before_pre_grad_graph", "after_pre_grad_graph", "before_post_grad_graph", "inductor_post_grad_graph",
     "fx_graph_runnable",     "compiled_autograd_graph",
+    // inductor's pre/post-grad passes log the graph around a recompile under these names (no "_graph" suffix)
+    "before_recompile_pre_grad", "after_recompile_pre_grad", "before_recompile_post_grad", "after_recompile_post_grad",
 };
 
 template <std::size_t N>

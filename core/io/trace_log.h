@@ -13,6 +13,9 @@
 // match its MD5 carries an error (and stays in the list, so line numbers and neighbours are intact); lines
 // that belong to no record become diagnostics. Only an unreadable file throws fxray::Error.
 //
+// Blank lines between payload lines are empty payload lines whose tab was stripped (by an editor); should the
+// MD5 then fail, the payload is kept with a warning rather than an error (whitespace is all that changed).
+//
 // CRLF line endings are tolerated: a "\r" before "\n" is stripped, so the MD5 is checked over the LF form
 // (what PyTorch hashed). Should that fail for a payload whose lines did end in "\r", the payload is checked
 // again with the "\r" kept, for the rare payload that really contained "\r\n".
@@ -47,6 +50,9 @@ struct TraceRecord {
     bool payloadOk = true;
     bool isGraph = false;  // one of the graph records (see graphRecords); decided while the payload was at hand
     std::string error;   // "<path>:<line>: <what>" when something is wrong with this record, else empty
+    // "<path>:<line>: <what>" when the record is usable but not as written: a payload whose blank lines lost
+    // their tab (an editor stripped trailing whitespace) no longer matches its MD5 and is used unverified.
+    std::string warning;
 
     // The record's name as users know it: the artifact name for artifacts, otherwise the kind.
     const std::string& name() const { return kind == "artifact" ? artifactName : kind; }
@@ -96,10 +102,11 @@ struct TraceGraphRecord {
 };
 
 // Graph records in log order: kinds dynamo_output_graph, aot_joint_graph, aot_forward_graph,
-// aot_backward_graph, aot_inference_graph, compiled_autograd_graph; artifacts before_pre_grad_graph,
-// after_pre_grad_graph, before_post_grad_graph, inductor_post_grad_graph, fx_graph_runnable,
-// compiled_autograd_graph; and any other kind or "string" artifact named "*_graph" whose payload contains
-// "def forward(". Records whose payload failed its MD5 are included (check payloadOk before using them).
+// aot_backward_graph, aot_inference_graph, compiled_autograd_graph, exported_program (export logs);
+// artifacts before_pre_grad_graph, after_pre_grad_graph, before_post_grad_graph, inductor_post_grad_graph,
+// fx_graph_runnable, compiled_autograd_graph, before/after_recompile_pre_grad, before/after_recompile_post_grad;
+// and any other kind or "string" artifact named "*_graph" whose payload contains "def forward(". Records
+// whose payload failed its MD5 are included (check payloadOk before using them).
 std::vector<TraceGraphRecord> graphRecords(const TraceLog& log);
 
 // The rule behind TraceRecord::isGraph, for one record (payload needed only for the "*_graph" fallback).
