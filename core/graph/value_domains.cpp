@@ -3,6 +3,7 @@
 #include "graph/algorithms.h"
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <set>
 
@@ -49,6 +50,23 @@ std::optional<std::int64_t> trailingNumel(const Graph& g, const Arg& ref, int co
         if (!s)
             return std::nullopt;
         p *= *s;
+    }
+    return p;
+}
+
+// in_channels/groups x kernel elements of a recorded convolution weight [out, in/groups, k...]; 0 when unknown.
+std::int64_t convFanIn(const Graph& g, const Arg& weight)
+{
+    if (weight.kind != Arg::Kind::Node)
+        return 0;
+    const Node& w = g.nodes[static_cast<std::size_t>(weight.node)];
+    if (!w.meta || !w.meta->isTensor() || w.meta->tensor.sizes.size() < 2)
+        return 0;
+    std::int64_t p = 1;
+    for (std::size_t d = 1; d < w.meta->tensor.sizes.size(); ++d) {
+        if (!w.meta->tensor.sizes[d].isConstant())
+            return 0;
+        p *= *w.meta->tensor.sizes[d].value;
     }
     return p;
 }
@@ -172,6 +190,25 @@ ValueDomain floatBound(const Node& user, std::size_t pos)
     return {};
 }
 
+// A weight's fan-in at its consumer: mm(x, w) and addmm(b, x, w) contract over w's dim 0, linear(x, w) over
+// w's last dim, convolution over every dim of w but the first (out channels).
+ValueDomain weightScale(const Graph& g, const Node& user, std::size_t pos)
+{
+    const std::string& op = user.target.op;
+    std::optional<std::int64_t> fanIn;
+    if ((op == "mm" && pos == 1) || (op == "addmm" && pos == 2))
+        fanIn = recordedSize(g, user.args[pos], 0);
+    else if (op == "linear" && pos == 1)
+        fanIn = recordedSize(g, user.args[pos], -1);
+    else if ((op == "convolution" || op == "_convolution" || op == "conv2d" || op == "conv1d" || op == "conv3d") && pos == 1)
+        fanIn = convFanIn(g, user.args[pos]);
+    if (!fanIn || *fanIn <= 1)
+        return {};
+    ValueDomain d = floatDomain(user, ValueDomain::Kind::Scaled, "a weight with fan-in " + std::to_string(*fanIn));
+    d.scale = 1.0 / std::sqrt(static_cast<double>(*fanIn));
+    return d;
+}
+
 // Attention backwards read their philox seed and offset on the host: eager passes 0-dim CPU tensors.
 bool cpuScalarUse(const Node& user, std::size_t pos)
 {
@@ -221,10 +258,22 @@ void tighten(ValueDomain& cur, const ValueDomain& found)
     }
     if (found.kind == ValueDomain::Kind::Any)
         return;
-    const bool better = cur.kind == ValueDomain::Kind::Any ||
+    // Kinds in order of priority: Any < Scaled < UnitInterval < Positive < IntRange.
+    const auto rank = [](ValueDomain::Kind k) {
+        switch (k) {
+        case ValueDomain::Kind::Any: return 0;
+        case ValueDomain::Kind::Scaled: return 1;
+        case ValueDomain::Kind::UnitInterval: return 2;
+        case ValueDomain::Kind::Positive: return 3;
+        case ValueDomain::Kind::IntRange: return 4;
+        }
+        return 0;
+    };
+    const bool better = rank(found.kind) > rank(cur.kind) ||
                         (found.kind == ValueDomain::Kind::IntRange && cur.kind == ValueDomain::Kind::IntRange &&
                          found.high - found.low < cur.high - cur.low) ||
-                        (found.kind == ValueDomain::Kind::Positive && cur.kind == ValueDomain::Kind::UnitInterval);
+                        (found.kind == ValueDomain::Kind::Scaled && cur.kind == ValueDomain::Kind::Scaled &&
+                         found.scale < cur.scale);
     if (better) {
         const bool cpu = cur.cpuScalar;
         cur = found;
@@ -284,6 +333,8 @@ struct Walker {
         tighten(out, shifted(intBound(g, user, pos), shift));
         if (shift >= 0)  // x + c > 0 holds for positive x when c >= 0
             tighten(out, floatBound(user, pos));
+        if (shift == 0)
+            tighten(out, weightScale(g, user, pos));
         if (shift == 0 && cpuScalarUse(user, pos)) {
             ValueDomain cpu;
             cpu.cpuScalar = true;
@@ -314,6 +365,12 @@ std::string ValueDomain::describe() const
     case Kind::IntRange: s = "in [" + std::to_string(low) + ", " + std::to_string(high) + ")"; break;
     case Kind::Positive: s = "positive"; break;
     case Kind::UnitInterval: s = "in [0, 1)"; break;
+    case Kind::Scaled: {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", scale);
+        s = "normal with std " + std::string(buf);
+        break;
+    }
     }
     if (cpuScalar)
         s += std::string(s.empty() ? "" : ", ") + "a 0-dim CPU tensor";

@@ -8,7 +8,10 @@
 //     and add/sub of constants (position ids = arange + offset);
 //   - positive floats: sqrt/rsqrt/log*/fractional pow inputs, batch-norm running_var and save_invstd;
 //   - probabilities in [0, 1): bernoulli, binary cross-entropy, multinomial;
-//   - 0-dim CPU tensors: attention backwards' philox seed and offset (eager keeps them on the host).
+//   - 0-dim CPU tensors: attention backwards' philox seed and offset (eager keeps them on the host);
+//   - weights of mm/addmm/linear/convolution: scaled by 1/sqrt(fan_in) as models initialise them, so that
+//     activations stay O(1) through dozens of layers (unit-variance weights grow them ~sqrt(fan_in) per layer
+//     until bf16 overflows: a NaN the model never shows).
 #include "graph/graph.h"
 
 #include <cstdint>
@@ -18,9 +21,10 @@
 namespace fxray::graph {
 
 struct ValueDomain {
-    enum class Kind { Any, IntRange, Positive, UnitInterval };
+    enum class Kind { Any, IntRange, Positive, UnitInterval, Scaled };
     Kind kind = Kind::Any;
     std::int64_t low = 0, high = 1;  // IntRange: [low, high)
+    double scale = 1.0;              // Scaled: standard deviation of the values
     bool cpuScalar = false;          // eager passes a 0-dim CPU tensor here, whatever the recorded device
     std::string reason;              // "embedding (embedding): rows of the weight"; "" for Any
 
@@ -29,7 +33,7 @@ struct ValueDomain {
 };
 
 // One entry per node (index = node index); meaningful for placeholders (and compiled autograd's list getitems).
-// Where consumers disagree the tightest integer range wins, then Positive over UnitInterval.
+// Where consumers disagree the tightest integer range wins, then Positive, UnitInterval, Scaled.
 std::vector<ValueDomain> inferValueDomains(const Graph& g);
 
 }  // namespace fxray::graph

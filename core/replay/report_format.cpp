@@ -385,8 +385,14 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
             out += (k ? ", " : "") + r.chainedInputs[k];
         out += r.chainedInputs.size() > 8 ? ", ...)\n" : ")\n";
     }
-    for (const auto& c : r.constraints)
-        out += "  input " + c + "\n";
+    // One line per input would bury the findings of a real model (hundreds of batch-norm variances): the text
+    // report counts them, --json lists each.
+    if (r.constraints.size() > 6)
+        out += "  " + std::to_string(r.constraints.size()) + " inputs drawn from their value domains (integer ranges, "
+               "positive, probabilities, CPU scalars; --json lists each)\n";
+    else
+        for (const auto& c : r.constraints)
+            out += "  input " + c + "\n";
     if (!r.firstNanNode.empty())
         out += "  NaN/Inf from finite inputs first appears at node '" + r.firstNanNode + "'\n";
     std::string constants;

@@ -6,6 +6,8 @@
 
 #include <QtTest/QtTest>
 
+#include <cmath>
+
 using namespace fxray;
 using graph::ValueDomain;
 
@@ -102,6 +104,20 @@ private Q_SLOTS:
         // The integer view for the repro writer agrees.
         const auto ranges = graph::inferIntRanges(g);
         QVERIFY(ranges[static_cast<std::size_t>(g.findNode("piv"))]->low == 1);
+    }
+
+    void weightsAreScaledByTheirFanIn()
+    {
+        const auto g = parse("        t: \"f32[64, 16]\" = torch.ops.aten.t.default(w)\n"
+                             "        addmm: \"f32[4, 16]\" = torch.ops.aten.addmm.default(b, x, t)\n"
+                             "        conv: \"f32[1, 8, 6, 6]\" = torch.ops.aten.convolution.default(img, k, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1)\n"
+                             "        return (addmm, conv)\n",
+                             "w: \"f32[16, 64]\", b: \"f32[16]\", x: \"f32[4, 64]\", img: \"f32[1, 3, 8, 8]\", k: \"f32[8, 3, 3, 3]\"");
+        const ValueDomain w = domainOf(g, "w");
+        QVERIFY(w.kind == ValueDomain::Kind::Scaled);
+        QCOMPARE(w.scale, 1.0 / 8.0);  // fan-in 64
+        QVERIFY(std::abs(domainOf(g, "k").scale - 1.0 / std::sqrt(27.0)) < 1e-12);
+        QVERIFY(!domainOf(g, "x").constrained() && !domainOf(g, "b").constrained());
     }
 
     void theTightestRangeWins()
