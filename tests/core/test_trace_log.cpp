@@ -9,6 +9,8 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -589,6 +591,83 @@ private Q_SLOTS:
         QVERIFY(log.diagnostics.size() <= 1001);
         QVERIFY(contains(log.diagnostics.back().message, "more problems not listed"));
         QCOMPARE(log.lineCount, 10000);
+    }
+
+    // ---- Logs edited after writing, export logs (tlparse's export.log) ------------------------------------
+
+    void blankLinesInsideAPayloadAreItsEmptyLines()
+    {
+        // An editor stripped the lone tab of an empty payload line: the record used to end there and the rest
+        // of its payload became "payload lines with no record header".
+        const std::string payload = "class G(torch.nn.Module):\n\n    def forward(self, x):\n        return (x,)";
+        std::string text = withPayload(R"({"aot_forward_graph": {}})", payload);
+        const std::size_t tabOnly = text.find("\n\t\n");
+        QVERIFY(tabOnly != std::string::npos);
+        text.erase(tabOnly + 1, 1);
+        text += "\n" + header(R"({"str": ["x", 0]})");  // a blank line after a payload ends it
+        const TraceLog log = parseTraceLog(text, "t.log");
+        QCOMPARE(log.problemCount(), std::size_t(0));
+        QCOMPARE(log.records.size(), std::size_t(2));
+        QCOMPARE(log.records[0].payload, payload);
+        QCOMPARE(log.records[0].payloadLineCount, 4);
+        QVERIFY(log.records[0].warning.empty());  // the MD5 still matches: the stripped line held only the tab
+    }
+
+    void whitespaceStrippedFromAPayloadLeavesItUsableWithAWarning()
+    {
+        // print_readable's blank lines inside an indented ExportedProgram carry spaces; stripped, the MD5 fails.
+        const std::string payload = "ExportedProgram:\n    class GraphModule(torch.nn.Module):\n"
+                                    "        def forward(self, x: \"f32[4]\"):\n            \n"
+                                    "            relu = torch.ops.aten.relu.default(x)\n            return (relu,)\n"
+                                    "\nGraph signature: ExportGraphSignature(input_specs=[])";
+        std::string text = withPayload(R"({"exported_program": {}, "stack": []})", payload);
+        const std::size_t spaces = text.find("\n\t            \n");
+        QVERIFY(spaces != std::string::npos);
+        text.erase(spaces + 1, 13);
+        const std::string path = std::string(FXRAY_BINARY_DIR) + "/test_tmp/export_stripped.log";
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        std::ofstream(path, std::ios::binary) << text;
+        const TraceLog log = readTraceLog(path);
+        QCOMPARE(log.problemCount(), std::size_t(0));
+        QVERIFY(log.records[0].payloadOk);
+        QVERIFY2(contains(log.records[0].warning, "export_stripped.log:1: payload md5 mismatch")
+                     && contains(log.records[0].warning, "line 5 is blank where PyTorch writes a tab"),
+                 cstr(log.records[0].warning));
+        // Discovery lists it under an address that works (records of no frame printed '-1/-1', unparseable).
+        const Discovery d = discover(path);
+        QVERIFY(d.errors.empty());
+        QCOMPARE(d.graphs.size(), std::size_t(1));
+        QCOMPARE(d.graphs[0].address, path + "#-/exported_program");
+        QCOMPARE(d.graphs[0].group, std::string("[-]"));
+        const LoadedGraph lg = loadAddress(d.graphs[0].address);
+        QCOMPARE(lg.graph.nodes.size(), std::size_t(3));
+        QCOMPARE(lg.warnings.size(), std::size_t(1));
+        QVERIFY(contains(lg.warnings[0], "used unverified"));
+        std::filesystem::remove(path);
+    }
+
+    void editedPayloadWithoutBlankLinesIsStillDamaged()
+    {
+        // The warning is only for blank lines: any other edit keeps failing the record.
+        std::string text = withPayload(R"({"aot_forward_graph": {}})", "a\nb");
+        text.replace(text.find("\tb"), 2, "\tc");
+        const TraceLog log = parseTraceLog(text, "t.log");
+        QVERIFY(!log.records[0].payloadOk);
+        QVERIFY(log.records[0].warning.empty());
+        QVERIFY(contains(log.records[0].error, "payload md5 mismatch"));
+    }
+
+    void exportAndRecompileRecordsAreGraphRecords()
+    {
+        const std::string graph = "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        return (x,)";
+        std::string text = withPayload(R"({"exported_program": {}})", "ExportedProgram:\n" + graph);
+        for (const char* name : {"before_recompile_pre_grad", "after_recompile_pre_grad", "before_recompile_post_grad",
+                                 "after_recompile_post_grad"})
+            text += withPayload(R"({"artifact": {"name": ")" + std::string(name) + R"(", "encoding": "string"}})", graph);
+        const auto graphs = graphRecords(parseTraceLog(text));
+        QCOMPARE(graphs.size(), std::size_t(5));
+        QCOMPARE(graphs[0].name, std::string("exported_program"));
+        QCOMPARE(graphs[4].name, std::string("after_recompile_post_grad"));
     }
 };
 
