@@ -2,6 +2,7 @@
 
 #include "graph/printer.h"
 #include "replay/compiled_autograd_ops.h"
+#include "replay/torch_level.h"
 #include "replay/torch_types.h"
 
 #include <ATen/ATen.h>
@@ -370,11 +371,21 @@ ArgPlan planLoose(const graph::Graph& g, const graph::Arg& a)
 
 }  // namespace
 
+NodePlan planOpNode(const graph::Graph& g, const graph::Node& n, const c10::Device& device)
+{
+    return planOp(g, n, device);
+}
+
 std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device)
 {
     std::vector<NodePlan> plans;
     plans.reserve(g.nodes.size());
+    TorchLevelPlanner torchLevel(g, device);  // dynamo-level nodes: torch functions, Tensor methods, indexing
     for (const graph::Node& n : g.nodes) {
+        if (auto tl = torchLevel.plan(plans.size(), plans)) {
+            plans.push_back(std::move(*tl));
+            continue;
+        }
         NodePlan p;
         p.name = n.target.str();
         try {
@@ -440,6 +451,15 @@ c10::IValue assembleArg(const ArgPlan& a, const std::vector<c10::IValue>& values
     switch (a.kind) {
     case ArgPlan::Kind::Const: return a.constant;
     case ArgPlan::Kind::Value: return values[static_cast<std::size_t>(a.node)];
+    case ArgPlan::Kind::ValueAsTensor: {
+        const c10::IValue& v = values[static_cast<std::size_t>(a.node)];
+        if (v.isTensor())
+            return v;
+        const c10::Scalar number = v.toScalar();
+        at::Tensor t = at::scalar_tensor(number, at::TensorOptions().dtype(number.type()));
+        t.unsafeGetTensorImpl()->set_wrapped_number(true);
+        return t;
+    }
     case ArgPlan::Kind::ValueToDouble: {
         const c10::IValue& v = values[static_cast<std::size_t>(a.node)];
         return v.isDouble() ? v : c10::IValue(v.isInt() ? static_cast<double>(v.toInt()) : v.toScalar().toDouble());

@@ -7,6 +7,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/ivalue.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct ArgPlan {
         DoubleList,     // floats / ints -> float[]
         TensorList,     // node tensors -> Tensor[]
         OptTensorList,  // None or node tensors -> Tensor?[]
+        ValueAsTensor,  // node value: a tensor as is, a number as a 0-dim wrapped number (SymInt * tensor)
     };
     Kind kind = Kind::Const;
     c10::IValue constant;
@@ -36,6 +38,7 @@ struct NodePlan {
         Getitem,   // element of a tuple/list value
         Operator,  // python arithmetic on ints/floats/bools
         SymFloat,  // torch.sym_float / sym_int / sym_max / sym_min / sym_not
+        Native,    // a torch-level step with no aten twin (Python indexing, x.size()): `native` on the args' values
         Input, Output, Constant, Unsupported,
     };
     Kind kind = Kind::Unsupported;
@@ -43,11 +46,18 @@ struct NodePlan {
     std::vector<ArgPlan> args;  // Op: one per schema argument
     std::string name;           // Operator / SymFloat: operator name; Op: qualified op for messages
     std::string why;            // Unsupported: the reason
+    std::function<c10::IValue(const std::vector<c10::IValue>&)> native;  // Native
+    std::string schema;         // Native: what runs, for the report (an Op's schema comes from `op`)
 };
 
 // Compiles every node of g for the given device. Never throws for a node: a node that cannot be planned
 // becomes Kind::Unsupported with the reason.
 std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device);
+
+// The plan of one call of a dispatcher op (n's target is an Op: torch.ops.<ns>.<op>.<overload>); Unsupported with
+// the reason when its arguments do not fit the schema or the device has no kernel. Torch-level calls resolved to
+// an aten overload are planned through it.
+NodePlan planOpNode(const graph::Graph& g, const graph::Node& n, const c10::Device& device);
 
 // Builds the argument stack of an Op plan from node values.
 void assembleStack(const NodePlan& plan, const std::vector<c10::IValue>& values, std::vector<c10::IValue>& stack);

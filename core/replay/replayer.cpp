@@ -380,6 +380,13 @@ void execute(const Prepared& p, std::size_t i, PassState& s)
         s.values[i] = applyOperator(plan.name, operands);
         break;
     }
+    case NodePlan::Kind::Native: {
+        std::vector<c10::IValue> operands;
+        for (const auto& a : plan.args)
+            operands.push_back(detail::assembleArg(a, s.values));
+        s.values[i] = plan.native(operands);
+        break;
+    }
     case NodePlan::Kind::Output:
         if (!node.args.empty())
             collectOutputs(node.args[0], s.values, s.outputs);
@@ -788,6 +795,8 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     for (std::size_t i = 0; i < p.plans.size() && i < report.nodes.size(); ++i)
         if (p.plans[i].op)
             report.nodes[i].schema = c10::toString(p.plans[i].op->schema());
+        else if (!p.plans[i].schema.empty())
+            report.nodes[i].schema = p.plans[i].schema;
     at::manual_seed(options.seed);
     p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
                                                               : detail::makeInputs(lg, options, p.device, report);

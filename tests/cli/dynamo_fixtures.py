@@ -1,0 +1,146 @@
+"""Dynamo-level graphs of small modules, written at test time with the Python that has torch (FXRAY_PYTHON).
+
+capture(root, name) compiles one module with a backend that keeps what torch.compile hands it: the dynamo graph
+(torch-level calls, as print_readable shows them) and, through aot_module_simplified, the AOT inference graph of
+the same compile. Both are written as seed dumps with the same saved inputs (<stem>.pt: the example inputs, the
+lifted parameters included, in placeholder order) and the module's eager outputs (<stem>.expected.pt).
+
+write_trace(root) runs torch.compile(backend="aot_eager") under TORCH_TRACE in a child process: the log a user
+gets, holding dynamo_output_graph and aot_*_graph records."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch._functorch.aot_autograd import aot_module_simplified
+
+
+class Attention(nn.Module):
+    """Pre-norm attention block: layer_norm, split, view/transpose, SDPA, manual softmax attention, contiguous,
+    Python operators on tensors, indexing with Ellipsis/slices/ints/None, size queries."""
+
+    def __init__(self):
+        super().__init__()
+        self.ln = nn.LayerNorm(32)
+        self.qkv = nn.Linear(32, 96)
+        self.out = nn.Linear(32, 32)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        q, k, v = self.qkv(self.ln(x)).split(c, dim=2)
+        q = q.view(b, t, 4, 8).transpose(1, 2)
+        k = k.view(b, t, 4, 8).transpose(1, 2)
+        v = v.view(b, t, 4, 8).transpose(1, 2)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / 8 ** 0.5)
+        att = att.masked_fill(torch.ones(t, t, dtype=torch.bool).tril().logical_not(), float("-inf")).softmax(dim=-1)
+        y2 = att @ v
+        y = (y + y2).transpose(1, 2).contiguous().view(b, t, c)
+        x = x + self.out(y)
+        return x[..., :16], x[:, 0], x[None, 1:, -1], 2 - x.float().sum(-1, keepdim=True) / x.size(-1)
+
+
+class ConvBN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.fc = nn.Linear(8 * 4 * 4, 10)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.bn(self.conv(x))), 2)
+        return self.fc(torch.flatten(x, 1)).log_softmax(-1)
+
+
+class Embed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 8, padding_idx=0)
+        self.norm = nn.LayerNorm(8)
+
+    def forward(self, ids):
+        h = self.norm(self.emb(ids))
+        h[:, 0] = 0.0
+        h += 1
+        return F.normalize(h.permute(0, 2, 1), dim=1).to(torch.float64)
+
+
+def _mlp():
+    return nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.Dropout(0.1), nn.Linear(32, 4))
+
+
+def modules():
+    """name -> (module in eval mode, example input)"""
+    torch.manual_seed(0)
+    made = {
+        "mlp": (_mlp(), torch.randn(8, 16)),
+        "conv_bn": (ConvBN(), torch.randn(2, 3, 8, 8)),
+        "attention": (Attention(), torch.randn(2, 6, 32)),
+        "embedding": (Embed(), torch.randint(0, 10, (3, 5))),
+    }
+    for m, _ in made.values():
+        m.eval()
+        for b in m.buffers():  # running_var must stay positive, as real statistics are
+            b.data = b.data.abs() + 0.5 if b.is_floating_point() else b.data
+    return made
+
+
+def _write_dump(root, stem, text, inputs, expected):
+    d = os.path.join(root, stem)
+    os.makedirs(d, exist_ok=True)
+    for name in ("module.py", stem + ".readable.py"):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    torch.save(list(inputs), os.path.join(d, stem + ".pt"))
+    torch.save(list(expected), os.path.join(d, stem + ".expected.pt"))
+    return d
+
+
+def capture(root, name):
+    """Writes <root>/<name>_dynamo_forward_0 and <root>/<name>_aot_forward_0; returns (dynamo dir, aot dir)."""
+    module, x = modules()[name]
+    kept = {}
+
+    def readable(gm):
+        return gm.print_readable(print_output=False, include_stride=True, include_device=True)
+
+    def backend(gm, example_inputs):
+        kept["dynamo"] = readable(gm)
+        kept["inputs"] = [t.detach().clone() if isinstance(t, torch.Tensor) else t for t in example_inputs]
+
+        def fw(aot_gm, _):
+            kept["aot"] = readable(aot_gm)
+            return aot_gm
+
+        return aot_module_simplified(gm, example_inputs, fw_compiler=fw)
+
+    torch._dynamo.reset()
+    with torch.no_grad():
+        compiled = torch.compile(module, backend=backend, dynamic=False, fullgraph=True)
+        out = compiled(x.clone())
+        eager = module(x.clone())
+    outs = eager if isinstance(eager, tuple) else (eager,)
+    for a, b in zip(out if isinstance(out, tuple) else (out,), outs):
+        assert torch.allclose(a, b, atol=1e-5), name
+    return (_write_dump(root, f"{name}_dynamo_forward_0", kept["dynamo"], kept["inputs"], outs),
+            _write_dump(root, f"{name}_aot_forward_0", kept["aot"], kept["inputs"], outs))
+
+
+def write_trace(root):
+    """A TORCH_TRACE log of aot_eager compiles of the modules (one frame each); returns the log's path."""
+    trace = os.path.join(root, "trace")
+    script = textwrap.dedent(f"""
+        import sys, torch
+        sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
+        import dynamo_fixtures as fx
+        for name, (m, x) in fx.modules().items():
+            torch._dynamo.reset()
+            torch.compile(m, backend="aot_eager", dynamic=False)(x)
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, env={**os.environ, "TORCH_TRACE": trace})
+    logs = [f for f in os.listdir(trace) if f.endswith(".log")]
+    assert len(logs) == 1, logs
+    return os.path.join(trace, logs[0])
