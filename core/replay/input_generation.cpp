@@ -76,8 +76,9 @@ at::Tensor fillValues(graph::DType dtype, std::int64_t numel, const graph::Value
         v = at::rand({numel}, gen, f32) * 1.5 + 0.5;  // [0.5, 2): far from the pole at 0
     else if (domain.kind == K::UnitInterval)
         v = at::rand({numel}, gen, f32) * 0.9 + 0.05;  // inside (0, 1): log(p) and log(1 - p) stay finite
-    else if (domain.kind == K::Scaled)
-        v = at::randn({numel}, gen, f32) * domain.scale;  // a weight as models initialise it
+    else if (domain.kind == K::Scaled)  // a weight as models initialise it, in the distribution asked for
+        v = (options.floatDist == ReplayOptions::FloatDist::Uniform ? at::rand({numel}, gen, f32) : at::randn({numel}, gen, f32)) *
+            domain.scale;
     else if (domain.kind == K::IntRange)
         v = at::randint(domain.low, domain.high, {numel}, gen, f32);  // float indices (rare): same range
     else
