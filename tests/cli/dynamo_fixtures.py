@@ -7,6 +7,7 @@ lifted parameters included, in placeholder order) and the module's eager outputs
 
 write_trace(root) runs torch.compile(backend="aot_eager") under TORCH_TRACE in a child process: the log a user
 gets, holding dynamo_output_graph and aot_*_graph records."""
+import collections
 import os
 import subprocess
 import sys
@@ -88,9 +89,12 @@ def modules():
     return made
 
 
-def _write_dump(root, stem, text, inputs, expected):
+def _write_dump(root, stem, text, inputs, expected, gm=None):
     d = os.path.join(root, stem)
     os.makedirs(d, exist_ok=True)
+    if gm is not None:  # the graph's get_attr constants (AOT lifts `h[:, 0] = 0.0`'s value into one)
+        constants = {n.target: getattr(gm, n.target) for n in gm.graph.nodes if n.op == "get_attr"}
+        torch.save(collections.OrderedDict(constants), os.path.join(d, "state_dict.pt"))
     for name in ("module.py", stem + ".readable.py"):
         with open(os.path.join(d, name), "w") as f:
             f.write(text)
@@ -113,6 +117,7 @@ def capture(root, name):
 
         def fw(aot_gm, _):
             kept["aot"] = readable(aot_gm)
+            kept["aot_gm"] = aot_gm
             return aot_gm
 
         return aot_module_simplified(gm, example_inputs, fw_compiler=fw)
@@ -126,7 +131,7 @@ def capture(root, name):
     for a, b in zip(out if isinstance(out, tuple) else (out,), outs):
         assert torch.allclose(a, b, atol=1e-5), name
     return (_write_dump(root, f"{name}_dynamo_forward_0", kept["dynamo"], kept["inputs"], outs),
-            _write_dump(root, f"{name}_aot_forward_0", kept["aot"], kept["inputs"], outs))
+            _write_dump(root, f"{name}_aot_forward_0", kept["aot"], kept["inputs"], outs, kept["aot_gm"]))
 
 
 def write_trace(root):
