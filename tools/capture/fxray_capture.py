@@ -41,6 +41,18 @@ tangents are the first backward call's ``tangents_*`` arguments; both are matche
 name. The joint ``.pt`` is therefore written at the first backward; a graph whose backward never runs has no
 joint ``.pt``. The forward's copies are held only until then.
 
+Eager outputs (``<stem>.expected.pt``): torch.save of a flat list (tensors / None / ints, in the order of the
+graph's outputs) of what the graph returned on its first call, the same call whose inputs are in ``.pt``. The
+joint graph is never executed by AOTAutograd, so when its inputs are assembled it is run once eagerly (flat
+signature, no grad) on exactly those inputs. ``fxray replay --inputs saved --expected auto`` compares with it.
+
+Lost graphs: the compiler callbacks run under AOTAutograd's FakeTensorMode, where saving a graph that holds a
+real tensor constant (``torch.tensor([])`` in HF models' code) died in ``state_dict()``'s detach (``Please
+convert all Tensors to FakeTensors first``); writing now runs with fake mode unset. Any graph, input or output
+file that still fails to write leaves ``<stem>.capture_error.txt`` (stage, graph, exception, traceback) in the
+graph's folder, so a lost graph always has a named reason; a graph whose ``module.py`` could not be written
+has none in its folder (fxray does not find half a graph).
+
 Graph index: one index per AOT compilation (one per call of the backend), shared by its forward, backward
 and joint graphs, so forward_0/backward_0/joint_0 always belong together even when the backward is compiled
 lazily (dynamic shapes) or a recompile happens before the first backward. For ordinary training loops this
@@ -65,6 +77,7 @@ import logging
 import os
 import pickle
 import threading
+import traceback
 import warnings
 from typing import Any, Callable, Optional, Sequence
 
@@ -73,7 +86,7 @@ import torch.fx as fx
 from torch._functorch.aot_autograd import aot_module_simplified
 from torch._functorch.compilers import default_decompositions
 from torch._functorch.partitioners import default_partition
-from torch._subclasses.fake_tensor import FakeTensor
+from torch._subclasses.fake_tensor import FakeTensor, unset_fake_temporarily
 
 __all__ = ["backend", "graph_dumper_aot", "CaptureBackend", "input_meta", "UNBACKED_HINT_FALLBACK"]
 
@@ -166,6 +179,34 @@ def _real_copy(x: Any) -> Any:
     raise ValueError(f"unsupported runtime input {type(x).__name__}")
 
 
+def _flat_module(gm: fx.GraphModule) -> fx.GraphModule:
+    """gm with a plain flat signature and a flat returned list (no pytree codegen): what module.py holds.
+
+    Copies the graph, not the module: the module may hold things deepcopy cannot handle, and the original gm
+    must keep its codegen."""
+    with warnings.catch_warnings():  # deepcopy of pytree specs warns about LeafSpec in 2.11
+        warnings.simplefilter("ignore", FutureWarning)
+        graph = copy.deepcopy(gm.graph)
+    graph.set_codegen(fx.graph.CodeGen())
+    return fx.GraphModule(gm, graph, class_name=type(gm).__name__)
+
+
+def _output_values(out: Any) -> list:
+    """A graph's returned values as the flat list <stem>.expected.pt holds: detached tensors, None, numbers."""
+    values = []
+    for v in (out if isinstance(out, (tuple, list)) else [out]):
+        if isinstance(v, torch.Tensor):
+            v = v.detach()
+            values.append(v if type(v) is torch.Tensor else v.as_subclass(torch.Tensor))
+        elif v is None or isinstance(v, (bool, int, float)):
+            values.append(v)
+        elif isinstance(v, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+            values.append(_hint(v))
+        else:
+            raise ValueError(f"unsupported graph output of type {type(v).__name__}")
+    return values
+
+
 def _placeholder_names(gm: fx.GraphModule) -> list[str]:
     return [n.name for n in gm.graph.find_nodes(op="placeholder")]
 
@@ -180,6 +221,7 @@ class _Compilation:
         self.owner = owner
         self.index = index
         self.joint_dir: Optional[str] = None
+        self.joint_flat: Optional[fx.GraphModule] = None  # run once eagerly for the joint's expected outputs
         self.joint_names: list[str] = []
         self.fw_names: list[str] = []
         self.fw_first_args: Optional[list] = None
@@ -215,6 +257,7 @@ class CaptureBackend:
         self._lock = threading.Lock()
         self.written: list[str] = []  # graph directories, in order
         self.graph_info: dict[str, dict] = {}  # directory -> kind, index, node and placeholder counts
+        self.errors: list[dict] = []  # what failed to write: graph stem, kind, stage, error
 
     # torch.compile calls this once per Dynamo graph (and per recompile).
     def __call__(self, gm: fx.GraphModule, example_inputs: list) -> Callable:
@@ -235,6 +278,12 @@ class CaptureBackend:
             # 2.11 passes num_fwd_outputs=, static_lifetime_input_indices= ...: forward them all.
             comp.joint_dir = self._save_graph(joint_gm, joint_inputs, "joint", comp.index)
             comp.joint_names = _placeholder_names(joint_gm)
+            if comp.joint_dir is not None and self.dump_example_input:
+                try:
+                    with unset_fake_temporarily():
+                        comp.joint_flat = _flat_module(joint_gm)
+                except Exception as e:  # noqa: BLE001 - the joint's reference is optional, the step is not
+                    self._record_error("joint", comp.index, "expected outputs", e)
             return self.partition_fn(joint_gm, joint_inputs, **kwargs)
 
         return aot_module_simplified(
@@ -254,12 +303,35 @@ class CaptureBackend:
 
     def _save_graph(self, gm: fx.GraphModule, args: Any, kind: str, index: int) -> Optional[str]:
         try:
-            return self._write_graph(gm, args, kind, index)
-        except Exception:
+            # The compiler callbacks run under AOTAutograd's FakeTensorMode; the graph's real tensor constants
+            # (state_dict, deepcopy, torch.save) must not be dispatched through it.
+            with unset_fake_temporarily():
+                return self._write_graph(gm, args, kind, index)
+        except Exception as e:
             if self.strict:
                 raise
             log.exception("fxray_capture: dumping %s_%s_%d failed; the graph still runs", self.name, kind, index)
+            d, stem = self._graph_dir(kind, index)
+            try:  # half a folder would load as a different graph: leave only the reason
+                os.remove(os.path.join(d, "module.py"))
+            except OSError:
+                pass
+            self._record_error(kind, index, "graph", e)
             return None
+
+    def _record_error(self, kind: str, index: int, stage: str, exc: BaseException) -> None:
+        """<stem>.capture_error.txt beside the graph: what was lost and why (never raises)."""
+        try:
+            d, stem = self._graph_dir(kind, index)
+            os.makedirs(d, exist_ok=True)
+            text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            with open(os.path.join(d, f"{stem}.capture_error.txt"), "a") as f:
+                f.write(f"graph: {stem}\nkind: {kind}\nstage: {stage}\n")
+                f.write(f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}\n")
+                f.write(text + "\n")
+            self.errors.append({"graph": stem, "kind": kind, "stage": stage, "error": f"{type(exc).__name__}: {exc}"})
+        except Exception:  # noqa: BLE001 - reporting a failure must not become one
+            log.exception("fxray_capture: could not record the failure of %s_%s_%d", self.name, kind, index)
 
     def _write_graph(self, gm: fx.GraphModule, args: Any, kind: str, index: int) -> Optional[str]:
         if len(gm.graph.nodes) == 0:
@@ -268,14 +340,8 @@ class CaptureBackend:
         d, stem = self._graph_dir(kind, index)
         os.makedirs(os.path.dirname(d), exist_ok=True)
 
-        # module.py: plain signature (no pytree codegen), like functorch. Copy the graph, not the module:
-        # the module may hold things deepcopy cannot handle; the original gm must keep its codegen.
-        with warnings.catch_warnings():  # deepcopy of pytree specs warns about LeafSpec in 2.11
-            warnings.simplefilter("ignore", FutureWarning)
-            graph = copy.deepcopy(gm.graph)
-        graph.set_codegen(fx.graph.CodeGen())
-        flat = fx.GraphModule(gm, graph, class_name=type(gm).__name__)
-        flat.to_folder(d)
+        # module.py: plain signature (no pytree codegen), like functorch.
+        _flat_module(gm).to_folder(d)
 
         with open(os.path.join(d, f"{stem}.input"), "wb") as f:
             pickle.dump(input_meta(args), f, protocol=4)
@@ -295,11 +361,23 @@ class CaptureBackend:
         log.info("fxray_capture: wrote %s", d)
         return d
 
-    def _save_real(self, d: Optional[str], kind: str, index: int, values: Optional[list]) -> None:
+    def _save_real(self, d: Optional[str], kind: str, index: int, values: Optional[list], suffix: str = ".pt") -> None:
         if d is None or values is None:
             return
         _, stem = self._graph_dir(kind, index)
-        torch.save(values, os.path.join(d, f"{stem}.pt"))
+        torch.save(values, os.path.join(d, f"{stem}{suffix}"))
+
+    def _save_expected(self, d: Optional[str], kind: str, index: int, out: Any) -> None:
+        """<stem>.expected.pt: the eager outputs of the call whose inputs are in <stem>.pt."""
+        if d is None:
+            return
+        try:
+            self._save_real(d, kind, index, _output_values(out), ".expected.pt")
+        except Exception as e:
+            if self.strict:
+                raise
+            log.exception("fxray_capture: saving the eager outputs of %s failed", d)
+            self._record_error(kind, index, "expected outputs", e)
 
     @staticmethod
     def _copies(args: Sequence[Any]) -> Optional[list]:
@@ -321,16 +399,19 @@ class CaptureBackend:
         owner = self
 
         def run(args: list) -> Any:
-            if state["first"]:
-                state["first"] = False
-                if owner.dump_example_input:
-                    try:  # a failed dump must not break the user's training step
-                        owner._on_first_call(args, d, kind, comp, bw_names)
-                    except Exception:
-                        if owner.strict:
-                            raise
-                        log.exception("fxray_capture: saving the real inputs of %s failed", d)
-            return gm(*args)
+            if not state["first"] or not owner.dump_example_input:
+                return gm(*args)
+            state["first"] = False
+            try:  # a failed dump must not break the user's training step
+                owner._on_first_call(args, d, kind, comp, bw_names)
+            except Exception as e:
+                if owner.strict:
+                    raise
+                log.exception("fxray_capture: saving the real inputs of %s failed", d)
+                owner._record_error(kind, comp.index, "real inputs", e)
+            out = gm(*args)  # the inputs were copied before: the graph may free or mutate them
+            owner._save_expected(d, kind, comp.index, out)
+            return out
 
         run._boxed_call = True  # AOTAutograd passes a list; no unboxed-compiler warning
         return run
@@ -371,6 +452,24 @@ class CaptureBackend:
         self._save_real(comp.joint_dir, "joint", comp.index, joint_vals)
         comp.joint_written = True
         comp.fw_first_args = None
+        self._save_joint_expected(comp, joint_vals)
+
+    def _save_joint_expected(self, comp: _Compilation, joint_vals: list) -> None:
+        """AOTAutograd never runs the joint graph: run its flat copy once, eagerly, on the saved joint inputs."""
+        flat, comp.joint_flat = comp.joint_flat, None
+        if flat is None:
+            return
+        try:
+            args = [v.clone() if isinstance(v, torch.Tensor) else v for v in joint_vals]  # .pt stays pristine
+            with torch.no_grad():
+                out = flat(*args)
+        except Exception as e:
+            if self.strict:
+                raise
+            log.exception("fxray_capture: running the joint graph %s eagerly failed", comp.joint_dir)
+            self._record_error("joint", comp.index, "expected outputs", e)
+            return
+        self._save_expected(comp.joint_dir, "joint", comp.index, out)
 
 
 def backend(name: str, folder: str | os.PathLike, **kwargs: Any) -> CaptureBackend:
