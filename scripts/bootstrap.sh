@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what fxray needs to build and test, and nothing else. Idempotent: every step checks first.
 #   Debian packages (Qt6, Graphviz, Xvfb, ninja, ccache, ...) when missing,
-#   a Python venv with torch==2.11.0 + pytest outside the repository (FXRAY_VENV, default ~/.cache/fxray/venv).
+#   a Python venv with torch==2.11.0 + pytest outside the repository (FXRAY_VENV, default ~/.cache/fxray/venv),
+#   and the real-model corpus's libraries (transformers, torchvision, timm, expecttest) in it.
 # Prints what it does. Safe to run on every build.
 set -euo pipefail
 
@@ -48,5 +49,15 @@ else
   say "installing torch==$TORCH_VERSION pytest numpy into $FXRAY_VENV (large download, once)"
   "$FXRAY_VENV/bin/python" -m pip install -q --upgrade pip
   "$FXRAY_VENV/bin/python" -m pip install -q "torch==$TORCH_VERSION" pytest numpy
+fi
+
+# The real-model corpus (tools/corpus): model libraries at the versions of the GPU machine. Checked by import
+# first so a re-run costs nothing. timm is pinned to what pip resolved here (1.0.29).
+CORPUS_PACKAGES=("transformers==5.17.0" "torchvision==0.26.0" "timm==1.0.29" "expecttest")
+if "$FXRAY_VENV/bin/python" -c "import transformers, torchvision, timm, expecttest, sys; sys.exit(0 if (transformers.__version__, torchvision.__version__.split('+')[0]) == ('5.17.0', '0.26.0') else 1)" 2>/dev/null; then
+  say "venv: corpus packages (transformers, torchvision, timm, expecttest) present"
+else
+  say "installing ${CORPUS_PACKAGES[*]} into $FXRAY_VENV (the real-model corpus)"
+  "$FXRAY_VENV/bin/python" -m pip install -q "${CORPUS_PACKAGES[@]}"
 fi
 say "done"
