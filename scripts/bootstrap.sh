@@ -51,10 +51,13 @@ else
   "$FXRAY_VENV/bin/python" -m pip install -q "torch==$TORCH_VERSION" pytest numpy
 fi
 
-# The real-model corpus (tools/corpus): model libraries at the versions of the GPU machine. Checked by import
-# first so a re-run costs nothing. timm is pinned to what pip resolved here (1.0.29).
+# The real-model corpus (tools/corpus): model libraries at the versions of the GPU machine. Checked from the
+# installed packages' metadata first, so a re-run costs nothing. timm is pinned to what pip resolved here (1.0.29).
 CORPUS_PACKAGES=("transformers==5.17.0" "torchvision==0.26.0" "timm==1.0.29" "expecttest")
-if "$FXRAY_VENV/bin/python" -c "import transformers, torchvision, timm, expecttest, sys; sys.exit(0 if (transformers.__version__, torchvision.__version__.split('+')[0]) == ('5.17.0', '0.26.0') else 1)" 2>/dev/null; then
+# Installed versions from package metadata (importing transformers + torchvision takes seconds).
+if "$FXRAY_VENV/bin/python" -c "
+import sys; from importlib.metadata import version as v
+sys.exit(0 if (v('transformers'), v('torchvision').split('+')[0], v('timm')) == ('5.17.0', '0.26.0', '1.0.29') and v('expecttest') else 1)" 2>/dev/null; then
   say "venv: corpus packages (transformers, torchvision, timm, expecttest) present"
 else
   say "installing ${CORPUS_PACKAGES[*]} into $FXRAY_VENV (the real-model corpus)"
