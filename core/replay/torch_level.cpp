@@ -1,6 +1,7 @@
 #include "replay/torch_level.h"
 
 #include "graph/compiled_autograd.h"
+#include "replay/torch_level_attention.h"
 #include "replay/torch_level_functional.h"
 #include "replay/torch_level_natives.h"
 
@@ -122,6 +123,31 @@ const Arg* keyword(const Node& n, std::string_view key)
         if (k == key)
             return &v;
     return nullptr;
+}
+
+// torch.norm / Tensor.norm(p='fro', dim=None, keepdim=False, dtype=None): Python computes vector norms (which
+// 'fro' is over one or two dims) with linalg_vector_norm; aten::norm's own overloads insist on p.
+TorchCall normCall(const Node& n)
+{
+    static constexpr std::string_view kParams[] = {"self", "p", "dim", "keepdim", "dtype"};
+    TorchCall call{"linalg_vector_norm", {}, {}};
+    auto put = [&](std::string_view python, const Arg& v) {
+        if (python == "p") {
+            if (v.kind == Arg::Kind::String && v.s != "fro")
+                throw std::invalid_argument("norm(p='" + v.s + "') is not a vector norm fxray resolves");
+            call.kwargs.emplace_back("ord", v.kind == Arg::Kind::String || v.kind == Arg::Kind::None ? Arg::ofFloat(2.0) : v);
+        } else {
+            call.kwargs.emplace_back(python == "self" || python == "input" ? "self" : std::string(python), v);
+        }
+    };
+    for (std::size_t k = 0; k < n.args.size(); ++k) {
+        if (k >= std::size(kParams))
+            throw std::invalid_argument("norm() with too many arguments");
+        put(kParams[k], n.args[k]);
+    }
+    for (const auto& [k, v] : n.kwargs)
+        put(k, v);
+    return call;
 }
 
 }  // namespace
@@ -253,6 +279,8 @@ NodePlan TorchLevelPlanner::planMethod(const Node& n)
     for (const auto& [method, dtype] : kDtypeMethods)
         if (m == method)
             return planConversion(n, m);
+    if (m == "norm")
+        return resolve(n, normCall(n));
     if (m == "requires_grad_")  // autograd bookkeeping: the replay runs without autograd
         return planIdentity(m_graph, n.args[0], "Tensor.requires_grad_ (no autograd in a replay: returns self)");
     if (m == "__getitem__" && n.args.size() == 2)
@@ -344,6 +372,10 @@ NodePlan TorchLevelPlanner::planFunctional(const Node& n, const std::string& nam
         return planNormalize(m_graph, n.args[0], number(1, "p", 2.0), static_cast<std::int64_t>(number(2, "dim", 1.0)),
                              number(3, "eps", 1e-12));
     }
+    if (name == "multi_head_attention_forward") {
+        m_native[m_current] = ValueKind::TensorList;  // (attn_output, attn_weights or None)
+        return planMultiHeadAttention(m_graph, n, m_device);
+    }
     FunctionalRewrite r = rewriteFunctional(name, n.args, n.kwargs);
     switch (r.kind) {
     case FunctionalRewrite::Kind::Identity:
@@ -381,7 +413,7 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
         const std::string name = std::string(prefix.aten) + rest;
         if (!hasAtenOp(name))
             return unsupported(f + "() has no aten twin (needs Python)");
-        TorchCall call{name, n.args, n.kwargs};
+        TorchCall call = name == "norm" ? normCall(n) : TorchCall{name, n.args, n.kwargs};
         for (auto& [k, v] : call.kwargs)  // torch.functional's Python names for aten's self / split_size
             k = k == "tensor" ? "self" : k == "split_size_or_sections" ? "split_size" : k;
         return resolve(n, call);

@@ -69,6 +69,25 @@ class Embed(nn.Module):
         return F.normalize(h.permute(0, 2, 1), dim=1).to(torch.float64)
 
 
+class MultiHead(nn.Module):
+    """nn.MultiheadAttention outside its fast path: F.multi_head_attention_forward with weights and a padding
+    mask, and without weights with an additive causal mask."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.MultiheadAttention(32, 4, batch_first=True)
+        self.b = nn.MultiheadAttention(32, 4)
+
+    def forward(self, x):
+        pad = x[..., 0] > 1.5
+        out, weights = self.a(x, x, x, key_padding_mask=pad)
+        t = x.size(1)
+        causal = torch.triu(torch.full((t, t), float("-inf")), 1)
+        y = x.transpose(0, 1)
+        out2, _ = self.b(y, y, y, attn_mask=causal, need_weights=False)
+        return out, weights, out2
+
+
 def _mlp():
     return nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.Dropout(0.1), nn.Linear(32, 4))
 
@@ -81,6 +100,7 @@ def modules():
         "conv_bn": (ConvBN(), torch.randn(2, 3, 8, 8)),
         "attention": (Attention(), torch.randn(2, 6, 32)),
         "embedding": (Embed(), torch.randint(0, 10, (3, 5))),
+        "multihead": (MultiHead(), torch.randn(2, 6, 32)),
     }
     for m, _ in made.values():
         m.eval()

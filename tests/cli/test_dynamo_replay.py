@@ -18,7 +18,7 @@ if not have_worker():
 import dynamo_fixtures as fx  # noqa: E402  (needs torch: FXRAY_PYTHON)
 
 TMP = tempfile.mkdtemp(prefix="fxray-dynamo-")
-MODULES = ("mlp", "conv_bn", "attention", "embedding")
+MODULES = ("mlp", "conv_bn", "attention", "embedding", "multihead")
 CAPTURED = {name: fx.capture(TMP, name) for name in MODULES}
 
 # Calls whose overload the resolution must pick, with what each is chosen for (in the comments).
