@@ -2,6 +2,7 @@
 
 #include "graph/compiled_autograd.h"
 #include "replay/torch_level_attention.h"
+#include "replay/torch_level_autocast.h"
 #include "replay/torch_level_functional.h"
 #include "replay/torch_level_natives.h"
 
@@ -189,6 +190,12 @@ std::optional<NodePlan> TorchLevelPlanner::plan(std::size_t i, const std::vector
         }
     } catch (const std::invalid_argument& e) {
         out = unsupported(e.what());
+    }
+    const bool regionEdge = n.target.op.starts_with("torch.amp.autocast_mode.");
+    if (out && !m_autocast.empty() && !regionEdge && (out->kind == NodePlan::Kind::Op || out->kind == NodePlan::Kind::Native)) {
+        if (out->op)
+            m_native[i] = kindOfReturns(out->op->schema());
+        out = underAutocast(std::move(*out), m_autocast.back());
     }
     if (out && out->kind == NodePlan::Kind::Native && !m_native.contains(i)) {
         // Indexing keeps the base's kind (a tensor, or a slice of a list); the other native steps make tensors.
@@ -395,8 +402,16 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
         return planGetattr(n);
     if (f == "torch._C._set_grad_enabled" || f == "torch._C._log_api_usage_once")
         return planNoOp(f + " (Python-side state; the replay runs without autograd)");
-    if (f.starts_with("torch.amp.autocast_mode."))
-        return unsupported(f + "(): autocast regions change the dtype every op computes in; not replayed natively yet");
+    if (f == "torch.amp.autocast_mode._enter_autocast") {
+        m_autocast.push_back(autocastRegionOf(n, m_device));
+        return planNoOp("autocast region opens: the ops until _exit_autocast run under it");
+    }
+    if (f == "torch.amp.autocast_mode._exit_autocast") {
+        if (m_autocast.empty())
+            return unsupported("_exit_autocast without an open autocast region");
+        m_autocast.pop_back();
+        return planNoOp("autocast region closes");
+    }
     if (f.starts_with("torch.nn.functional."))
         return planFunctional(n, f.substr(std::string_view("torch.nn.functional.").size()));
     if (f.starts_with("torch.Tensor.")) {  // an unbound method: self is the first argument

@@ -7,6 +7,7 @@
 // the replay starts.
 #include "graph/graph.h"
 #include "replay/op_plan.h"
+#include "replay/torch_level_autocast.h"
 #include "replay/torch_level_overloads.h"
 
 #include <c10/core/Device.h>
@@ -43,6 +44,7 @@ private:
     std::size_t m_current = 0;                // the node being planned
     std::vector<ValueKind> m_kinds;           // what nodes 0..i-1 produce
     std::map<std::size_t, ValueKind> m_native;  // what the native steps planned here produce
+    std::vector<AutocastRegion> m_autocast;   // the autocast regions open at the node being planned
 };
 
 }  // namespace fxray::replay::detail

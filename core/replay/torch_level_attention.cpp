@@ -78,12 +78,14 @@ Options optionsOf(const std::vector<Arg>& v)
             throw std::invalid_argument("multi_head_attention_forward with " + std::string(kParams[k]) + " is not supported");
     if (flag(v, 9) || flag(v, 17))
         throw std::invalid_argument("multi_head_attention_forward with add_zero_attn or use_separate_proj_weight is not supported");
-    if (v[4].kind != Arg::Kind::Int || (v[10].kind != Arg::Kind::Float && v[10].kind != Arg::Kind::Int))
-        throw std::invalid_argument("multi_head_attention_forward: num_heads and dropout_p must be literals");
     Options o;
-    o.numHeads = v[4].i;
-    o.dropoutP = v[10].kind == Arg::Kind::Float ? v[10].f : static_cast<double>(v[10].i);
     o.training = flag(v, 13);
+    // dropout_p may be a graph value (a float dynamo did not specialise): it only matters in training.
+    const bool literalP = v[10].kind == Arg::Kind::Float || v[10].kind == Arg::Kind::Int;
+    if (v[4].kind != Arg::Kind::Int || (!literalP && o.training))
+        throw std::invalid_argument("multi_head_attention_forward: num_heads and (in training) dropout_p must be literals");
+    o.numHeads = v[4].i;
+    o.dropoutP = v[10].kind == Arg::Kind::Float ? v[10].f : v[10].kind == Arg::Kind::Int ? static_cast<double>(v[10].i) : 0.0;
     o.needWeights = flag(v, 15);
     o.average = flag(v, 23);
     o.causal = flag(v, 24);

@@ -219,7 +219,10 @@ FunctionalRewrite rewriteFunctional(const std::string& name, const std::vector<A
         if (p.name == "_stacklevel" || p.name == "inplace" || p.name == "return_indices")
             continue;
         const std::string schemaName = renamed(*sig, p.name);
-        const bool pythonDefault = v.kind == Arg::Kind::None || (p.byDefault && v == *p.byDefault);
+        // embedding's norm_type only matters with a max_norm (refused above when given); dynamo may pass it as a
+        // graph value (a float it did not specialise).
+        const bool ignored = name == "embedding" && p.name == "norm_type";
+        const bool pythonDefault = ignored || v.kind == Arg::Kind::None || (p.byDefault && v == *p.byDefault);
         if (!atenHasArgument(aten, schemaName)) {
             if (pythonDefault)
                 continue;  // a Python-only parameter left at its default (size_average=None, norm_type=2.0)

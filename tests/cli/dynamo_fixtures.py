@@ -37,7 +37,7 @@ class Attention(nn.Module):
         v = v.view(b, t, 4, 8).transpose(1, 2)
         y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         att = (q @ k.transpose(-2, -1)) * (1.0 / 8 ** 0.5)
-        att = att.masked_fill(torch.ones(t, t, dtype=torch.bool).tril().logical_not(), float("-inf")).softmax(dim=-1)
+        att = att.masked_fill(torch.ones(t, t, dtype=torch.bool, device=x.device).tril().logical_not(), float("-inf")).softmax(dim=-1)
         y2 = att @ v
         y = (y + y2).transpose(1, 2).contiguous().view(b, t, c)
         x = x + self.out(y)
@@ -82,10 +82,25 @@ class MultiHead(nn.Module):
         pad = x[..., 0] > 1.5
         out, weights = self.a(x, x, x, key_padding_mask=pad)
         t = x.size(1)
-        causal = torch.triu(torch.full((t, t), float("-inf")), 1)
+        causal = torch.triu(torch.full((t, t), float("-inf"), device=x.device), 1)
         y = x.transpose(0, 1)
         out2, _ = self.b(y, y, y, attn_mask=causal, need_weights=False)
         return out, weights, out2
+
+
+class Autocast(nn.Module):
+    """A bf16 autocast region (dynamo: _enter_autocast ... _exit_autocast) and a no_grad region."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 16)
+
+    def forward(self, x):
+        with torch.autocast(x.device.type, dtype=torch.bfloat16):
+            y = self.fc(x) @ x.t()
+        with torch.no_grad():
+            z = x * 2
+        return y.float() + z.sum()
 
 
 def _mlp():
@@ -101,6 +116,7 @@ def modules():
         "attention": (Attention(), torch.randn(2, 6, 32)),
         "embedding": (Embed(), torch.randint(0, 10, (3, 5))),
         "multihead": (MultiHead(), torch.randn(2, 6, 32)),
+        "autocast": (Autocast(), torch.randn(8, 16)),
     }
     for m, _ in made.values():
         m.eval()
@@ -123,9 +139,11 @@ def _write_dump(root, stem, text, inputs, expected, gm=None):
     return d
 
 
-def capture(root, name):
-    """Writes <root>/<name>_dynamo_forward_0 and <root>/<name>_aot_forward_0; returns (dynamo dir, aot dir)."""
+def capture(root, name, device="cpu", dynamic=False):
+    """Writes <root>/<name>[_dynamic]_dynamo_forward_0 and <root>/<name>[_dynamic]_aot_forward_0; returns (dynamo
+    dir, aot dir). dynamic=True: symbolic sizes (SymInt inputs, size queries) and unspecialised floats."""
     module, x = modules()[name]
+    module, x = module.to(device), x.to(device)
     kept = {}
 
     def readable(gm):
@@ -133,7 +151,9 @@ def capture(root, name):
 
     def backend(gm, example_inputs):
         kept["dynamo"] = readable(gm)
-        kept["inputs"] = [t.detach().clone() if isinstance(t, torch.Tensor) else t for t in example_inputs]
+        kept["inputs"] = [t.detach().clone() if isinstance(t, torch.Tensor)
+                          else int(t) if isinstance(t, torch.SymInt) else float(t) if isinstance(t, torch.SymFloat) else t
+                          for t in example_inputs]
 
         def fw(aot_gm, _):
             kept["aot"] = readable(aot_gm)
@@ -144,14 +164,15 @@ def capture(root, name):
 
     torch._dynamo.reset()
     with torch.no_grad():
-        compiled = torch.compile(module, backend=backend, dynamic=False, fullgraph=True)
+        compiled = torch.compile(module, backend=backend, dynamic=dynamic, fullgraph=True)
         out = compiled(x.clone())
         eager = module(x.clone())
     outs = eager if isinstance(eager, tuple) else (eager,)
     for a, b in zip(out if isinstance(out, tuple) else (out,), outs):
         assert torch.allclose(a, b, atol=1e-5), name
-    return (_write_dump(root, f"{name}_dynamo_forward_0", kept["dynamo"], kept["inputs"], outs),
-            _write_dump(root, f"{name}_aot_forward_0", kept["aot"], kept["inputs"], outs, kept["aot_gm"]))
+    stem = name + ("_dynamic" if dynamic else "")
+    return (_write_dump(root, f"{stem}_dynamo_forward_0", kept["dynamo"], kept["inputs"], outs),
+            _write_dump(root, f"{stem}_aot_forward_0", kept["aot"], kept["inputs"], outs, kept["aot_gm"]))
 
 
 def write_trace(root):

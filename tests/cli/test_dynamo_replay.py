@@ -18,7 +18,7 @@ if not have_worker():
 import dynamo_fixtures as fx  # noqa: E402  (needs torch: FXRAY_PYTHON)
 
 TMP = tempfile.mkdtemp(prefix="fxray-dynamo-")
-MODULES = ("mlp", "conv_bn", "attention", "embedding", "multihead")
+MODULES = ("mlp", "conv_bn", "attention", "embedding", "multihead", "autocast")
 CAPTURED = {name: fx.capture(TMP, name) for name in MODULES}
 
 # Calls whose overload the resolution must pick, with what each is chosen for (in the comments).
@@ -119,6 +119,24 @@ def dynamo_graph_outputs_equal_the_aot_graph_of_the_same_compile_on_the_same_inp
                  for r in (dynamo, aot) for n in r["nodes"] if n["target"] == "output"]
         for (lo1, hi1, m1), (lo2, hi2, m2) in zip(*stats):
             assert abs(lo1 - lo2) < 1e-4 and abs(hi1 - hi2) < 1e-4 and abs(m1 - m2) < 1e-4, (name, stats)
+
+
+@check
+def dynamic_shape_dynamo_graphs_with_symint_inputs_and_size_queries_replay_like_eager():
+    for name in ("attention", "embedding", "multihead"):
+        dynamo_dir, aot_dir = fx.capture(TMP, name, dynamic=True)
+        for d in (dynamo_dir, aot_dir):
+            r = replay_json(d, "--inputs", "saved", "--expected", "auto")
+            assert_clean_pass(r, d)
+            compared(r)
+
+
+@check
+def ops_in_an_autocast_region_run_under_autocast_and_say_so():
+    r = replay_json(CAPTURED["autocast"][0], "--inputs", "saved", "--expected", "auto")
+    assert_clean_pass(r, "autocast")  # the region's linear and matmul recorded bf16: checked
+    inside = [n["name"] for n in r["nodes"] if "under autocast(cpu, BFloat16)" in (n.get("schema") or "")]
+    assert inside == ["linear", "t", "y"], [(n["name"], n.get("schema")) for n in r["nodes"]]  # z = x * 2 is after it
 
 
 @check
