@@ -86,7 +86,8 @@ struct NodeResult {
     double timeUs = 0;       // host wall time of the op call (CUDA: event time when available)
     std::string schema;      // the dispatcher's schema of the op called ("aten::mm(Tensor self, Tensor mat2) -> Tensor")
     // Outputs hold NaN/Inf put there on purpose: a literal inf/nan argument (masked_fill(x, m, -inf),
-    // scalar_tensor(-inf)) or a factory with no tensor inputs (full, empty). Not a failure; the report names it.
+    // scalar_tensor(-inf)), a factory with no tensor inputs (full, empty), or an output that holds inf by design
+    // (attention's logsumexp padding). Not a failure; the report names it.
     bool nonFiniteConstant = false;
 };
 

@@ -400,7 +400,7 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
         if (n.nonFiniteConstant)
             constants += (constants.empty() ? "" : ", ") + n.name;
     if (!constants.empty())
-        out += "  NaN/Inf from constants or fills (intended, not a failure): " + constants + "\n";
+        out += "  NaN/Inf by intent (constants, fills, logsumexp padding; not a failure): " + constants + "\n";
     for (const NodeResult& n : r.nodes) {
         const bool interesting = n.status == NodeStatus::Mismatch || n.status == NodeStatus::Error || n.nanOrigin;
         if (!interesting && !allNodes)
