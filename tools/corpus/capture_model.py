@@ -1,0 +1,109 @@
+"""Captures one corpus model in this process: a training step (forward, loss, backward) and a bf16 autocast
+inference step (eval, no_grad), both under torch.compile.
+
+  --mode capture   backend = fxray_capture: forward/backward/joint/inference graphs with real inputs (.pt) and
+                   eager outputs (.expected.pt) under <out>/dumps
+  --mode trace     backend = inductor; the parent sets TORCH_TRACE=<out>/trace (read when torch is imported)
+
+Writes <out>/<mode>.json: what ran, how long, what failed (each step is tried on its own: a failing training
+step does not stop the inference step), graph breaks, and for capture the graphs written and the capture errors.
+One model per process: a crash or a hang costs one model (run_corpus.py runs this with a timeout)."""
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "capture")]
+
+import torch  # noqa: E402
+
+import models  # noqa: E402
+from sizes import SIZES  # noqa: E402
+
+
+def _to(batch: dict, device: str) -> dict:
+    return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
+
+
+def train_step(compiled, built, device: str) -> float:
+    built.model.train()
+    out = compiled(**_to(built.train_batch, device))
+    loss = built.loss(out) if built.loss else out.loss
+    loss.backward()
+    return float(loss.detach())
+
+
+def infer_step(compiled, built, device: str) -> None:
+    built.model.eval()
+    with torch.no_grad(), torch.autocast(device_type=device.split(":")[0], dtype=torch.bfloat16):
+        compiled(**_to(built.infer_batch, device))
+
+
+def _configure_dynamo() -> None:
+    # Real models recompile (train vs eval, grad vs no_grad) and break graphs; never fall back to eager for that.
+    for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 256)
+
+
+def _graph_breaks() -> dict:
+    from torch._dynamo.utils import counters
+    return {"unique_graphs": int(counters["stats"]["unique_graphs"]),
+            "graph_breaks": {str(k).splitlines()[0]: int(v) for k, v in counters["graph_break"].items()}}
+
+
+def run(args) -> dict:
+    library, build = models.MODELS[args.model]
+    torch.manual_seed(0)
+    t0 = time.time()
+    built = build(SIZES[args.size], args.keep_dropout)
+    built.model.to(args.device)
+    report = {"model": args.model, "library": library, "mode": args.mode, "device": args.device, "size": args.size,
+              "keep_dropout": args.keep_dropout, "torch": torch.__version__, "steps": {},
+              "parameters": sum(p.numel() for p in built.model.parameters()), "build_s": round(time.time() - t0, 2)}
+    backend = "inductor"
+    if args.mode == "capture":
+        import fxray_capture
+        backend = fxray_capture.backend(args.model, os.path.join(args.out, "dumps"))
+    compiled = torch.compile(built.model, backend=backend)
+    for step, fn in (("train", train_step), ("inference", infer_step)):
+        t = time.time()
+        try:
+            value = fn(compiled, built, args.device)
+            report["steps"][step] = {"ok": True, "seconds": round(time.time() - t, 2), "loss": value}
+        except Exception as e:  # noqa: BLE001 - one step's failure is a finding, the next step still runs
+            report["steps"][step] = {"ok": False, "seconds": round(time.time() - t, 2),
+                                     "error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
+                                     "traceback": traceback.format_exc()}
+    report.update(_graph_breaks())
+    if args.mode == "capture":
+        report["written"] = [os.path.relpath(d, args.out) for d in backend.written]
+        report["capture_errors"] = backend.errors
+    return report
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", required=True, choices=sorted(models.MODELS))
+    p.add_argument("--out", required=True, help="this model's folder (dumps/, trace/, <mode>.json)")
+    p.add_argument("--mode", choices=("capture", "trace"), default="capture")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--size", choices=sorted(SIZES), default="tiny")
+    p.add_argument("--keep-dropout", action="store_true", help="keep the configs' dropout (eager refs then differ)")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    _configure_dynamo()
+    report = run(args)
+    with open(os.path.join(args.out, f"{args.mode}.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    bad = [s for s, r in report["steps"].items() if not r["ok"]]
+    print(f"{args.model} {args.mode}: " + ", ".join(f"{s} {r['seconds']}s{'' if r['ok'] else ' FAILED'}"
+                                                    for s, r in report["steps"].items()))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""timm and torchvision models of the corpus, random-initialised (pretrained=False: nothing is downloaded).
+
+These architectures have no small config: the size knob scales the image and the batch only. The smallest
+published variant is used where the family has several (regnetx_002, mobilevit_xxs, levit_128s,
+shufflenet_v2_x0_5)."""
+import torch
+import torch.nn.functional as F
+
+from built import Built, image_batch
+from sizes import Size
+
+CLASSES = 10
+
+
+def _built(model: torch.nn.Module, s: Size, keep_dropout: bool) -> Built:
+    if not keep_dropout:  # see models_hf.zero_dropout for why
+        for m in model.modules():
+            if isinstance(m, torch.nn.Dropout):
+                m.p = 0.0
+    x, labels = image_batch(s, CLASSES)
+    return Built(model, {"x": x}, {"x": x}, loss=lambda out: F.cross_entropy(out.float(), labels.to(out.device)))
+
+
+def _timm(name: str, s: Size, keep_dropout: bool, **kwargs) -> Built:
+    import timm
+    return _built(timm.create_model(name, pretrained=False, num_classes=CLASSES, **kwargs), s, keep_dropout)
+
+
+def resnet50(s: Size, keep_dropout: bool) -> Built:
+    return _timm("resnet50", s, keep_dropout)
+
+
+def regnet(s: Size, keep_dropout: bool) -> Built:
+    return _timm("regnetx_002", s, keep_dropout)
+
+
+def mobilevit(s: Size, keep_dropout: bool) -> Built:
+    return _timm("mobilevit_xxs", s, keep_dropout)
+
+
+def levit(s: Size, keep_dropout: bool) -> Built:
+    return _timm("levit_128s", s, keep_dropout, img_size=s.image)
+
+
+def densenet121(s: Size, keep_dropout: bool) -> Built:
+    import torchvision
+    return _built(torchvision.models.densenet121(weights=None, num_classes=CLASSES), s, keep_dropout)
+
+
+def shufflenet(s: Size, keep_dropout: bool) -> Built:
+    import torchvision
+    return _built(torchvision.models.shufflenet_v2_x0_5(weights=None, num_classes=CLASSES), s, keep_dropout)
+
+
+def efficientnet_v2_s(s: Size, keep_dropout: bool) -> Built:
+    import torchvision
+    # Stochastic depth draws from the RNG like dropout does: off unless dropout is kept.
+    extra = {} if keep_dropout else {"dropout": 0.0, "stochastic_depth_prob": 0.0}
+    return _built(torchvision.models.efficientnet_v2_s(weights=None, num_classes=CLASSES, **extra), s, keep_dropout)
