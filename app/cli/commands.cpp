@@ -30,6 +30,8 @@ const std::vector<Command>& commands()
          "                   [--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--timeout S] "
          "[--split-statement] [--json]",
          &runMinimize},
+        {"report", "the compile report of TORCH_TRACE logs: compiles, graph breaks, recompiles, failures, times, cache",
+         "fxray report <trace log or directory> [--json] [--verbose] [--code]   (exit 1 when a compile failed)", &runReport},
     };
     return kCommands;
 }

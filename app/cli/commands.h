@@ -27,5 +27,6 @@ int runReplay(const Args& args);
 int runWorker(const Args& args);
 #endif
 int runMinimize(const Args& args);
+int runReport(const Args& args);
 
 }  // namespace fxray::cli
