@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The real-model corpus on the GPU machine (no network, no Qt): builds the fxray CLI against the machine's own
+# PyTorch, installs the carried wheels (expecttest, for OpInfo), runs tools/corpus/run_corpus.py --device cuda
+# over one part of the corpus, and leaves at most 8 files in $OUT (the rest tarred).
+#
+#   scripts/corpus-device.sh [hf|vision|opinfo|rest|models|all]   (default: all)
+#     hf = the 9 transformers models, vision = the 7 timm/torchvision models, opinfo = all of op_db,
+#     rest = vision + opinfo. Two calls of the 10-minute limit: `hf` (with the build), then `rest`.
+# Carry .wheels/ (pip download expecttest -d .wheels). Environment: FXRAY_PYTHON (default /opt/torch/.venv/bin/python3
+# or python3), FXRAY_BUILD_DIR (default /tmp/fxray-device-build, reused while the machine stays warm),
+# FXRAY_CORPUS_DEVICE (default cuda), FXRAY_CORPUS_SIZE (tiny | small, default tiny), FXRAY_CORPUS_JOBS (default 8), FXRAY_CORPUS_MODEL_TIMEOUT
+# (seconds per model capture or inductor trace process, default 300), FXRAY_CORPUS_ARGS (more run_corpus options).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PART=${1:-all}
+OUT=${OUT:-$PWD/device-logs}
+mkdir -p "$OUT"
+BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-device-build}
+PY=${FXRAY_PYTHON:-/opt/torch/.venv/bin/python3}
+[ -x "$PY" ] || PY=python3
+CORPUS=/tmp/fxray-corpus-$PART
+T0=$(date +%s)
+
+case "$PART" in
+  hf)     SELECT=(--models qwen2,mistral,opt,distilbert,roberta,bart,whisper,clip,deit --opinfo none) ;;
+  vision) SELECT=(--models resnet50,regnet,mobilevit,levit,densenet121,shufflenet,efficientnet_v2_s --opinfo none) ;;
+  models) SELECT=(--opinfo none) ;;
+  opinfo) SELECT=(--models none --opinfo all) ;;
+  rest)   SELECT=(--models resnet50,regnet,mobilevit,levit,densenet121,shufflenet,efficientnet_v2_s --opinfo all) ;;
+  all)    SELECT=() ;;
+  *) echo "unknown part '$PART' (hf|vision|opinfo|rest|models|all)"; exit 2 ;;
+esac
+
+{
+  echo "== machine"; uname -a; nproc; free -g | head -2
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || echo "no nvidia-smi"
+  "$PY" -c "import torch, transformers, torchvision, timm; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), 'transformers', transformers.__version__, 'torchvision', torchvision.__version__, 'timm', timm.__version__)"
+} > "$OUT/machine.txt" 2>&1
+
+# expecttest (OpInfo imports it) from the carried wheels; into the venv, or beside it when the venv is read-only.
+if ! "$PY" -c "import expecttest" 2>/dev/null; then
+  if ! "$PY" -m pip install -q --no-index --no-deps .wheels/*.whl >> "$OUT/machine.txt" 2>&1; then
+    "$PY" -m pip install -q --no-index --no-deps --target /tmp/fxray-wheels .wheels/*.whl >> "$OUT/machine.txt" 2>&1
+    export PYTHONPATH=/tmp/fxray-wheels${PYTHONPATH:+:$PYTHONPATH}
+  fi
+fi
+"$PY" -c "import expecttest; print('expecttest ok')" >> "$OUT/machine.txt" 2>&1
+
+# Only the CLI target: the corpus needs nothing else, and a warm machine keeps the build for the next part.
+{
+  echo "== configure"
+  [ -f "$BUILD_DIR/build.ninja" ] || cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_GUI=OFF -DFXRAY_GRAPHVIZ=OFF \
+    -DFXRAY_PYTHON="$PY" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  echo "== build"
+  ninja -C "$BUILD_DIR" fxray
+} > "$OUT/build.log" 2>&1
+rc=$?
+echo "build: exit $rc after $(( $(date +%s) - T0 )) s" >> "$OUT/build.log"
+[ "$rc" -eq 0 ] || { echo "build failed ($rc): $OUT/build.log"; exit "$rc"; }
+
+echo "== corpus part '$PART' (built in $(( $(date +%s) - T0 )) s)"
+rm -rf "$CORPUS"
+# Eight inductor compiles at once: two compile workers each, not one per core each.
+TORCHINDUCTOR_COMPILE_THREADS=2 PYTHONUNBUFFERED=1 "$PY" tools/corpus/run_corpus.py --out "$CORPUS" --device "${FXRAY_CORPUS_DEVICE:-cuda}" --fxray "$BUILD_DIR/app/cli/fxray" \
+  --size "${FXRAY_CORPUS_SIZE:-tiny}" --jobs "${FXRAY_CORPUS_JOBS:-8}" --replay-traces \
+  --model-timeout "${FXRAY_CORPUS_MODEL_TIMEOUT:-300}" "${SELECT[@]}" \
+  ${FXRAY_CORPUS_ARGS:-} > "$OUT/corpus-$PART.log" 2>&1
+rc=$?
+cp "$CORPUS/table.txt" "$OUT/table-$PART.txt" 2>/dev/null
+cp "$CORPUS/summary.json" "$OUT/summary-$PART.json" 2>/dev/null
+# Everything small enough to read later (not the dumps' tensors): reports, logs, capture records, traces.
+(cd "$CORPUS" && find . \( -name '*.json' -o -name '*.jsonl' -o -name '*.log' -o -name '*.txt' \) -print0 \
+  | tar -czf "$OUT/corpus-$PART.tgz" --null -T -) 2>> "$OUT/build.log"
+echo "corpus part '$PART': exit $rc after $(( $(date +%s) - T0 )) s; $OUT/table-$PART.txt"
+head -n 30 "$OUT/table-$PART.txt" 2>/dev/null
+exit "$rc"

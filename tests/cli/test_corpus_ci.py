@@ -1,0 +1,75 @@
+"""The CI slice of the real-model corpus (tools/corpus/run_corpus.py --slice ci): Qwen2, DistilBERT and
+ShuffleNet random-initialised from small configs, a training step and a bf16 inference each, one inductor
+TORCH_TRACE (DistilBERT) and a handful of OpInfo ops, captured on the CPU, then `fxray info` and `fxray replay`
+(saved inputs vs eager outputs, and random inputs) over all of it. Capture loses no graph, every graph and every
+trace record loads, no fxray process crashes, and the totals meet tools/corpus/thresholds.json's "ci" section
+(read back from the run's summary.json: tighten them there). ~2-3 minutes on 2 cores."""
+import atexit
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
+
+NEEDS = "import torch, transformers, timm, torchvision, expecttest"
+if subprocess.run([sys.executable, "-c", NEEDS], capture_output=True).returncode != 0:
+    print(f"{sys.executable} lacks torch/transformers/timm/torchvision/expecttest (scripts/bootstrap.sh): skipped")
+    sys.exit(0)
+if not have_worker():  # builds without LibTorch (the ASan stage) have no replay; the slice is about replay too
+    print("fxray has no replay in this build: skipped")
+    sys.exit(0)
+
+OUT = tempfile.mkdtemp(prefix="fxray-corpus-ci-")
+if not os.environ.get("FXRAY_KEEP_CORPUS"):  # tens of MB of dumps; FXRAY_KEEP_CORPUS=1 keeps them to look at
+    atexit.register(shutil.rmtree, OUT, True)
+RUN = subprocess.run([sys.executable, os.path.join(SOURCE, "tools", "corpus", "run_corpus.py"), "--slice", "ci",
+                      "--out", OUT, "--fxray", FXRAY], capture_output=True, text=True, timeout=540)
+print(RUN.stdout[-6000:], RUN.stderr[-3000:])
+SUMMARY = json.load(open(os.path.join(OUT, "summary.json")))
+TOTALS = SUMMARY["totals"]
+
+
+@check
+def capture_loses_no_graph_of_the_slice():
+    assert TOTALS["lost"] == 0 and TOTALS["steps_failed"] == 0, TOTALS
+    # 3 models x (forward, backward, joint, inference) at least, plus the ops' graphs
+    assert TOTALS["captured"] >= 12 + 7, TOTALS
+    for row in SUMMARY["rows"]:
+        assert row["captured"] > 0, row["model"]
+
+
+@check
+def every_graph_has_its_real_inputs_and_eager_outputs():
+    for root, _, files in os.walk(OUT):
+        if "module.py" in files:
+            stem = os.path.basename(root)
+            assert {f"{stem}.pt", f"{stem}.expected.pt"} <= set(files), (root, sorted(files))
+
+
+@check
+def every_captured_graph_and_trace_record_loads():
+    assert TOTALS["loaded"] == TOTALS["captured"], TOTALS
+    assert TOTALS["trace_records"] > 0 and TOTALS["trace_loaded"] >= TOTALS["trace_records"], TOTALS
+    loads = [f for row in SUMMARY["rows"] for f in row["failures"] if f["phase"] == "load"]
+    assert not loads, loads
+
+
+@check
+def no_fxray_process_crashes():
+    assert TOTALS["fxray_crashes"] == 0, [f for row in SUMMARY["rows"] for f in row["failures"] if "crash" in f["reason"]]
+
+
+@check
+def totals_meet_the_ci_thresholds():
+    assert SUMMARY["thresholds_set"] == "ci"
+    failed = {k: c for k, c in SUMMARY["checks"].items() if not c["ok"]}
+    assert not failed, failed
+    assert RUN.returncode == 0, RUN.returncode
+
+
+if __name__ == "__main__":
+    main()
