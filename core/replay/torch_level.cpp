@@ -151,6 +151,54 @@ TorchCall normCall(const Node& n)
     return call;
 }
 
+// torch.nn.functional.interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor,
+// antialias) as the aten upsample op Python picks by mode and rank (from the input's recorded sizes), in its .vec
+// form that takes either an output size or scale factors.
+TorchCall interpolateCall(const graph::Graph& g, const Node& n)
+{
+    static constexpr std::string_view kParams[] = {"input", "size", "scale_factor", "mode", "align_corners",
+                                                   "recompute_scale_factor", "antialias"};
+    std::map<std::string, Arg, std::less<>> v;
+    for (std::size_t k = 0; k < n.args.size() && k < std::size(kParams); ++k)
+        v[std::string(kParams[k])] = n.args[k];
+    for (const auto& [k, a] : n.kwargs)
+        v[k] = a;
+    const Arg input = v["input"];
+    const graph::Node* producer = input.kind == Arg::Kind::Node ? &g.nodes[static_cast<std::size_t>(input.node)] : nullptr;
+    if (!producer || !producer->meta || !producer->meta->isTensor())
+        throw std::invalid_argument("interpolate of an input without recorded sizes (its rank picks the op)");
+    const std::size_t dims = producer->meta->tensor.sizes.size() - 2;
+    const std::string mode = v.contains("mode") && v["mode"].kind == Arg::Kind::String ? v["mode"].s : "nearest";
+    const bool antialias = v.contains("antialias") && v["antialias"].kind == Arg::Kind::Bool && v["antialias"].b;
+    const Arg recompute = v.contains("recompute_scale_factor") ? v["recompute_scale_factor"] : Arg::none();
+    if (dims < 1 || dims > 3 || (recompute.kind == Arg::Kind::Bool && recompute.b))
+        throw std::invalid_argument("interpolate of a " + std::to_string(dims + 2) + "-d input or with recompute_scale_factor");
+    static const std::map<std::string, std::vector<std::string>, std::less<>> kOps = {
+        {"nearest", {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d"}},
+        {"nearest-exact", {"_upsample_nearest_exact1d", "_upsample_nearest_exact2d", "_upsample_nearest_exact3d"}},
+        {"linear", {"upsample_linear1d", "", ""}},
+        {"bilinear", {"", antialias ? "_upsample_bilinear2d_aa" : "upsample_bilinear2d", ""}},
+        {"bicubic", {"", antialias ? "_upsample_bicubic2d_aa" : "upsample_bicubic2d", ""}},
+        {"trilinear", {"", "", "upsample_trilinear3d"}},
+    };
+    auto op = kOps.find(mode);
+    if (op == kOps.end() || op->second[dims - 1].empty())
+        throw std::invalid_argument("interpolate(mode='" + mode + "') of a " + std::to_string(dims + 2) + "-d input");
+    // A single size or factor applies to every spatial dim.
+    auto perDim = [&](const Arg& a) {
+        return a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple || a.kind == Arg::Kind::None ? a
+                                                                                                     : Arg::ofList(std::vector<Arg>(dims, a));
+    };
+    TorchCall call{op->second[dims - 1], {}, {{"input", input}}};
+    call.kwargs.emplace_back("output_size", perDim(v.contains("size") ? v["size"] : Arg::none()));
+    call.kwargs.emplace_back("scale_factors", perDim(v.contains("scale_factor") ? v["scale_factor"] : Arg::none()));
+    if (mode != "nearest" && mode != "nearest-exact") {
+        const Arg align = v.contains("align_corners") ? v["align_corners"] : Arg::none();
+        call.kwargs.emplace_back("align_corners", align.kind == Arg::Kind::None ? Arg::ofBool(false) : align);
+    }
+    return call;
+}
+
 }  // namespace
 
 std::optional<NodePlan> TorchLevelPlanner::plan(std::size_t i, const std::vector<NodePlan>& earlier)
@@ -288,6 +336,8 @@ NodePlan TorchLevelPlanner::planMethod(const Node& n)
             return planConversion(n, m);
     if (m == "norm")
         return resolve(n, normCall(n));
+    if (m == "new_tensor" && n.args.size() == 2)
+        return planTensorLiteral(m_graph, n.args[1], keyword(n, "dtype"), keyword(n, "device"), &n.args[0], m_device);
     if (m == "requires_grad_")  // autograd bookkeeping: the replay runs without autograd
         return planIdentity(m_graph, n.args[0], "Tensor.requires_grad_ (no autograd in a replay: returns self)");
     if (m == "__getitem__" && n.args.size() == 2)
@@ -379,6 +429,8 @@ NodePlan TorchLevelPlanner::planFunctional(const Node& n, const std::string& nam
         return planNormalize(m_graph, n.args[0], number(1, "p", 2.0), static_cast<std::int64_t>(number(2, "dim", 1.0)),
                              number(3, "eps", 1e-12));
     }
+    if (name == "interpolate")
+        return resolve(n, interpolateCall(m_graph, n));
     if (name == "multi_head_attention_forward") {
         m_native[m_current] = ValueKind::TensorList;  // (attn_output, attn_weights or None)
         return planMultiHeadAttention(m_graph, n, m_device);
@@ -414,6 +466,8 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
     }
     if (f.starts_with("torch.nn.functional."))
         return planFunctional(n, f.substr(std::string_view("torch.nn.functional.").size()));
+    if ((f == "torch.tensor" || f == "torch.as_tensor") && !n.args.empty())
+        return planTensorLiteral(m_graph, n.args[0], keyword(n, "dtype"), keyword(n, "device"), nullptr, m_device);
     if (f.starts_with("torch.Tensor.")) {  // an unbound method: self is the first argument
         Node method = n;
         method.target.op = f.substr(std::string_view("torch.Tensor.").size());

@@ -103,6 +103,22 @@ class Autocast(nn.Module):
         return y.float() + z.sum()
 
 
+class Decoder(nn.Module):
+    """Upsampling as decoders do it (F.interpolate by size and by factor, nearest and bilinear), and tensors made
+    from literal data (torch.tensor, new_tensor)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 3, padding=1)
+
+    def forward(self, x):
+        up = F.interpolate(self.conv(x), scale_factor=2, mode="bilinear", align_corners=False)
+        near = F.interpolate(x, size=(8, 8))
+        floor = torch.where(up > 0, up, torch.tensor(0.25, device=x.device))
+        weights = x.new_tensor([[1.0], [2.0], [3.0], [4.0]])
+        return floor + near * weights[None, :, :, None]
+
+
 def _mlp():
     return nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.Dropout(0.1), nn.Linear(32, 4))
 
@@ -117,6 +133,7 @@ def modules():
         "embedding": (Embed(), torch.randint(0, 10, (3, 5))),
         "multihead": (MultiHead(), torch.randn(2, 6, 32)),
         "autocast": (Autocast(), torch.randn(8, 16)),
+        "decoder": (Decoder(), torch.randn(2, 4, 4, 4)),
     }
     for m, _ in made.values():
         m.eval()

@@ -18,7 +18,7 @@ if not have_worker():
 import dynamo_fixtures as fx  # noqa: E402  (needs torch: FXRAY_PYTHON)
 
 TMP = tempfile.mkdtemp(prefix="fxray-dynamo-")
-MODULES = ("mlp", "conv_bn", "attention", "embedding", "multihead", "autocast")
+MODULES = ("mlp", "conv_bn", "attention", "embedding", "multihead", "autocast", "decoder")
 CAPTURED = {name: fx.capture(TMP, name) for name in MODULES}
 
 # Calls whose overload the resolution must pick, with what each is chosen for (in the comments).
@@ -54,7 +54,7 @@ class GraphModule(torch.nn.Module):
         l_x_ = L_x_
         l_ids_ = L_ids_
         l_w_ = L_w_
-        interpolate: "f32[1, 2, 8, 8][128, 64, 8, 1]cpu" = torch.nn.functional.interpolate(l_x_, scale_factor = 2)
+        interpolate: "f32[1, 2, 8, 8][128, 64, 8, 1]cpu" = torch.nn.functional.interpolate(l_x_, scale_factor = 2, mode = 'area')
         dtype = getattr(l_x_, 'dtype')
         helper: "f32[1, 2, 4, 4][32, 16, 4, 1]cpu" = my_library.helper(l_x_)
         embedding: "f32[3, 2][2, 1]cpu" = torch.nn.functional.embedding(l_ids_, l_w_, None, 1.0)
@@ -162,7 +162,7 @@ def calls_without_an_aten_twin_are_named_with_the_reason_before_the_replay():
     r = replay_json(write("unresolvable", UNRESOLVABLE))
     assert r["verdict"] == "unsupported", r["verdict"]
     lines = "\n".join(r["unsupported"])
-    assert "torch.nn.functional.interpolate() is Python code with no aten twin" in lines and "interpolate" in lines, lines
+    assert "interpolate(mode='area') of a 4-d input" in lines, lines
     assert "getattr(x, 'dtype')" in lines, lines
     assert "python call my_library.helper() is not a torch function" in lines, lines
     assert "embedding(max_norm=...) has no aten equivalent" in lines, lines

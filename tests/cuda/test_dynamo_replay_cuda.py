@@ -24,7 +24,7 @@ def replay_json(path):
 @check
 def dynamo_and_aot_graphs_of_one_compile_replay_on_cuda_like_eager():
     import dynamo_fixtures as fx  # noqa: E402  (needs torch: FXRAY_PYTHON)
-    cases = [(n, False) for n in ("mlp", "conv_bn", "attention", "embedding", "multihead", "autocast")]
+    cases = [(n, False) for n in ("mlp", "conv_bn", "attention", "embedding", "multihead", "autocast", "decoder")]
     cases += [("attention", True), ("multihead", True)]
     for name, dynamic in cases:
         for d in fx.capture(TMP, name, "cuda", dynamic=dynamic):
