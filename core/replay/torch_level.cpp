@@ -240,10 +240,11 @@ std::optional<NodePlan> TorchLevelPlanner::plan(std::size_t i, const std::vector
         out = unsupported(e.what());
     }
     const bool regionEdge = n.target.op.starts_with("torch.amp.autocast_mode.");
-    if (out && !m_autocast.empty() && !regionEdge && (out->kind == NodePlan::Kind::Op || out->kind == NodePlan::Kind::Native)) {
+    const AutocastRegion* region = !m_autocast.empty() ? &m_autocast.back() : m_ambient ? &*m_ambient : nullptr;
+    if (out && region && !regionEdge && (out->kind == NodePlan::Kind::Op || out->kind == NodePlan::Kind::Native)) {
         if (out->op)
             m_native[i] = kindOfReturns(out->op->schema());
-        out = underAutocast(std::move(*out), m_autocast.back());
+        out = underAutocast(std::move(*out), *region);
     }
     if (out && out->kind == NodePlan::Kind::Native && !m_native.contains(i)) {
         // Indexing keeps the base's kind (a tensor, or a slice of a list); the other native steps make tensors.
@@ -455,7 +456,8 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
     if (f == "torch._C._set_grad_enabled" || f == "torch._C._log_api_usage_once")
         return planNoOp(f + " (Python-side state; the replay runs without autograd)");
     if (f == "torch.amp.autocast_mode._enter_autocast") {
-        m_autocast.push_back(autocastRegionOf(n, m_device));
+        const AutocastRegion* outer = !m_autocast.empty() ? &m_autocast.back() : m_ambient ? &*m_ambient : nullptr;
+        m_autocast.push_back(autocastRegionOf(n, m_device, outer));
         return planNoOp("autocast region opens: the ops until _exit_autocast run under it");
     }
     if (f == "torch.amp.autocast_mode._exit_autocast") {

@@ -20,7 +20,10 @@ namespace fxray::replay::detail {
 
 class TorchLevelPlanner {
 public:
-    TorchLevelPlanner(const graph::Graph& g, const c10::Device& device) : m_graph(g), m_device(device) {}
+    TorchLevelPlanner(const graph::Graph& g, const c10::Device& device)
+        : m_graph(g), m_device(device), m_ambient(ambientAutocast(g, device))
+    {
+    }
 
     // The plan of node i when it is a torch-level node; std::nullopt when it is planned elsewhere (aten ops,
     // SymInt arithmetic, tuple getitem, compiled-autograd helpers). `earlier` holds the plans of nodes 0..i-1:
@@ -44,6 +47,7 @@ private:
     std::size_t m_current = 0;                // the node being planned
     std::vector<ValueKind> m_kinds;           // what nodes 0..i-1 produce
     std::map<std::size_t, ValueKind> m_native;  // what the native steps planned here produce
+    std::optional<AutocastRegion> m_ambient;  // torch.autocast entered outside the graph, if the dtypes show one
     std::vector<AutocastRegion> m_autocast;   // the autocast regions open at the node being planned
 };
 

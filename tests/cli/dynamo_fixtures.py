@@ -8,6 +8,7 @@ lifted parameters included, in placeholder order) and the module's eager outputs
 write_trace(root) runs torch.compile(backend="aot_eager") under TORCH_TRACE in a child process: the log a user
 gets, holding dynamo_output_graph and aot_*_graph records."""
 import collections
+import contextlib
 import os
 import subprocess
 import sys
@@ -156,9 +157,10 @@ def _write_dump(root, stem, text, inputs, expected, gm=None):
     return d
 
 
-def capture(root, name, device="cpu", dynamic=False):
-    """Writes <root>/<name>[_dynamic]_dynamo_forward_0 and <root>/<name>[_dynamic]_aot_forward_0; returns (dynamo
-    dir, aot dir). dynamic=True: symbolic sizes (SymInt inputs, size queries) and unspecialised floats."""
+def capture(root, name, device="cpu", dynamic=False, autocast=None):
+    """Writes <root>/<name>[_dynamic|_autocast]_dynamo_forward_0 and ..._aot_forward_0; returns (dynamo dir, aot
+    dir). dynamic=True: symbolic sizes (SymInt inputs, size queries) and unspecialised floats. autocast=<dtype>:
+    compiled and run inside torch.autocast (entered outside the compiled function: no region in the graph)."""
     module, x = modules()[name]
     module, x = module.to(device), x.to(device)
     kept = {}
@@ -180,14 +182,15 @@ def capture(root, name, device="cpu", dynamic=False):
         return aot_module_simplified(gm, example_inputs, fw_compiler=fw)
 
     torch._dynamo.reset()
-    with torch.no_grad():
+    outer = torch.autocast(x.device.type, dtype=autocast) if autocast else contextlib.nullcontext()
+    with torch.no_grad(), outer:
         compiled = torch.compile(module, backend=backend, dynamic=dynamic, fullgraph=True)
         out = compiled(x.clone())
         eager = module(x.clone())
     outs = eager if isinstance(eager, tuple) else (eager,)
     for a, b in zip(out if isinstance(out, tuple) else (out,), outs):
-        assert torch.allclose(a, b, atol=1e-5), name
-    stem = name + ("_dynamic" if dynamic else "")
+        assert torch.allclose(a, b, atol=1e-5 if autocast is None else 1e-2), name
+    stem = name + ("_dynamic" if dynamic else "") + ("_autocast" if autocast else "")
     return (_write_dump(root, f"{stem}_dynamo_forward_0", kept["dynamo"], kept["inputs"], outs),
             _write_dump(root, f"{stem}_aot_forward_0", kept["aot"], kept["inputs"], outs, kept["aot_gm"]))
 

@@ -16,6 +16,7 @@ if not have_worker():
     sys.exit(0)
 
 import dynamo_fixtures as fx  # noqa: E402  (needs torch: FXRAY_PYTHON)
+import torch  # noqa: E402
 
 TMP = tempfile.mkdtemp(prefix="fxray-dynamo-")
 MODULES = ("mlp", "conv_bn", "attention", "embedding", "multihead", "autocast", "decoder")
@@ -137,6 +138,20 @@ def ops_in_an_autocast_region_run_under_autocast_and_say_so():
     assert_clean_pass(r, "autocast")  # the region's linear and matmul recorded bf16: checked
     inside = [n["name"] for n in r["nodes"] if "under autocast(cpu, BFloat16)" in (n.get("schema") or "")]
     assert inside == ["linear", "t", "y"], [(n["name"], n.get("schema")) for n in r["nodes"]]  # z = x * 2 is after it
+
+
+@check
+def graphs_captured_inside_torch_autocast_replay_under_it():
+    # torch.autocast entered around the compiled call leaves no region in the dynamo graph: only its recorded
+    # bf16 linears show it. Replayed without it, they would compute in f32 (a dtype mismatch at every linear).
+    dynamo_dir, aot_dir = fx.capture(TMP, "mlp", autocast=torch.bfloat16)
+    for d in (dynamo_dir, aot_dir):
+        r = replay_json(d, "--inputs", "saved", "--expected", "auto")
+        assert_clean_pass(r, d)
+        compared(r)
+    r = replay_json(dynamo_dir, "--inputs", "saved")
+    ambient = [n["name"] for n in r["nodes"] if "entered outside the graph" in (n.get("schema") or "")]
+    assert {"input_1", "input_4"} <= set(ambient), [(n["name"], n.get("schema")) for n in r["nodes"]]  # both linears
 
 
 @check
