@@ -1,6 +1,7 @@
 #include "views/main_window.h"
 
 #include "views/models/dump_browser_model.h"
+#include "views/panels/compile_report_panel.h"
 #include "views/panels/diff_panel.h"
 #include "views/panels/graph_panel.h"
 #include "views/panels/graph_text_panel.h"
@@ -60,6 +61,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_inspector(new InspectorPanel(this))
     , m_replayDock(new QDockWidget(tr("Replay"), this))
     , m_replayPanel(new ReplayPanel(this))
+    , m_reportDock(new QDockWidget(tr("Compile report"), this))
+    , m_reportPanel(new CompileReportPanel(this))
     , m_banner(new QWidget(this))
     , m_bannerText(new QLabel(this))
 {
@@ -155,6 +158,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_replayDock->setObjectName(QStringLiteral("replayDock"));
     m_replayDock->setWidget(m_replayPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_replayDock);
+    // The compile report of the open trace log(s), a tab beside Replay; its graph links open graphs here.
+    m_reportDock->setObjectName(QStringLiteral("compileReportDock"));
+    m_reportDock->setWidget(m_reportPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_reportDock);
+    tabifyDockWidget(m_replayDock, m_reportDock);
+    m_replayDock->raise();
+    connect(m_reportPanel, &CompileReportPanel::graphActivated, this, [this](const QString& address) {
+        if (!openGraphAddress(address))
+            statusBar()->showMessage(tr("%1 is not among the graphs of %2").arg(address, m_model->path()), 8000);
+    });
 
     // One selection for all views.
     connect(m_graphPanel, &GraphPanel::nodeSelected, this, &MainWindow::selectNode);
@@ -240,6 +253,7 @@ void MainWindow::createActions()
     view->addAction(m_inspectorDock->toggleViewAction());
     view->addAction(m_replayDock->toggleViewAction());
     view->addAction(m_minimizeDock->toggleViewAction());
+    view->addAction(m_reportDock->toggleViewAction());
 
     QMenu* replay = menuBar()->addMenu(tr("&Replay"));
     QAction* run = replay->addAction(tr("&Run"), m_replayPanel, &ReplayPanel::start);
@@ -663,8 +677,33 @@ void MainWindow::onLoadingStarted(const QString& path)
         m_textPanel->showMessage(tr("Loading"), tr("Looking for graphs under %1 …").arg(path));
 }
 
+void MainWindow::showCompileReport()
+{
+    m_reportDock->show();
+    m_reportDock->raise();
+    resizeDocks({m_reportDock}, {height() * 2 / 5}, Qt::Vertical);  // breaks and stacks need room
+}
+
+bool MainWindow::openGraphAddress(const QString& address)
+{
+    for (int e = 0; e < m_model->graphCount(); ++e) {
+        const QModelIndex index = m_model->indexForEntry(e);
+        const io::GraphEntry* entry = m_model->entry(index);
+        if (!entry || QString::fromStdString(entry->address) != address)
+            continue;
+        m_dumpFilter->clear();  // a filtered-out row could not be shown
+        m_tree->setCurrentIndex(index);
+        m_tree->scrollTo(index);
+        m_tabs->setCurrentWidget(m_graphSplit);
+        return true;
+    }
+    return false;
+}
+
 void MainWindow::onDiscovered(int graphs)
 {
+    if (m_reportPanel->path() != m_model->path())
+        m_reportPanel->setPath(m_model->path());
     applyDumpFilter();
     addRecent(m_model->path());
     m_tree->expandAll();

@@ -24,6 +24,7 @@ struct LoadedGraph;
 
 namespace fxray::views {
 
+class CompileReportPanel;
 class DumpBrowserModel;
 class GraphTextPanel;
 class DiffPanel;
@@ -51,6 +52,12 @@ public:
     GraphPanel* graphPanel() const { return m_graphPanel; }
     InspectorPanel* inspectorPanel() const { return m_inspector; }
     ReplayPanel* replayPanel() const { return m_replayPanel; }
+    CompileReportPanel* compileReportPanel() const { return m_reportPanel; }
+    // Shows and raises the Compile report dock (fxray-gui --report).
+    void showCompileReport();
+    // Selects the graph with this address (as the compile report links it) in the Dumps list and shows it in the
+    // Graph tab; false when the open path has no such graph.
+    bool openGraphAddress(const QString& address);
     std::shared_ptr<const io::LoadedGraph> currentGraph() const { return m_current; }
     QString errorBannerText() const;  // empty when no error is shown
 
@@ -124,6 +131,8 @@ private:
     InspectorPanel* m_inspector = nullptr;
     QDockWidget* m_replayDock = nullptr;
     ReplayPanel* m_replayPanel = nullptr;
+    QDockWidget* m_reportDock = nullptr;
+    CompileReportPanel* m_reportPanel = nullptr;
     QWidget* m_banner = nullptr;
     QLabel* m_bannerText = nullptr;
     QMenu* m_recentMenu = nullptr;

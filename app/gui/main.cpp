@@ -5,7 +5,9 @@
 // `fxray minimize --until`; default mismatch,error,nan).
 // --select NODE selects a node of the first graph shown; --replay replays that graph once it is shown (with the
 // replay options kept from the last run; --cuda-graph turns on the replay dock's CUDA graph option).
+// --show-report shows the Compile report dock; --report ID also selects that compile ("[0/1]").
 #include "views/main_window.h"
+#include "views/panels/compile_report_panel.h"
 #include "views/panels/minimize_panel.h"
 #include "views/panels/replay_panel.h"
 
@@ -62,6 +64,12 @@ int main(int argc, char** argv)
     const QCommandLineOption cudaGraphOption(QStringLiteral("cuda-graph"),
                                              QStringLiteral("replays also analyse, capture and replay a CUDA graph"));
     parser.addOption(cudaGraphOption);
+    const QCommandLineOption reportOption(QStringLiteral("report"),
+                                          QStringLiteral("show the Compile report dock (TORCH_TRACE logs), on this compile id if given"),
+                                          QStringLiteral("compile id"));
+    parser.addOption(reportOption);
+    const QCommandLineOption reportDockOption(QStringLiteral("show-report"), QStringLiteral("show the Compile report dock"));
+    parser.addOption(reportDockOption);
     parser.process(app);
 
     QStringList positional = parser.positionalArguments();
@@ -79,6 +87,14 @@ int main(int argc, char** argv)
     if (parser.isSet(cudaGraphOption))
         window.replayPanel()->setCudaGraphMode(true);
     window.show();
+    if (parser.isSet(reportOption) || parser.isSet(reportDockOption)) {
+        window.showCompileReport();
+        if (parser.isSet(reportOption)) {
+            const QString id = parser.value(reportOption);
+            QObject::connect(window.compileReportPanel(), &fxray::views::CompileReportPanel::reportReady, &window,
+                             [&window, id] { window.compileReportPanel()->selectCompile(id); });
+        }
+    }
     if (!path.isEmpty())
         window.openPath(path);
     if (!diffPair.isEmpty())

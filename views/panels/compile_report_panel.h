@@ -1,0 +1,56 @@
+#pragma once
+// The "Compile report" dock: io::buildCompileReport for the open path (a TORCH_TRACE log or a folder of them),
+// built on a worker thread (each request carries a generation id; only the newest result is shown). Above, a tree:
+// ranks, then their compiles with status (tlparse's colours), graph breaks, recompiles and compile time. Below,
+// the selected compile in full: why it restarted, broke or recompiled, its failure and stack, metrics, cache
+// events, guards; its graphs are links (graphActivated opens them in the app) and inductor's output code opens
+// as text in the same view.
+#include "io/compile_report.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QTextBrowser;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace fxray::views {
+
+class CompileReportPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompileReportPanel(QWidget* parent = nullptr);
+
+    // Builds the report of `path` in the background; a path without trace logs shows a message.
+    void setPath(const QString& path);
+    QString path() const { return m_path; }
+    bool isBusy() const { return m_busy; }
+    std::shared_ptr<const io::CompileReport> report() const { return m_report; }
+    QString messageText() const;  // the line above the tree ("2 ranks, 8 compiles, ...", or why there is none)
+    QTreeWidget* tree() const { return m_tree; }
+    QTextBrowser* details() const { return m_details; }
+
+    // Selects the compile with this id ("[0/1]") of the first rank that has it; false when none does.
+    bool selectCompile(const QString& compileId);
+
+Q_SIGNALS:
+    void graphActivated(const QString& address);  // a graph link was clicked
+    void reportReady();                           // the newest request finished (report() or messageText())
+
+private:
+    void showReport(std::shared_ptr<const io::CompileReport> report);
+    void showCompile(QTreeWidgetItem* item);
+    void onLink(const QUrl& url);
+
+    QString m_path;
+    quint64 m_generation = 0;
+    bool m_busy = false;
+    std::shared_ptr<const io::CompileReport> m_report;
+    QLabel* m_message = nullptr;
+    QTreeWidget* m_tree = nullptr;
+    QTextBrowser* m_details = nullptr;
+};
+
+}  // namespace fxray::views
