@@ -5,6 +5,7 @@
 #include "replay/torch_level_autocast.h"
 #include "replay/torch_level_functional.h"
 #include "replay/torch_level_natives.h"
+#include "replay/torch_types.h"
 
 #include <ATen/core/jit_type.h>
 
@@ -208,52 +209,64 @@ std::optional<NodePlan> TorchLevelPlanner::plan(std::size_t i, const std::vector
     const Node& n = m_graph.nodes[i];
     std::optional<NodePlan> out;
     try {
-        if (n.kind == graph::NodeKind::CallMethod) {
-            out = planMethod(n);
-        } else if (n.kind == graph::NodeKind::CallFunction) {
-            switch (n.target.kind) {
-            case graph::Target::Kind::Python:
-                // torch.sym_* are SymInt arithmetic; compiled-autograd helpers have their own plans.
-                if (n.target.op.starts_with("torch.sym_") || graph::compiledAutogradCall(n) != graph::CompiledAutogradCall::None)
-                    return std::nullopt;
-                out = planPythonCall(n);
-                break;
-            case graph::Target::Kind::Operator:
-                if (n.target.op == "setitem" && n.args.size() == 3)
-                    out = planSetItem(m_graph, n.args[0], n.args[1], n.args[2], m_device);
-                else if (involvesTensor(n))
-                    out = planOperator(n);
-                break;
-            case graph::Target::Kind::Getitem: {
-                // x[i] on a tensor is Python indexing; on a tuple or list of results it is picking one (planned
-                // elsewhere), unless the index is a slice or more.
-                const bool tensorBase = n.args.size() == 2 && n.args[0].kind == Arg::Kind::Node &&
-                                        kindOf(n.args[0].node) == ValueKind::Tensor;
-                if (n.args.size() == 2 && (tensorBase || n.args[1].kind != Arg::Kind::Int))
-                    out = planIndexing(m_graph, n.args[0], n.args[1], m_device);
-                break;
-            }
-            default: break;
-            }
-        }
-    } catch (const std::invalid_argument& e) {
-        out = unsupported(e.what());
+        out = claim(n);
+    } catch (const std::exception& e) {  // std::invalid_argument: a construct fxray does not run; c10::Error too
+        out = unsupported(errorText(e));
     }
+    if (out)
+        finish(n, *out);
+    return out;
+}
+
+std::optional<NodePlan> TorchLevelPlanner::claim(const Node& n)
+{
+    if (n.kind == graph::NodeKind::CallMethod)
+        return planMethod(n);
+    if (n.kind != graph::NodeKind::CallFunction)
+        return std::nullopt;
+    switch (n.target.kind) {
+    case graph::Target::Kind::Python:
+        // torch.sym_* are SymInt arithmetic; compiled-autograd helpers have their own plans.
+        if (n.target.op.starts_with("torch.sym_") || graph::compiledAutogradCall(n) != graph::CompiledAutogradCall::None)
+            return std::nullopt;
+        return planPythonCall(n);
+    case graph::Target::Kind::Operator:
+        if (n.target.op == "setitem" && n.args.size() == 3)
+            return planSetItem(m_graph, n.args[0], n.args[1], n.args[2], m_device);
+        if (involvesTensor(n))
+            return planOperator(n);
+        return std::nullopt;  // SymInt arithmetic
+    case graph::Target::Kind::Getitem: {
+        // x[i] on a tensor is Python indexing; on a tuple or list of results it is picking one (planned
+        // elsewhere), unless the index is a slice or more.
+        const bool tensorBase = n.args.size() == 2 && n.args[0].kind == Arg::Kind::Node &&
+                                kindOf(n.args[0].node) == ValueKind::Tensor;
+        if (n.args.size() == 2 && (tensorBase || n.args[1].kind != Arg::Kind::Int))
+            return planIndexing(m_graph, n.args[0], n.args[1], m_device);
+        return std::nullopt;
+    }
+    default: return std::nullopt;
+    }
+}
+
+// Runs the plan under the autocast region open at n, and records what it produces for the nodes after it.
+void TorchLevelPlanner::finish(const Node& n, NodePlan& p)
+{
+    const std::size_t i = m_current;
     const bool regionEdge = n.target.op.starts_with("torch.amp.autocast_mode.");
     const AutocastRegion* region = !m_autocast.empty() ? &m_autocast.back() : m_ambient ? &*m_ambient : nullptr;
-    if (out && region && !regionEdge && (out->kind == NodePlan::Kind::Op || out->kind == NodePlan::Kind::Native)) {
-        if (out->op)
-            m_native[i] = kindOfReturns(out->op->schema());
-        out = underAutocast(std::move(*out), *region);
+    if (region && !regionEdge && (p.kind == NodePlan::Kind::Op || p.kind == NodePlan::Kind::Native)) {
+        if (p.op)
+            m_native[i] = kindOfReturns(p.op->schema());
+        p = underAutocast(std::move(p), *region);
     }
-    if (out && out->kind == NodePlan::Kind::Native && !m_native.contains(i)) {
+    if (p.kind == NodePlan::Kind::Native && !m_native.contains(i)) {
         // Indexing keeps the base's kind (a tensor, or a slice of a list); the other native steps make tensors.
         const bool indexing = n.target.kind == graph::Target::Kind::Getitem && n.args[0].kind == Arg::Kind::Node;
         m_native[i] = indexing ? kindOf(n.args[0].node) : ValueKind::Tensor;
     }
-    if (out && out->name.empty())
-        out->name = n.target.str();
-    return out;
+    if (p.name.empty())
+        p.name = n.target.str();
 }
 
 void TorchLevelPlanner::learnKinds(const std::vector<NodePlan>& earlier)

@@ -31,6 +31,8 @@ public:
     std::optional<NodePlan> plan(std::size_t i, const std::vector<NodePlan>& earlier);
 
 private:
+    std::optional<NodePlan> claim(const graph::Node& n);
+    void finish(const graph::Node& n, NodePlan& p);
     void learnKinds(const std::vector<NodePlan>& earlier);
     ValueKind kindOf(int node) const;
     bool involvesTensor(const graph::Node& n) const;
