@@ -76,9 +76,10 @@ std::string argText(const graph::Graph& g, const Arg& a) { return graph::formatA
 // does, so type promotion treats it as a scalar (f32 tensor + 1 stays f32).
 at::Tensor wrappedNumber(const Arg& a)
 {
-    at::Tensor t = a.kind == Arg::Kind::Float ? at::scalar_tensor(a.f, at::kDouble)
-                   : a.kind == Arg::Kind::Bool ? at::scalar_tensor(a.b, at::kBool)
-                                               : at::scalar_tensor(a.i, at::kLong);
+    at::Tensor t = a.kind == Arg::Kind::Float     ? at::scalar_tensor(a.f, at::kDouble)
+                   : a.kind == Arg::Kind::Bool    ? at::scalar_tensor(a.b, at::kBool)
+                   : a.kind == Arg::Kind::Complex ? at::scalar_tensor(c10::complex<double>(a.f, a.imag), at::kComplexDouble)
+                                                  : at::scalar_tensor(a.i, at::kLong);
     t.unsafeGetTensorImpl()->set_wrapped_number(true);
     return t;
 }
@@ -100,7 +101,8 @@ public:
                 return valueOf(a.node);
             if (a.kind == Arg::Kind::None)  // Python passes None for a Tensor argument as an undefined tensor
                 return constant(at::Tensor());
-            if (a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Bool)
+            if (a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Bool ||
+                a.kind == Arg::Kind::Complex)
                 return constant(wrappedNumber(a));
             break;
         case K::IntType:
@@ -129,6 +131,8 @@ public:
                 return constant(a.f);
             if (a.kind == Arg::Kind::Bool)
                 return constant(a.b);
+            if (a.kind == Arg::Kind::Complex)  // 1j, (0.5-2j) in dynamo-level graphs
+                return constant(c10::complex<double>(a.f, a.imag));
             if (a.kind == Arg::Kind::Node)
                 return valueOf(a.node);
             break;

@@ -37,7 +37,7 @@ const std::unordered_map<std::string, std::vector<c10::OperatorHandle>>& atenOve
 
 bool isNumberLiteral(const Arg& a)
 {
-    return a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Bool;
+    return a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Bool || a.kind == Arg::Kind::Complex;
 }
 
 bool isNumberKind(ValueKind k) { return k == ValueKind::Int || k == ValueKind::Float || k == ValueKind::Bool; }
@@ -89,7 +89,7 @@ Fit fitsNumber(const Arg& a, ValueKind v, c10::TypeKind formal)
     case K::SymFloatType: return isFloat ? Fit::Exact : isInt ? Fit::Converts : Fit::No;
     case K::BoolType:
     case K::SymBoolType: return isBool ? Fit::Exact : Fit::No;
-    default: return isInt || isFloat || isBool ? Fit::Exact : Fit::No;  // Scalar
+    default: return isInt || isFloat || isBool || a.kind == Arg::Kind::Complex ? Fit::Exact : Fit::No;  // Scalar, complex
     }
 }
 
@@ -111,6 +111,7 @@ Fit fits(const Arg& a, const c10::TypePtr& type, const KindOf& kindOf)
     case K::BoolType:
     case K::SymBoolType:
     case K::NumberType:
+    case K::ComplexType:
         return isNumberLiteral(a) || a.kind == Arg::Kind::Node ? fitsNumber(a, v, type->kind()) : Fit::No;
     case K::StringType: return a.kind == Arg::Kind::String ? Fit::Exact : Fit::No;
     case K::ScalarTypeType: return a.kind == Arg::Kind::DType ? Fit::Exact : Fit::No;

@@ -9,7 +9,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, check, have_worker, main  # noqa: E402
+from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -152,6 +152,15 @@ def graphs_captured_inside_torch_autocast_replay_under_it():
     r = replay_json(dynamo_dir, "--inputs", "saved")
     ambient = [n["name"] for n in r["nodes"] if "entered outside the graph" in (n.get("schema") or "")]
     assert {"input_1", "input_4"} <= set(ambient), [(n["name"], n.get("schema")) for n in r["nodes"]]  # both linears
+
+
+@check
+def dynamo_grammar_fixtures_replay_fully_indexing_inplace_statements_and_literals():
+    # tools/capture/dynamo_grammar_samples.py's graphs: Ellipsis/None/slice indices, `out += y` and `t[i] = v`
+    # statements, dtype/layout/memory_format/device keywords, complex literals (x * 1j).
+    for name in ("indexing", "inplace", "literals"):
+        r = replay_json(os.path.join(SOURCE, "tests", "data", "fx", "dynamo", name + ".py"))
+        assert_clean_pass(r, name)
 
 
 @check
