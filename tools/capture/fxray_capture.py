@@ -197,6 +197,8 @@ def _output_values(out: Any) -> list:
     for v in (out if isinstance(out, (tuple, list)) else [out]):
         if isinstance(v, torch.Tensor):
             v = v.detach()
+            if v._is_zerotensor():  # autograd's efficient zeros (e.g. sgn's backward) cannot be saved
+                v = torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device=v.device).zero_()
             values.append(v if type(v) is torch.Tensor else v.as_subclass(torch.Tensor))
         elif v is None or isinstance(v, (bool, int, float)):
             values.append(v)
@@ -365,7 +367,13 @@ class CaptureBackend:
         if d is None or values is None:
             return
         _, stem = self._graph_dir(kind, index)
-        torch.save(values, os.path.join(d, f"{stem}{suffix}"))
+        path = os.path.join(d, f"{stem}{suffix}")
+        try:  # through a temporary name: a save that fails half way must not leave a broken file for fxray
+            torch.save(values, path + ".tmp")
+            os.replace(path + ".tmp", path)
+        finally:
+            if os.path.exists(path + ".tmp"):
+                os.remove(path + ".tmp")
 
     def _save_expected(self, d: Optional[str], kind: str, index: int, out: Any) -> None:
         """<stem>.expected.pt: the eager outputs of the call whose inputs are in <stem>.pt."""

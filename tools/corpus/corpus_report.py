@@ -66,7 +66,7 @@ def group_reasons(failures: list) -> list:
 
 
 COLUMNS = [("model", 18), ("captured", 8), ("lost", 4), ("trace", 9), ("loaded", 6), ("saved ok", 8),
-           ("= eager", 7), ("random ok", 9), ("capture s", 9)]
+           ("= eager", 7), ("random ok", 9), ("trace ok", 8), ("capture s", 9)]
 
 
 def _cell(v) -> str:
@@ -74,7 +74,8 @@ def _cell(v) -> str:
 
 
 def table(rows: list) -> str:
-    """The per-model table; rows are dicts with the keys of COLUMNS (trace as 'loaded/records')."""
+    """The per-model table; rows are dicts with the keys of COLUMNS (trace: records loaded / in the logs; trace ok:
+    random-input replays of the trace's graphs that pass, with --replay-traces)."""
     head = "  ".join(f"{n:>{w}}" if i else f"{n:<{w}}" for i, (n, w) in enumerate(COLUMNS))
     lines = [head, "-" * len(head)]
     for row in rows:

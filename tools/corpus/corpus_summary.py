@@ -49,15 +49,17 @@ def model_row(out: str, model: str, capture: dict, info: dict, replays: dict) ->
     graphs = [g for g in info.get("graphs", []) if mine(g["address"])]
     load_errors = [e for e in info.get("errors", []) if mine(_error_path(e))]
     failures += [{"graph": os.path.basename(_error_path(e)), "phase": "load", "reason": e} for e in load_errors]
-    loaded = sum("/dumps/" in g["address"] for g in graphs)
+    # fxray info lists a graph it found even when it then fails to load it (and reports that error too).
+    loaded = sum("/dumps/" in g["address"] for g in graphs) - sum("/dumps/" in e for e in load_errors)
     records = scan.trace_graph_records(trace_dir)
-    trace_loaded = sum("/traces/" in g["address"] for g in graphs)
+    trace_loaded = sum("/traces/" in g["address"] for g in graphs) - sum("/traces/" in e for e in load_errors)
     if trace_loaded < len(records):
         failures.append({"graph": "trace", "phase": "load",
                          "reason": f"{len(records) - trace_loaded} of {len(records)} trace graph records did not load"})
     saved = [r for r in replays.get("saved", []) if mine(r.get("address") or r.get("path", ""))]
     rand = [r for r in replays.get("random", []) if mine(r.get("address") or r.get("path", ""))]
-    failures += _failures(saved, "saved") + _failures(rand, "random")
+    traced = [r for r in replays.get("trace", []) if mine(r.get("address") or r.get("path", ""))]
+    failures += _failures(saved, "saved") + _failures(rand, "random") + _failures(traced, "trace random")
     s_clean, s_equal = _replay_counts(saved).values()
     steps_failed = sum(not s.get("ok") for rep in capture.values() for s in rep.get("steps", {}).values())
     return {
@@ -66,6 +68,7 @@ def model_row(out: str, model: str, capture: dict, info: dict, replays: dict) ->
         "trace_records": len(records), "trace_loaded": trace_loaded,
         "saved ok": f"{s_clean}/{len(saved)}" if saved else None, "= eager": s_equal if saved else None,
         "random ok": f"{sum(r.get('verdict') == 'pass' for r in rand)}/{len(rand)}" if rand else None,
+        "trace ok": f"{sum(r.get('verdict') == 'pass' for r in traced)}/{len(traced)}" if traced else None,
         "capture s": capture.get("capture", {}).get("wall_s"),
         "counts": {"saved": len(saved), "saved_clean": s_clean, "equal": s_equal, "random": len(rand),
                    "random_clean": sum(r.get("verdict") == "pass" for r in rand),
@@ -101,7 +104,7 @@ def opinfo_row(out: str, ops: list, info: dict, replays: dict) -> dict:
     status = lambda s: sum(op.get("status") == s for op in ops)  # noqa: E731
     return {
         "model": "opinfo", "captured": len(folders), "lost": sum(e.get("stage") == "graph" for e in errors),
-        "loaded": len(graphs), "trace": None, "trace_records": 0, "trace_loaded": 0,
+        "loaded": len(graphs) - len(load_errors), "trace": None, "trace_records": 0, "trace_loaded": 0,
         "saved ok": f"{c['saved_clean']}/{len(saved)}" if saved else None, "= eager": c["equal"] if saved else None,
         "random ok": f"{sum(r.get('verdict') == 'pass' for r in rand)}/{len(rand)}" if rand else None,
         "capture s": round(sum(op.get("seconds", 0) for op in ops), 1),

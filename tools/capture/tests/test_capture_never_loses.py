@@ -115,3 +115,37 @@ def test_a_graph_that_cannot_be_written_names_its_reason(tmp_path, monkeypatch):
         text = (tmp_path / "lost" / stem / f"{stem}.capture_error.txt").read_text()
         assert f"graph: {stem}" in text and "stage: graph" in text and "OSError: disk full" in text, text
     assert {e["graph"] for e in cap.errors} == set(files)
+
+
+def test_autograd_zero_tensors_are_saved_as_zeros(tmp_path):
+    # sgn's backward returns one of autograd's ZeroTensors: torch.save refused it ("ZeroTensor is not
+    # serializable") and left a half-written .expected.pt that fxray could not read.
+    x = torch.randn(5, requires_grad=True)
+    torch.compile(torch.sgn, backend=fxray_capture.backend("sgn", tmp_path))(x).sum().backward()
+    for kind in ("forward", "backward", "joint"):
+        d = tmp_path / "sgn" / f"sgn_{kind}_0"
+        names = sorted(p.name for p in d.iterdir())
+        assert f"sgn_{kind}_0.capture_error.txt" not in names and not any(n.endswith(".tmp") for n in names), names
+        values = _load(d, ".expected.pt")
+        assert all(v is None or isinstance(v, torch.Tensor) for v in values)
+    grads = [v for v in _load(tmp_path / "sgn" / "sgn_backward_0", ".expected.pt") if isinstance(v, torch.Tensor)]
+    assert grads and all(torch.equal(g, torch.zeros(5)) for g in grads), grads
+
+
+def test_a_failed_save_leaves_no_half_written_file(tmp_path, monkeypatch):
+    real_save = torch.save
+
+    def fails_on_outputs(obj, f, *a, **k):
+        if str(f).endswith(".expected.pt.tmp"):
+            real_save(obj, f, *a, **k)  # the bytes land, then the save fails, as a half-written file would
+            raise RuntimeError("not serializable")
+        return real_save(obj, f, *a, **k)
+
+    monkeypatch.setattr(torch, "save", fails_on_outputs)
+    torch.compile(Toy(), backend=fxray_capture.backend("half", tmp_path))(torch.randn(3, 8)).sum().backward()
+    for d in (tmp_path / "half").iterdir():
+        names = sorted(p.name for p in d.iterdir())
+        assert f"{d.name}.expected.pt" not in names and not any(n.endswith(".tmp") for n in names), names
+        assert f"{d.name}.pt" in names and "module.py" in names
+        text = (d / f"{d.name}.capture_error.txt").read_text()
+        assert "stage: expected outputs" in text and "not serializable" in text, text
