@@ -22,7 +22,8 @@ def _error_path(error: str) -> str:
 
 
 def _replay_counts(reports: list) -> dict:
-    return {"saved_clean": sum(cr.is_clean(r) for r in reports), "equal": sum(cr.is_equal(r) for r in reports)}
+    return {"saved_clean": sum(cr.is_clean(r) for r in reports), "equal": sum(cr.is_equal(r) for r in reports),
+            "nan_as_eager": sum(cr.nan_as_eager(r) for r in reports)}
 
 
 def _failures(reports: list, phase: str) -> list:
@@ -60,7 +61,7 @@ def model_row(out: str, model: str, capture: dict, info: dict, replays: dict) ->
     rand = [r for r in replays.get("random", []) if mine(r.get("address") or r.get("path", ""))]
     traced = [r for r in replays.get("trace", []) if mine(r.get("address") or r.get("path", ""))]
     failures += _failures(saved, "saved") + _failures(rand, "random") + _failures(traced, "trace random")
-    s_clean, s_equal = _replay_counts(saved).values()
+    s_clean, s_equal, s_nan = _replay_counts(saved).values()
     steps_failed = sum(not s.get("ok") for rep in capture.values() for s in rep.get("steps", {}).values())
     return {
         "model": model, "captured": len(folders), "lost": len(lost), "loaded": loaded,
@@ -70,7 +71,7 @@ def model_row(out: str, model: str, capture: dict, info: dict, replays: dict) ->
         "random ok": f"{sum(r.get('verdict') == 'pass' for r in rand)}/{len(rand)}" if rand else None,
         "trace ok": f"{sum(r.get('verdict') == 'pass' for r in traced)}/{len(traced)}" if traced else None,
         "capture s": capture.get("capture", {}).get("wall_s"),
-        "counts": {"saved": len(saved), "saved_clean": s_clean, "equal": s_equal, "random": len(rand),
+        "counts": {"saved": len(saved), "saved_clean": s_clean, "equal": s_equal, "nan_as_eager": s_nan, "random": len(rand),
                    "random_clean": sum(r.get("verdict") == "pass" for r in rand),
                    "fxray_crashes": sum("crash" in r for r in saved + rand), "steps_failed": steps_failed},
         "graph_breaks": capture.get("capture", {}).get("graph_breaks", {}),
@@ -120,7 +121,7 @@ def opinfo_row(out: str, ops: list, info: dict, replays: dict) -> dict:
 
 def totals(rows: list) -> dict:
     t = {k: sum(r[k] for r in rows) for k in ("captured", "lost", "loaded", "trace_records", "trace_loaded")}
-    for k in ("saved", "saved_clean", "equal", "random", "random_clean", "fxray_crashes", "steps_failed"):
+    for k in ("saved", "saved_clean", "equal", "nan_as_eager", "random", "random_clean", "fxray_crashes", "steps_failed"):
         t[k] = sum(r["counts"][k] for r in rows)
     return t
 

@@ -47,6 +47,7 @@ def parse_args(argv=None):
     p.add_argument("--keep-dropout", action="store_true", help="keep configs' dropout (eager refs then differ)")
     p.add_argument("--skip-capture", action="store_true", help="reuse what --out holds")
     p.add_argument("--skip-replay", action="store_true", help="fxray info only")
+    p.add_argument("--reuse-reports", action="store_true", help="summarize the replays of <out>/fxray_reports.json again")
     p.add_argument("--replay-traces", action="store_true", help="also replay the trace logs (random inputs)")
     p.add_argument("--thresholds-set", default=None, help="section of thresholds.json (default: ci for the slice, else full)")
     opts = p.parse_args(argv)
@@ -164,6 +165,9 @@ def fxray_phase(opts) -> tuple[dict, dict]:
     replays = {"saved": [], "random": [], "trace": []}
     if opts.skip_replay:
         return info, replays
+    if opts.reuse_reports:
+        previous = json.load(open(os.path.join(opts.out, "fxray_reports.json")))
+        return info, {k: previous.get(k, []) for k in replays}
     modes = {"saved": ["--inputs", "saved", "--expected", "auto"], "random": []}
     tasks = [(mode, b) for b in replay_batches(opts) for mode in modes]
     if opts.replay_traces:
@@ -196,7 +200,7 @@ def render(summary: dict) -> str:
     t = summary["totals"]
     lines.append(f"totals: {t['captured']} graphs captured, {t['lost']} lost, {t['loaded']} loaded; trace records "
                  f"{t['trace_loaded']}/{t['trace_records']}; saved-input replays clean {t['saved_clean']}/{t['saved']}, "
-                 f"equal to eager {t['equal']}/{t['saved']}; random clean {t['random_clean']}/{t['random']}; "
+                 f"equal to eager {t['equal']}/{t['saved']} (of which NaN as in eager {t['nan_as_eager']}); random clean {t['random_clean']}/{t['random']}; "
                  f"fxray crashes {t['fxray_crashes']}")
     lines += [f"check {k}: {'ok' if c['ok'] else 'FAILED'} ({c['value']} vs {c['limit']})"
               for k, c in summary["checks"].items()]
