@@ -52,9 +52,9 @@ def is_clean(r: dict) -> bool:
 
 
 def is_equal(r: dict) -> bool:
-    """Clean and every compared output equal to the saved eager outputs (a reference must exist)."""
-    return ("crash" not in r and (r.get("verdict") == "pass" or nan_as_eager(r)) and bool(r.get("reference"))
-            and bool(r.get("comparisons")))
+    """Clean and every compared output equal to the saved eager outputs (a reference must exist; a graph that
+    returns nothing, e.g. a view AOTAutograd regenerates outside the graph (OpInfo's T, mH), is vacuously equal)."""
+    return "crash" not in r and (r.get("verdict") == "pass" or nan_as_eager(r)) and bool(r.get("reference"))
 
 
 def signature(text: str) -> str:
