@@ -356,6 +356,8 @@ NodePlan TorchLevelPlanner::planMethod(const Node& n)
         return planIdentity(m_graph, n.args[0], "Tensor.requires_grad_ (no autograd in a replay: returns self)");
     if (m == "__getitem__" && n.args.size() == 2)
         return planIndexing(m_graph, n.args[0], n.args[1], m_device);
+    if (m.size() > 4 && m.starts_with("__") && m.ends_with("__"))
+        return planDunder(n, m.substr(2, m.size() - 4));
     return resolve(n, TorchCall{m, n.args, n.kwargs});
 }
 
@@ -396,6 +398,22 @@ NodePlan TorchLevelPlanner::planConversion(const Node& n, const std::string& met
         call.kwargs.emplace_back(kAfterDevice[k - 2], n.args[k]);
     }
     return resolve(n, call);
+}
+
+// x.__eq__(y), x.__add__(y), x.__rsub__(y) (y - x): the Python operators, reflected ones with their operands
+// swapped.
+NodePlan TorchLevelPlanner::planDunder(const Node& n, const std::string& name)
+{
+    for (const std::string& op : {name, name + "_"}) {  // __and__ is operator.and_
+        for (const NameTwin& twin : kOperatorTwins)
+            if (op == twin.python)
+                return resolve(n, TorchCall{std::string(twin.aten), n.args, n.kwargs});
+        if (op.size() > 1 && op[0] == 'r' && n.args.size() == 2)
+            for (const NameTwin& twin : kOperatorTwins)
+                if (op.substr(1) == twin.python)
+                    return resolve(n, TorchCall{std::string(twin.aten), {n.args[1], n.args[0]}, n.kwargs});
+    }
+    return resolve(n, TorchCall{"__" + name + "__", n.args, n.kwargs});  // aten has a few: __and__, __lshift__
 }
 
 NodePlan TorchLevelPlanner::planOperator(const Node& n)

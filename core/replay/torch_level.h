@@ -41,6 +41,7 @@ private:
     NodePlan planFunctional(const graph::Node& n, const std::string& name);
     NodePlan planGetattr(const graph::Node& n);
     NodePlan planOperator(const graph::Node& n);
+    NodePlan planDunder(const graph::Node& n, const std::string& name);
     NodePlan planConversion(const graph::Node& n, const std::string& method);
     NodePlan resolve(const graph::Node& n, const TorchCall& call);
 

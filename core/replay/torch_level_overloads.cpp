@@ -230,6 +230,19 @@ int conversions(const c10::FunctionSchema& s, const Binding& b, const KindOf& ki
     return count;
 }
 
+// Python's binding broadcasts one int to a fixed-size int[N] formal (adaptive_avg_pool2d(x, 1) is [1, 1]);
+// planning would make it int[1].
+Arg broadcastToFixedSize(const Arg& a, const c10::Argument& formal)
+{
+    c10::TypePtr t = formal.real_type();
+    if (t->kind() == c10::TypeKind::OptionalType)
+        t = t->castRaw<c10::OptionalType>()->getElementType();
+    const bool scalar = a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Node;
+    if (!scalar || t->kind() != c10::TypeKind::ListType || !formal.N() || *formal.N() < 2)
+        return a;
+    return Arg::ofList(std::vector<Arg>(static_cast<std::size_t>(*formal.N()), a));
+}
+
 OverloadChoice choiceOf(const c10::OperatorHandle& op, const Binding& b, const KindOf& kindOf)
 {
     OverloadChoice c{op, {}, {}};
@@ -237,7 +250,7 @@ OverloadChoice choiceOf(const c10::OperatorHandle& op, const Binding& b, const K
     for (std::size_t k = 0; k < formals.size(); ++k) {
         if (!b.args[k])
             continue;
-        const Arg& a = *b.args[k];
+        const Arg a = broadcastToFixedSize(*b.args[k], formals[k]);
         c.bound.emplace_back(formals[k].name(), a);
         c10::TypePtr t = formals[k].real_type();
         if (t->kind() == c10::TypeKind::OptionalType)

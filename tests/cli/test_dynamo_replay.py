@@ -25,9 +25,13 @@ CAPTURED = {name: fx.capture(TMP, name) for name in MODULES}
 # Calls whose overload the resolution must pick, with what each is chosen for (in the comments).
 OVERLOADS = '''
 class GraphModule(torch.nn.Module):
-    def forward(self, L_x_: "f32[2, 3][3, 1]cpu", L_y_: "f32[2, 3][3, 1]cpu"):
+    def forward(self, L_x_: "f32[2, 3][3, 1]cpu", L_y_: "f32[2, 3][3, 1]cpu", L_img_: "f32[1, 2, 4, 4][32, 16, 4, 1]cpu"):
         l_x_ = L_x_
         l_y_ = L_y_
+        l_img_ = L_img_
+        pool: "f32[1, 2, 1, 1][2, 1, 1, 1]cpu" = torch.nn.functional.adaptive_avg_pool2d(l_img_, 1)
+        eq: "b8[2, 3][3, 1]cpu" = l_x_.__eq__(l_y_)
+        rsub: "f32[2, 3][3, 1]cpu" = l_x_.__rsub__(1)
         mul: "f32[2, 3][3, 1]cpu" = l_x_.mul(2)
         mul_1: "f32[2, 3][3, 1]cpu" = l_x_.mul(l_y_)
         view: "f32[3, 2][2, 1]cpu" = mul.view(3, 2)
@@ -46,7 +50,7 @@ class GraphModule(torch.nn.Module):
         shape = getattr(l_x_, 'shape')
         getitem_3 = shape[slice(1, None, None)]
         expand: "f32[4, 2, 3][0, 3, 1]cpu" = l_x_.expand(4, 2, 3)
-        return (view, sum_1, sub, pow_1, softmax, relu, to, half, getitem_1, getitem_2, getitem_3, expand)
+        return (view, sum_1, sub, pow_1, softmax, relu, to, half, getitem_1, getitem_2, getitem_3, expand, pool, eq, rsub)
 '''
 
 UNRESOLVABLE = '''
@@ -179,6 +183,9 @@ def torch_level_calls_pick_the_overload_torchscript_would_and_the_report_shows_i
     assert schema["relu"].startswith("aten::relu_("), schema["relu"]  # inplace=True
     assert schema["to"].startswith("aten::to.dtype_layout(") or schema["to"].startswith("aten::to.device("), schema["to"]
     assert "Python indexing" in schema["getitem_1"] and "Python indexing" in schema["getitem_3"]
+    assert schema["pool"].startswith("aten::adaptive_avg_pool2d("), schema["pool"]  # 1 broadcast to int[2] [1, 1]
+    assert schema["eq"].startswith("aten::eq.Tensor("), schema["eq"]  # x.__eq__(y) is operator.eq
+    assert schema["rsub"].startswith("aten::sub.Tensor("), schema["rsub"]  # x.__rsub__(1) is 1 - x
 
 
 @check
