@@ -660,6 +660,17 @@ private:
                 expectEnd(c);
                 return addNode(std::move(node), nameTok);
             }
+            if (parts.size() == 2 && c.done() && lookup(parts[0]) >= 0) {
+                // "getattr_1 = x.T": FX prints call_function(getattr, (x, 'T')) as attribute access (dynamo
+                // graphs: .T, .shape, .dtype, .device, .real).
+                node.kind = NodeKind::CallFunction;
+                node.target.kind = Target::Kind::Python;
+                node.target.op = "getattr";
+                const int base = lookup(parts[0]);
+                m_used.insert(base);
+                node.args = {Arg::ofNode(base), Arg::ofString(parts[1])};
+                return addNode(std::move(node), nameTok);
+            }
             if (parts.size() == 1 && c.done()) {
                 // "l_x_ = L_x_": dynamo names a placeholder differently from its python argument.
                 int ref = lookup(parts[0]);
@@ -1331,6 +1342,16 @@ private:
 
 ParsedModule parseFxModule(std::string_view text, const ParseOptions& options)
 {
+    // torch 2.11 writes the fx_graph_runnable of a graph without inputs with an empty load_args body
+    // ("def load_args(reader):" straight followed by "load_args._version = 0"), which Python itself refuses.
+    // Read it as an empty body: the repair keeps the line count, so every location stays right.
+    constexpr std::string_view kEmpty = "def load_args(reader):\nload_args.";
+    if (text.find(kEmpty) != std::string_view::npos) {
+        std::string repaired(text);
+        for (std::size_t at = repaired.find(kEmpty); at != std::string::npos; at = repaired.find(kEmpty, at))
+            repaired.replace(at, kEmpty.size(), "def load_args(reader): pass\nload_args.");
+        return FxParser(repaired, options).parse();
+    }
     return FxParser(text, options).parse();
 }
 

@@ -34,6 +34,8 @@ std::optional<std::int64_t> recordedSize(const Graph& g, const Arg& ref, std::in
         return std::nullopt;
     const auto& sizes = n.meta->tensor.sizes;
     const auto rank = static_cast<std::int64_t>(sizes.size());
+    if (rank == 0 && (dim == 0 || dim == -1))
+        return 1;  // index ops treat a 0-dim tensor as one element along dim 0
     if (dim < 0)
         dim += rank;
     if (dim < 0 || dim >= rank || !sizes[static_cast<std::size_t>(dim)].isConstant())
@@ -106,10 +108,10 @@ ValueDomain classTarget(const Graph& g, const Node& user, std::size_t inputPos)
     return intRange(user, recordedSize(g, user.args[inputPos], dim), "class count");
 }
 
-// LAPACK pivots are 1-based row numbers of the factorised matrix `factors`: [1, n].
+// LAPACK pivots are 1-based row numbers of the factorised matrix `factors` (m x n): [1, m].
 ValueDomain pivots(const Graph& g, const Node& user, const Arg& factors)
 {
-    auto n = recordedSize(g, factors, -1);
+    auto n = recordedSize(g, factors, -2);
     return intRange(user, n ? std::optional<std::int64_t>(*n + 1) : std::nullopt, "LAPACK pivots (1-based rows)", 1);
 }
 
@@ -223,6 +225,37 @@ bool cpuScalarUse(const Node& user, std::size_t pos)
     return false;
 }
 
+bool listHolds(const Arg& a, int v)
+{
+    if (a.kind != Arg::Kind::List && a.kind != Arg::Kind::Tuple)
+        return false;
+    for (const Arg& item : a.items)
+        if (item.kind == Arg::Kind::Node && item.node == v)
+            return true;
+    return false;
+}
+
+// Ops whose output holds values of `v` (selected, gathered, stacked or chosen), so a bound on the output's values
+// binds `v`: RoBERTa's token-type ids are a buffer gathered by position before they index their embedding.
+bool selectsValuesOf(const Node& user, int v)
+{
+    const auto at = [&](std::size_t pos) {
+        return pos < user.args.size() && user.args[pos].kind == Arg::Kind::Node && user.args[pos].node == v;
+    };
+    const std::string& op = user.target.op;
+    static const OpSet kSource0 = {"gather", "index", "_unsafe_index", "take", "take_along_dim", "masked_fill",
+                                   "index_put", "_unsafe_index_put", "repeat_interleave", "roll", "flip", "tile",
+                                   "masked_select", "where", "clamp"};
+    if (kSource0.contains(op) && at(0) && op != "where")
+        return true;
+    if (op == "where" && (at(1) || at(2)))
+        return true;
+    if ((op == "index_put" || op == "_unsafe_index_put") && at(2))
+        return true;
+    return (op == "cat" || op == "stack" || op == "hstack" || op == "vstack") && !user.args.empty() &&
+           listHolds(user.args[0], v);
+}
+
 // The constant an add/sub adds to `v` ("position = arange + past_length"); nullopt when it is not one.
 std::optional<std::int64_t> constantShift(const Node& user, int v)
 {
@@ -236,16 +269,6 @@ std::optional<std::int64_t> constantShift(const Node& user, int v)
     if (!sub && b.kind == Arg::Kind::Node && b.node == v && a.kind == Arg::Kind::Int)
         return a.i;
     return std::nullopt;
-}
-
-bool listHolds(const Arg& a, int v)
-{
-    if (a.kind != Arg::Kind::List && a.kind != Arg::Kind::Tuple)
-        return false;
-    for (const Arg& item : a.items)
-        if (item.kind == Arg::Kind::Node && item.node == v)
-            return true;
-    return false;
 }
 
 // Keeps the tighter of two domains: the narrower integer range, Positive over UnitInterval over Any.
@@ -300,8 +323,7 @@ struct Walker {
                 const Node& user = g.nodes[static_cast<std::size_t>(u)];
                 if (!user.isOp())
                     continue;
-                if ((isViewLike(user) && user.args[0].node == v) ||
-                    (user.target.op == "cat" && !user.args.empty() && listHolds(user.args[0], v))) {
+                if ((isViewLike(user) && user.args[0].node == v) || selectsValuesOf(user, v)) {
                     frontier.emplace_back(u, shift);
                     continue;
                 }

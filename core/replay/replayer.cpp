@@ -327,7 +327,8 @@ std::vector<bool> designedNonFinite(const NodePlan& plan)
     std::vector<bool> out;
     if (plan.op)
         for (const auto& ret : plan.op->schema().returns())
-            out.push_back(ret.name().find("logsumexp") != std::string::npos);
+            out.push_back(ret.name().find("logsumexp") != std::string::npos ||
+                          ret.name().find("log_sumexp") != std::string::npos);  // efficient attention's name
     return out;
 }
 
@@ -426,11 +427,18 @@ void checkValues(const graph::Node& node, const NodePlan& plan, std::size_t i, c
 {
     const std::vector<bool> designed = designedNonFinite(plan);
     bool unexpected = false;  // NaN/Inf in an output where no design puts it
+    // The node's returns, each as getitem picks it (a tuple element may be a SymInt or a list of tensors).
+    const c10::IValue& value = s.values[i];
+    const std::vector<c10::IValue> returns =
+        value.isTuple() ? std::vector<c10::IValue>(value.toTupleRef().elements().begin(), value.toTupleRef().elements().end())
+                        : std::vector<c10::IValue>{value};
     try {
-        for (const at::Tensor& t : detail::flattenTensors(s.values[i])) {
-            const std::size_t k = r.outputs.size();
-            r.outputs.push_back(detail::statsOf(t, true));
-            const bool bad = r.outputs.back().nanCount + r.outputs.back().infCount > 0;
+        for (std::size_t k = 0; k < returns.size(); ++k) {
+            bool bad = false;
+            for (const at::Tensor& t : detail::flattenTensors(returns[k])) {
+                r.outputs.push_back(detail::statsOf(t, true));
+                bad = bad || r.outputs.back().nanCount + r.outputs.back().infCount > 0;
+            }
             s.outputNonFinite[i].push_back(bad);
             s.nonFinite[i] = s.nonFinite[i] || bad;
             unexpected = unexpected || (bad && !(k < designed.size() && designed[k]));

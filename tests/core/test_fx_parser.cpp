@@ -192,6 +192,40 @@ private Q_SLOTS:
         QCOMPARE(m.graph.className, std::string("Repro"));
     }
 
+    void runnableOfAGraphWithoutInputsLoadsDespiteItsEmptyLoadArgs()
+    {
+        // torch 2.11 writes "def load_args(reader):" with no body when the graph has no inputs (Python refuses it;
+        // seen in inductor traces of BART and Whisper).
+        const std::string text = "class Repro(torch.nn.Module):\n"
+                                 "    def forward(self):\n"
+                                 "        iota = torch.ops.prims.iota.default(16, start = 0, step = 1, dtype = torch.int64, "
+                                 "device = device(type='cpu'), requires_grad = False)\n"
+                                 "        return (iota,)\n"
+                                 "\n"
+                                 "def load_args(reader):\n"
+                                 "load_args._version = 0\n"
+                                 "mod = Repro()\n";
+        ParsedModule m = parseFxModule(text, ParseOptions{"runnable.py", 1});
+        QVERIFY(m.hasLoadArgs && m.loadArgs.empty());
+        QCOMPARE(m.graph.nodes[static_cast<std::size_t>(m.graph.findNode("iota"))].line, 3);  // lines stay right
+        QCOMPARE(m.graph.nodes.size(), std::size_t(2));
+    }
+
+    void attributeAccessOnANodeIsAGetattrCall()
+    {
+        // FX prints call_function(getattr, (x, 'T')) as "x.T" (CLIP's dynamo graph: logits_per_text.T).
+        Graph g = parseText("class G(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[2, 3][3, 1]cpu\"):\n"
+                            "        getattr_1: \"f32[3, 2][1, 3]cpu\" = x.T\n"
+                            "        return (getattr_1,)\n");
+        const Node& n = g.nodes[static_cast<std::size_t>(g.findNode("getattr_1"))];
+        QCOMPARE(n.target.kind, Target::Kind::Python);
+        QCOMPARE(n.target.op, std::string("getattr"));
+        QVERIFY(n.args.size() == 2 && n.args[0].kind == Arg::Kind::Node && n.args[1].s == "T");
+        std::string why;
+        QVERIFY2(graphsEqual(g, parseText(printReadable(g)), &why), why.c_str());
+    }
+
     void dynamoPlaceholderRenameKeepsArgumentName()
     {
         Graph g = parseText(readFile(fs::path(FXRAY_TEST_DATA_DIR) / "fx/dynamo_rename.py"));

@@ -98,7 +98,7 @@ private Q_SLOTS:
         const ValueDomain idx = domainOf(g, "idx");
         QVERIFY(idx.kind == ValueDomain::Kind::IntRange && idx.low == 0 && idx.high == 36);
         const ValueDomain piv = domainOf(g, "piv");
-        QVERIFY(piv.kind == ValueDomain::Kind::IntRange && piv.low == 1 && piv.high == 6);
+        QVERIFY(piv.kind == ValueDomain::Kind::IntRange && piv.low == 1 && piv.high == 6);  // rows of LD (5 x 5)
         QVERIFY(domainOf(g, "p").kind == ValueDomain::Kind::UnitInterval);
         QVERIFY(domainOf(g, "t").kind == ValueDomain::Kind::UnitInterval);
         // The integer view for the repro writer agrees.
@@ -118,6 +118,28 @@ private Q_SLOTS:
         QCOMPARE(w.scale, 1.0 / 8.0);  // fan-in 64
         QVERIFY(std::abs(domainOf(g, "k").scale - 1.0 / std::sqrt(27.0)) < 1e-12);
         QVERIFY(!domainOf(g, "x").constrained() && !domainOf(g, "b").constrained());
+    }
+
+    void valuesGatheredOrChosenFromAnInputCarryItsBound()
+    {
+        // RoBERTa: the token-type buffer is gathered by position, then indexes its embedding.
+        const auto g = parse("        expand: \"i64[2, 64]\" = torch.ops.aten.expand.default(buf, [2, -1])\n"
+                             "        gather: \"i64[2, 16]\" = torch.ops.aten.gather.default(expand, 1, pos)\n"
+                             "        embedding: \"f32[2, 16, 8]\" = torch.ops.aten.embedding.default(types, gather)\n"
+                             "        return (embedding,)\n",
+                             "buf: \"i64[1, 64]\", pos: \"i64[2, 16]\", types: \"f32[1, 8]\"");
+        const ValueDomain buf = domainOf(g, "buf");
+        QVERIFY(buf.kind == ValueDomain::Kind::IntRange && buf.low == 0 && buf.high == 1);
+        QCOMPARE(domainOf(g, "pos").high, std::int64_t(64));  // gather's index: size of dim 1 of the buffer
+    }
+
+    void indexingA0DimTensorAllowsOnlyIndexZero()
+    {
+        const auto g = parse("        index_select: \"f32[]\" = torch.ops.aten.index_select.default(x, 0, idx)\n"
+                             "        return (index_select,)\n",
+                             "x: \"f32[]\", idx: \"i64[1]\"");
+        const ValueDomain d = domainOf(g, "idx");
+        QVERIFY(d.kind == ValueDomain::Kind::IntRange && d.low == 0 && d.high == 1);
     }
 
     void theTightestRangeWins()
