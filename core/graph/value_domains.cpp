@@ -304,6 +304,40 @@ void tighten(ValueDomain& cur, const ValueDomain& found)
     }
 }
 
+// A torch-level call (dynamo graphs: torch.nn.functional.embedding, torch.sqrt, x.gather(...)) seen as the aten op
+// it resolves to, with the aten argument order, so the rules above apply to dynamo graphs too. Other nodes as
+// they are.
+Node atenView(const Node& n)
+{
+    if (n.isOp() || (n.target.kind != Target::Kind::Python && n.target.kind != Target::Kind::Method))
+        return n;
+    std::string name = n.target.op;
+    for (std::string_view prefix : {"torch.nn.functional.", "torch._C._nn.", "torch._C._VariableFunctions.", "torch."})
+        if (name.starts_with(prefix)) {
+            name = name.substr(prefix.size());
+            break;
+        }
+    if (name.find('.') != std::string::npos)
+        return n;
+    Node a = n;
+    a.kind = NodeKind::CallFunction;  // a method call's self is its first argument, as in the aten schema
+    a.target = Target{Target::Kind::Op, "aten", name, "default"};
+    const bool functional = n.target.op.starts_with("torch.nn.functional.");
+    if (functional && name == "embedding" && a.args.size() >= 2)
+        std::swap(a.args[0], a.args[1]);  // F.embedding(input, weight) -> aten.embedding(weight, indices)
+    if (functional && (name == "cross_entropy" || name == "nll_loss"))
+        a.target.op = name == "cross_entropy" ? "cross_entropy_loss" : "nll_loss";
+    if (functional && name == "batch_norm" && a.args.size() >= 3) {
+        // F.batch_norm(input, running_mean, running_var, weight, bias, ...) -> (input, weight, bias, mean, var, ...)
+        std::vector<Arg> args = a.args;
+        while (args.size() < 5)
+            args.push_back(Arg::none());
+        a.args = {args[0], args[3], args[4], args[1], args[2]};
+        a.args.insert(a.args.end(), args.begin() + 5, args.end());
+    }
+    return a;
+}
+
 // The domain that the uses of value `v` (which holds the input's values plus `shift`) put on the input.
 struct Walker {
     const Graph& g;
@@ -320,7 +354,7 @@ struct Walker {
             if (!seen.insert(v).second)
                 continue;
             for (int u : users[static_cast<std::size_t>(v)]) {
-                const Node& user = g.nodes[static_cast<std::size_t>(u)];
+                const Node user = atenView(g.nodes[static_cast<std::size_t>(u)]);
                 if (!user.isOp())
                     continue;
                 if ((isViewLike(user) && user.args[0].node == v) || selectsValuesOf(user, v)) {

@@ -115,6 +115,31 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
     return out;
 }
 
+std::vector<std::pair<std::string, c10::IValue>> makeMissingConstants(const io::LoadedGraph& lg, const ReplayOptions& options,
+                                                                      const c10::Device& device,
+                                                                      const std::vector<std::string>& have, ReplayReport& report)
+{
+    std::vector<std::pair<std::string, c10::IValue>> out;
+    const graph::Graph& g = lg.graph;
+    std::optional<InputSymbols> symbols;
+    std::optional<std::vector<graph::ValueDomain>> domains;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
+        if (n.kind != graph::NodeKind::GetAttr || !n.meta || !n.meta->isTensor() ||
+            std::find(have.begin(), have.end(), n.attr) != have.end())
+            continue;
+        if (!symbols) {
+            ReplayReport scratch;  // the inputs' symbol notes are already in the report
+            symbols.emplace(lg, options, scratch);
+            domains = graph::inferValueDomains(g);
+        }
+        InputGenerator gen{g, options, device, *symbols, at::detail::createCPUGenerator(options.seed + 1 + i)};
+        out.emplace_back(n.attr, gen.make(*n.meta, n, (*domains)[i], false));
+        report.notes.push_back("constant self." + n.attr + " generated from its annotation (the dump holds no value for it)");
+    }
+    return out;
+}
+
 std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::Device& device)
 {
     if (lg.savedInputsPath.empty())

@@ -19,6 +19,12 @@ namespace fxray::replay::detail {
 std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
                                     ReplayReport& report);
 
+// Values for get_attr constants that have recorded tensor metadata but no value (a trace logs the graph, not its
+// lifted tensor constants): generated like inputs, each noted in the report. `have` holds the state_dict's.
+std::vector<std::pair<std::string, c10::IValue>> makeMissingConstants(const io::LoadedGraph& lg, const ReplayOptions& options,
+                                                                      const c10::Device& device,
+                                                                      const std::vector<std::string>& have, ReplayReport& report);
+
 // The dump's saved real inputs (<name>.pt): tensors moved to the replay device (CPU scalars stay on the CPU).
 std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::Device& device);
 

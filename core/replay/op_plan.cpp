@@ -270,6 +270,27 @@ bool lowerPrims(graph::Node& n)
         n.args.resize(1);
         return true;
     }
+    // iota(length, *, start, step, dtype, device, requires_grad) = arange(start, start + length * step, step): inductor's
+    // decompositions put it in AOT graphs of every HF model (position ids). Literal lengths only.
+    if (op == "iota" && n.args.size() == 1 && n.args[0].kind == graph::Arg::Kind::Int) {
+        std::int64_t start = 0, step = 1;
+        graph::Node lowered = n;
+        lowered.kwargs.clear();
+        for (const auto& [key, v] : n.kwargs) {
+            if ((key == "start" || key == "step") && v.kind != graph::Arg::Kind::Int)
+                return false;
+            if (key == "start")
+                start = v.i;
+            else if (key == "step")
+                step = v.i;
+            else if (key == "dtype" || key == "device")
+                lowered.kwargs.emplace_back(key, v);
+        }
+        lowered.target = graph::Target{graph::Target::Kind::Op, "aten", "arange", "start_step"};
+        lowered.args = {graph::Arg::ofInt(start), graph::Arg::ofInt(start + n.args[0].i * step), graph::Arg::ofInt(step)};
+        n = std::move(lowered);
+        return true;
+    }
     if (op == "device_put" && n.args.size() == 2) {
         n.target = graph::Target{graph::Target::Kind::Op, "aten", "_to_copy", "default"};
         n.kwargs = {{"device", n.args[1]}};

@@ -810,6 +810,11 @@ detail::ForwardRunner forwardRunner(const c10::Device& device)
         at::manual_seed(fo.seed);
         fp.inputs = detail::makeInputs(f, fo, device, scratch);
         fp.constants = loadConstants(f, device);
+        std::vector<std::string> have;
+        for (const auto& [name, t] : fp.constants)
+            have.push_back(name);
+        for (auto& [name, v] : detail::makeMissingConstants(f, fo, device, have, scratch))
+            fp.constants[name] = v.toTensor();
         ReplayOptions unchecked = fo;
         unchecked.stopOnFirst = false;
         c10::InferenceMode inferenceMode;
@@ -839,6 +844,11 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     if (options.chain && options.inputs == ReplayOptions::Inputs::Random && lg.entry.kind == io::GraphKind::Backward)
         detail::chainFromForward(lg, options, forwardRunner(p.device), p.inputs, report);
     p.constants = loadConstants(lg, p.device);
+    std::vector<std::string> have;
+    for (const auto& [name, t] : p.constants)
+        have.push_back(name);
+    for (auto& [name, v] : detail::makeMissingConstants(lg, options, p.device, have, report))
+        p.constants[name] = v.toTensor();
     if (options.cudaGraph) {
         // The analysis comes first: its findings stand even when the replay cannot start.
         report.cudaGraph.emplace();

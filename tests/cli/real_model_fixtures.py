@@ -79,6 +79,18 @@ class GraphModule(torch.nn.Module):
         return (getitem, getitem_1, log)
 '''
 
+# What inductor's AOT graphs in a TORCH_TRACE carry: prims.iota (position ids) and lifted tensor constants whose
+# values the trace does not log.
+TRACE_TRAITS = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[16][1]{dev}"):
+        iota: "i64[16][1]{dev}" = torch.ops.prims.iota.default(16, start = 0, step = 1, dtype = torch.int64, device = device(type='{devtype}'), requires_grad = False)
+        _tensor_constant0: "f32[16][1]{dev}" = self._tensor_constant0
+        mul: "f32[16][1]{dev}" = torch.ops.aten.mul.Tensor(iota, arg0_1)
+        add: "f32[16][1]{dev}" = torch.ops.aten.add.Tensor(mul, _tensor_constant0)
+        return (add,)
+'''
+
 PLAIN = '''
 class GraphModule(torch.nn.Module):
     def forward(self, x):

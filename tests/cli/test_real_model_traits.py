@@ -78,6 +78,14 @@ def backward_graphs_take_their_saved_activations_from_their_forward():
 
 
 @check
+def trace_graphs_iota_and_unlogged_constants_replay():
+    code, r = replay_json(fx.write_py(TMP, "trace_traits", fx.TRACE_TRAITS))
+    assert code == 0 and r["verdict"] == "pass", (r["verdict"], r.get("unsupported"), r.get("fatal"))
+    assert "arange" in node(r, "iota")["schema"], node(r, "iota")
+    assert any("self._tensor_constant0 generated" in n for n in r["notes"]), r["notes"]
+
+
+@check
 def saved_view_inputs_keep_their_layout_and_outputs_equal_eager():
     d = fx.write_views_dump(os.path.join(TMP, "views"))
     code, r = replay_json(d, "--inputs", "saved", "--expected", "auto")

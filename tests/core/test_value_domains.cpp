@@ -142,6 +142,22 @@ private Q_SLOTS:
         QVERIFY(d.kind == ValueDomain::Kind::IntRange && d.low == 0 && d.high == 1);
     }
 
+    void dynamoGraphsTorchLevelCallsConstrainTheirInputsToo()
+    {
+        const auto g = parse("        embedding: \"f32[4, 8]\" = torch.nn.functional.embedding(ids, weight, None, None, 2.0, False, False)\n"
+                             "        bn: \"f32[2, 3]\" = torch.nn.functional.batch_norm(x, mean, var, None, None, False, 0.1, 1e-05)\n"
+                             "        ce: \"f32[]\" = torch.nn.functional.cross_entropy(logits, target)\n"
+                             "        g: \"f32[2, 3]\" = x.gather(1, idx)\n"
+                             "        return (embedding, bn, ce, g)\n",
+                             "ids: \"i64[4]\", weight: \"f32[50, 8]\", x: \"f32[2, 3]\", mean: \"f32[3]\", var: \"f32[3]\", "
+                             "logits: \"f32[2, 7]\", target: \"i64[2]\", idx: \"i64[2, 3]\"");
+        QCOMPARE(domainOf(g, "ids").high, std::int64_t(50));
+        QVERIFY(domainOf(g, "var").kind == ValueDomain::Kind::Positive);
+        QCOMPARE(domainOf(g, "target").high, std::int64_t(7));
+        QCOMPARE(domainOf(g, "idx").high, std::int64_t(3));
+        QVERIFY(!domainOf(g, "mean").constrained());
+    }
+
     void theTightestRangeWins()
     {
         const auto g = parse("        e1: \"f32[4, 8]\" = torch.ops.aten.embedding.default(big, ids)\n"
