@@ -26,6 +26,9 @@ OutputStats statsOf(const c10::IValue& value, bool values);
 // Compares one graph output with its reference, with dtype-aware tolerances (f64 1e-7, f32 1e-4, f16 1e-3/1e-2,
 // bf16 1e-2/2e-2 absolute/relative; the absolute part scaled by max(1, max |reference|); integers and bools
 // exactly). NaNs must sit in the same places. With `exact`, floats must be equal bit for bit too (tolerance 0).
-OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& reference, int index, bool exact = false);
+// `tf32`: the output is downstream of convolutions that cuDNN ran in TF32 (PyTorch's default on CUDA, here and in
+// eager), where two runs may pick different algorithms: f32/c64 get TF32's 1e-3 instead of 1e-4.
+OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& reference, int index, bool exact = false,
+                               bool tf32 = false);
 
 }  // namespace fxray::replay::detail
