@@ -9,6 +9,25 @@
 namespace fxray::replay {
 namespace {
 
+json::Value stringArray(const std::vector<std::string>& items)
+{
+    json::Value a = json::Array{};
+    for (const auto& item : items)
+        a.push_back(item);
+    return a;
+}
+
+// The strings of a JSON array (absent: none).
+std::vector<std::string> stringsOf(const json::Value& a)
+{
+    std::vector<std::string> out;
+    if (a.isArray())
+        for (const json::Value& v : a.asArray())
+            out.push_back(v.asString());
+    return out;
+}
+
+
 json::Value statsJson(const OutputStats& s)
 {
     json::Value o = json::Object{};
@@ -194,25 +213,13 @@ json::Value reportToJson(const ReplayReport& r)
         counts[nodeStatusName(s)] = r.count(s);
     o["counts"] = std::move(counts);
     o["first_nan_node"] = r.firstNanNode.empty() ? json::Value() : json::Value(r.firstNanNode);
-    json::Value unsupported = json::Array{};
-    for (const auto& u : r.unsupported)
-        unsupported.push_back(u);
-    o["unsupported"] = std::move(unsupported);
-    json::Value notes = json::Array{};
-    for (const auto& n : r.notes)
-        notes.push_back(n);
-    json::Value constraints = json::Array{};
-    for (const auto& c : r.constraints)
-        constraints.push_back(c);
-    o["constraints"] = std::move(constraints);
+    o["unsupported"] = stringArray(r.unsupported);
+    o["constraints"] = stringArray(r.constraints);
     if (!r.chainedFrom.empty()) {
         o["chained_from"] = r.chainedFrom;
-        json::Value chained = json::Array{};
-        for (const auto& c : r.chainedInputs)
-            chained.push_back(c);
-        o["chained_inputs"] = std::move(chained);
+        o["chained_inputs"] = stringArray(r.chainedInputs);
     }
-    o["notes"] = std::move(notes);
+    o["notes"] = stringArray(r.notes);
     json::Value symbols = json::Object{};
     for (const auto& [sym, v] : r.symbols)
         symbols[sym] = v;
@@ -291,19 +298,11 @@ ReplayReport reportFromJson(const json::Value& o)
         r.cudaGraph = cudaGraphFromJson(o["cuda_graph"]);
     r.cancelled = o["cancelled"].isBool() && o["cancelled"].asBool();
     r.firstNanNode = o["first_nan_node"].isString() ? o["first_nan_node"].asString() : "";
-    if (o["unsupported"].isArray())
-        for (const json::Value& u : o["unsupported"].asArray())
-            r.unsupported.push_back(u.asString());
-    if (o["notes"].isArray())
-        for (const json::Value& n : o["notes"].asArray())
-            r.notes.push_back(n.asString());
+    r.unsupported = stringsOf(o["unsupported"]);
+    r.notes = stringsOf(o["notes"]);
     r.chainedFrom = o.stringOr("chained_from", "");
-    if (o["chained_inputs"].isArray())
-        for (const json::Value& c : o["chained_inputs"].asArray())
-            r.chainedInputs.push_back(c.asString());
-    if (o["constraints"].isArray())
-        for (const json::Value& c : o["constraints"].asArray())
-            r.constraints.push_back(c.asString());
+    r.chainedInputs = stringsOf(o["chained_inputs"]);
+    r.constraints = stringsOf(o["constraints"]);
     if (o["symbols"].isObject())
         for (const auto& [sym, v] : o["symbols"].asObject())
             r.symbols[sym] = v.asInt();
