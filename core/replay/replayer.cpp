@@ -294,8 +294,8 @@ struct PassState {
     explicit PassState(std::size_t n) : values(n), available(n, false), nonFinite(n, false), freed(n, false), outputNonFinite(n) {}
     std::vector<c10::IValue> values;
     std::vector<bool> available, nonFinite, freed;
-    // Per flattened output of a multi-output node: a getitem of a finite output is not downstream of NaN/Inf that
-    // sits in a sibling output (attention's logsumexp padding next to a finite attention output).
+    // Per return of a node (a getitem's index): a getitem of a finite return is not downstream of NaN/Inf that
+    // sits in a sibling return (attention's logsumexp padding next to a finite attention output).
     std::vector<std::vector<bool>> outputNonFinite;
     std::vector<c10::IValue> stack, outputs;
     graph::SymExpr::Bindings bindings;
