@@ -115,6 +115,47 @@ ValueDomain pivots(const Graph& g, const Node& user, const Arg& factors)
     return intRange(user, n ? std::optional<std::int64_t>(*n + 1) : std::nullopt, "LAPACK pivots (1-based rows)", 1);
 }
 
+// Offsets or lengths that cut `size` elements into consecutive segments.
+ValueDomain partition(const Node& user, ValueDomain::Kind kind, std::optional<std::int64_t> size, const std::string& why)
+{
+    if (!size || *size < 0)
+        return {};
+    ValueDomain d;
+    d.kind = kind;
+    d.high = *size;
+    d.reason = user.name + " (" + user.target.op + "): " + why;
+    return d;
+}
+
+// embedding_bag's offsets start bags inside the 1-D indices: sorted, from 0, at most their count (the CUDA kernel
+// asserts on anything else).
+ValueDomain offsetsBound(const Graph& g, const Node& user, std::size_t pos)
+{
+    const std::string& op = user.target.op;
+    static const OpSet kBags = {"_embedding_bag", "_embedding_bag_forward_only", "embedding_bag", "_embedding_bag_backward"};
+    if (kBags.contains(op) && pos == 2 && user.args.size() > 1)
+        return partition(user, ValueDomain::Kind::Offsets, recordedSize(g, user.args[1], 0), "bag offsets into the indices");
+    return {};
+}
+
+// segment_reduce's keyword-only lengths/offsets partition the data along `axis`: each row of lengths sums to that
+// size (checked by the kernel), offsets run from 0 to it.
+ValueDomain segmentBound(const Graph& g, const Node& user, std::string_view kwarg)
+{
+    const std::string& op = user.target.op;
+    const std::size_t data = op == "segment_reduce" ? 0 : op == "_segment_reduce_backward" ? 2 : user.args.size();
+    if (data >= user.args.size() || (kwarg != "lengths" && kwarg != "offsets"))
+        return {};
+    std::int64_t axis = 0;
+    for (const auto& [name, a] : user.kwargs)
+        if (name == "axis" && a.kind == Arg::Kind::Int)
+            axis = a.i;
+    const auto size = recordedSize(g, user.args[data], axis);
+    if (kwarg == "lengths")
+        return partition(user, ValueDomain::Kind::Lengths, size, "segment lengths summing to the data's size");
+    return partition(user, ValueDomain::Kind::Offsets, size, "segment offsets into the data");
+}
+
 // The integer range consumer `user` puts on its argument `pos`.
 ValueDomain intBound(const Graph& g, const Node& user, std::size_t pos)
 {
@@ -125,6 +166,13 @@ ValueDomain intBound(const Graph& g, const Node& user, std::size_t pos)
         return intRange(user, recordedSize(g, user.args[0], 0), "rows of the weight");
     if (op == "embedding_dense_backward" && pos == 1)
         return intRange(user, intArg(user, 2, -1), "num_weights");
+    static const OpSet kEmbeddingBag = {"_embedding_bag", "_embedding_bag_forward_only", "embedding_bag"};
+    if (kEmbeddingBag.contains(op) && pos == 1)
+        return intRange(user, recordedSize(g, user.args[0], 0), "rows of the weight");
+    if (op == "_embedding_bag_backward" && pos == 1)
+        return intRange(user, intArg(user, 6, -1), "num_weights");
+    if (op == "_embedding_bag_dense_backward" && pos == 1)
+        return intRange(user, intArg(user, 5, -1), "num_weights");
     if (kIndexedDim.contains(op) && pos == 2)
         return intRange(user, recordedSize(g, user.args[0], intArg(user, 1, 0)), "size of the indexed dim");
     if ((op == "nll_loss_forward" || op == "nll_loss" || op == "nll_loss2d_forward" || op == "cross_entropy_loss") && pos == 1)
@@ -169,9 +217,18 @@ ValueDomain floatBound(const Node& user, std::size_t pos)
 {
     using K = ValueDomain::Kind;
     const std::string& op = user.target.op;
-    static const OpSet kPositiveArg0 = {"sqrt", "rsqrt", "log", "log2", "log10", "lgamma", "digamma", "polygamma",
-                                        "poisson", "_standard_gamma", "_sample_dirichlet", "multinomial"};
-    static const OpSet kUnitArg0 = {"bernoulli", "logit", "erfinv", "atanh", "acos", "asin", "binary_cross_entropy"};
+    static const OpSet kPositiveArg0 = {"sqrt", "rsqrt", "log", "log2", "log10", "lgamma", "digamma", "poisson",
+                                        "_standard_gamma", "_sample_dirichlet", "multinomial", "log1p", "special_entr",
+                                        "special_bessel_y0", "special_bessel_y1", "special_modified_bessel_k0",
+                                        "special_modified_bessel_k1", "special_scaled_modified_bessel_k0",
+                                        "special_scaled_modified_bessel_k1", "igamma", "igammac", "special_gammainc",
+                                        "special_gammaincc"};
+    // Second argument positive: xlogy's y, xlog1py's y (> -1), the gammas' x, zeta's q, polygamma's x (arg 0 is n).
+    static const OpSet kPositiveArg1 = {"xlogy", "special_xlogy", "special_xlog1py", "igamma", "igammac",
+                                        "special_gammainc", "special_gammaincc", "special_zeta", "polygamma",
+                                        "special_polygamma"};
+    static const OpSet kUnitArg0 = {"bernoulli", "logit", "erfinv", "atanh", "acos", "asin", "binary_cross_entropy",
+                                    "special_ndtri", "special_logit", "special_erfinv"};
     // Batch norm's running_var / invstd argument positions.
     static const OpSet kRunningVar4 = {"native_batch_norm", "_native_batch_norm_legit_functional",
                                        "_native_batch_norm_legit_no_training", "_native_batch_norm_legit", "batch_norm",
@@ -180,8 +237,21 @@ ValueDomain floatBound(const Node& user, std::size_t pos)
                                        "_batch_norm_no_update", "batch_norm_elemt"};
     static const OpSet kBackwardVar46 = {"native_batch_norm_backward", "cudnn_batch_norm_backward", "batch_norm_backward",
                                          "miopen_batch_norm_backward"};
-    if ((kPositiveArg0.contains(op) && pos == 0) || (op == "pow" && pos == 0 && fractionalExponent(user)))
+    if ((op == "acosh" || op == "special_zeta") && pos == 0) {
+        ValueDomain d = floatDomain(user, K::Positive, "defined above 1");
+        d.above = 1.0;
+        return d;
+    }
+    if ((op == "mvlgamma" || op == "special_multigammaln") && pos == 0) {  // defined for x > (p - 1) / 2
+        ValueDomain d = floatDomain(user, K::Positive, "defined above (p - 1) / 2");
+        d.above = static_cast<double>(intArg(user, 1, 1) - 1) / 2.0;
+        return d;
+    }
+    if ((kPositiveArg0.contains(op) && pos == 0) || (kPositiveArg1.contains(op) && pos == 1) ||
+        (op == "pow" && pos == 0 && fractionalExponent(user)))
         return floatDomain(user, K::Positive, "defined for positive inputs");
+    if ((op == "cholesky" || op == "linalg_cholesky" || op == "linalg_cholesky_ex") && pos == 0)
+        return floatDomain(user, K::PositiveDefinite, "has a Cholesky factor");
     if ((kUnitArg0.contains(op) && pos == 0) || (op == "binary_cross_entropy" && pos == 1) ||
         (op == "binary_cross_entropy_backward" && (pos == 1 || pos == 2)) || (op == "binary_cross_entropy_with_logits" && pos == 1))
         return floatDomain(user, K::UnitInterval, "a probability");
@@ -281,18 +351,24 @@ void tighten(ValueDomain& cur, const ValueDomain& found)
     }
     if (found.kind == ValueDomain::Kind::Any)
         return;
-    // Kinds in order of priority: Any < Scaled < UnitInterval < Positive < IntRange.
+    // Kinds in order of priority: Any < Scaled < UnitInterval < Positive < PositiveDefinite < IntRange < Offsets,
+    // Lengths (a structure the kernel checks beats a range).
     const auto rank = [](ValueDomain::Kind k) {
         switch (k) {
         case ValueDomain::Kind::Any: return 0;
         case ValueDomain::Kind::Scaled: return 1;
         case ValueDomain::Kind::UnitInterval: return 2;
         case ValueDomain::Kind::Positive: return 3;
-        case ValueDomain::Kind::IntRange: return 4;
+        case ValueDomain::Kind::PositiveDefinite: return 4;
+        case ValueDomain::Kind::IntRange: return 5;
+        case ValueDomain::Kind::Offsets:
+        case ValueDomain::Kind::Lengths: return 6;
         }
         return 0;
     };
     const bool better = rank(found.kind) > rank(cur.kind) ||
+                        (found.kind == ValueDomain::Kind::Positive && cur.kind == ValueDomain::Kind::Positive &&
+                         found.above > cur.above) ||
                         (found.kind == ValueDomain::Kind::IntRange && cur.kind == ValueDomain::Kind::IntRange &&
                          found.high - found.low < cur.high - cur.low) ||
                         (found.kind == ValueDomain::Kind::Scaled && cur.kind == ValueDomain::Kind::Scaled &&
@@ -367,6 +443,9 @@ struct Walker {
                 }
                 for (std::size_t pos = 0; pos < user.args.size(); ++pos)
                     collect(user, pos, v, shift, out);
+                for (const auto& [name, a] : user.kwargs)
+                    if (a.kind == Arg::Kind::Node && a.node == v && shift == 0)
+                        tighten(out, segmentBound(g, user, name));
             }
         }
         return out;
@@ -386,6 +465,8 @@ struct Walker {
         }
         if (a.kind != Arg::Kind::Node || a.node != v)
             return;
+        if (shift == 0)
+            tighten(out, offsetsBound(g, user, pos));
         tighten(out, shifted(intBound(g, user, pos), shift));
         if (shift >= 0)  // x + c > 0 holds for positive x when c >= 0
             tighten(out, floatBound(user, pos));
@@ -419,7 +500,15 @@ std::string ValueDomain::describe() const
     switch (kind) {
     case Kind::Any: break;
     case Kind::IntRange: s = "in [" + std::to_string(low) + ", " + std::to_string(high) + ")"; break;
-    case Kind::Positive: s = "positive"; break;
+    case Kind::Positive: {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", above);
+        s = above == 0.0 ? "positive" : "greater than " + std::string(buf);
+        break;
+    }
+    case Kind::PositiveDefinite: s = "symmetric positive-definite"; break;
+    case Kind::Offsets: s = "sorted offsets in [0, " + std::to_string(high) + "]"; break;
+    case Kind::Lengths: s = "lengths summing to " + std::to_string(high); break;
     case Kind::UnitInterval: s = "in [0, 1)"; break;
     case Kind::Scaled: {
         char buf[32];

@@ -6,7 +6,11 @@
 //   - integer ranges: embedding rows, gather/scatter/index/index_select dims, nll/cross-entropy class counts,
 //     max-pool indices (the pooled plane), LAPACK pivots (1-based rows); followed through views, expand, cat
 //     and add/sub of constants (position ids = arange + offset);
-//   - positive floats: sqrt/rsqrt/log*/fractional pow inputs, batch-norm running_var and save_invstd;
+//   - positive floats: sqrt/rsqrt/log*/fractional pow inputs, batch-norm running_var and save_invstd, special
+//     functions' domains (bessel y/k, zeta, igamma, entr, xlogy's other), above 1 for acosh and zeta's x;
+//   - symmetric positive-definite matrices: cholesky inputs (a random matrix has no Cholesky factor);
+//   - offsets and lengths that partition a dimension: embedding_bag's offsets (sorted, from 0, within the
+//     indices), segment_reduce's lengths (each row sums to the data's size) and offsets;
 //   - probabilities in [0, 1): bernoulli, binary cross-entropy, multinomial;
 //   - 0-dim CPU tensors: attention backwards' philox seed and offset (eager keeps them on the host);
 //   - weights of mm/addmm/linear/convolution: scaled by 1/sqrt(fan_in) as models initialise them, so that
@@ -21,9 +25,10 @@
 namespace fxray::graph {
 
 struct ValueDomain {
-    enum class Kind { Any, IntRange, Positive, UnitInterval, Scaled };
+    enum class Kind { Any, IntRange, Positive, UnitInterval, Scaled, PositiveDefinite, Offsets, Lengths };
     Kind kind = Kind::Any;
-    std::int64_t low = 0, high = 1;  // IntRange: [low, high)
+    std::int64_t low = 0, high = 1;  // IntRange: [low, high); Offsets/Lengths: the size partitioned is `high`
+    double above = 0.0;              // Positive: values greater than this (1 for acosh)
     double scale = 1.0;              // Scaled: standard deviation of the values
     bool cpuScalar = false;          // eager passes a 0-dim CPU tensor here, whatever the recorded device
     std::string reason;              // "embedding (embedding): rows of the weight"; "" for Any

@@ -5,7 +5,9 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <charconv>
+#include <optional>
 
 namespace fxray::replay::detail {
 namespace {
@@ -73,7 +75,7 @@ at::Tensor fillValues(graph::DType dtype, std::int64_t numel, const graph::Value
     const auto f32 = cpu.dtype(at::kFloat);
     at::Tensor v;
     if (domain.kind == K::Positive)
-        v = at::rand({numel}, gen, f32) * 1.5 + 0.5;  // [0.5, 2): far from the pole at 0
+        v = at::rand({numel}, gen, f32) * 1.5 + (0.5 + domain.above);  // (above + 0.5, above + 2): off the pole
     else if (domain.kind == K::UnitInterval)
         v = at::rand({numel}, gen, f32) * 0.9 + 0.05;  // inside (0, 1): log(p) and log(1 - p) stay finite
     else if (domain.kind == K::Scaled)  // a weight as models initialise it, in the distribution asked for
@@ -84,6 +86,42 @@ at::Tensor fillValues(graph::DType dtype, std::int64_t numel, const graph::Value
     else
         v = options.floatDist == ReplayOptions::FloatDist::Uniform ? at::rand({numel}, gen, f32) : at::randn({numel}, gen, f32);
     return v.to(type);
+}
+
+// Sorted rows from 0 to `size` (the last entry is `size` itself when a row has two or more): every segment
+// they cut is inside [0, size), as embedding_bag's and segment_reduce's kernels require.
+at::Tensor sortedOffsets(at::IntArrayRef sizes, std::int64_t size, at::Generator& gen)
+{
+    const auto i64 = at::TensorOptions().device(c10::kCPU).dtype(at::kLong);
+    at::Tensor o = std::get<0>(at::randint(0, size + 1, sizes, gen, i64).sort(-1));
+    if (o.numel() == 0)
+        return o;
+    o.select(-1, 0).fill_(0);
+    if (o.size(-1) >= 2)
+        o.select(-1, -1).fill_(size);
+    return o;
+}
+
+// Values whose structure spans elements (a matrix, a row of offsets), so they are drawn over the logical shape
+// rather than element by element; nullopt for element-wise domains.
+std::optional<at::Tensor> structuredValues(const graph::ValueDomain& domain, at::IntArrayRef sizes, at::Generator& gen)
+{
+    using K = graph::ValueDomain::Kind;
+    const auto cpu = at::TensorOptions().device(c10::kCPU);
+    if (domain.kind == K::PositiveDefinite && sizes.size() >= 2 && sizes.back() == sizes[sizes.size() - 2]) {
+        // B Bᵀ / n + I: symmetric, eigenvalues at least 1, so the factorisation is well conditioned.
+        const std::int64_t n = sizes.back();
+        const at::Tensor b = at::randn(sizes, gen, cpu.dtype(at::kDouble));
+        return b.matmul(b.mT()) / static_cast<double>(std::max<std::int64_t>(n, 1)) + at::eye(n, cpu.dtype(at::kDouble));
+    }
+    if (domain.kind == K::Offsets && !sizes.empty())
+        return sortedOffsets(sizes, domain.high, gen);
+    if (domain.kind == K::Lengths && !sizes.empty()) {
+        std::vector<std::int64_t> cuts(sizes.begin(), sizes.end());
+        cuts.back() += 1;
+        return sortedOffsets(cuts, domain.high, gen).diff(1, -1);
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -134,6 +172,8 @@ c10::IValue InputGenerator::make(const graph::ValueMeta& m, const graph::Node& n
     }
     // Values are generated on the CPU over the flat base, then viewed: identical across devices for one seed.
     at::Tensor base = fillValues(t.dtype, geo.baseNumel, domain, options, gen, n.name);
+    if (auto structured = structuredValues(domain, geo.sizes, gen))
+        base.as_strided(geo.sizes, geo.strides, geo.offset).copy_(*structured);
     if (placed.defined())
         placed.copy_(base);
     else

@@ -65,6 +65,21 @@ class GraphModule(torch.nn.Module):
         return (getitem, embedding)
 '''
 
+# Inputs whose valid values are a structure, not a range: embedding_bag's offsets (sorted, from 0, within the
+# indices; CUDA asserts otherwise), segment_reduce's lengths (summing to the data's rows), a matrix with a
+# Cholesky factor, acosh's x >= 1 and xlogy's y >= 0.
+STRUCTURED_DOMAINS = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, weight: "f32[10, 4][4, 1]{dev}", indices: "i64[12][1]{dev}", offsets: "i64[4][1]{dev}", data: "f32[9, 3][3, 1]{dev}", lengths: "i64[5][1]{dev}", spd: "f32[2, 5, 5][25, 5, 1]{dev}", x: "f32[6][1]{dev}", y: "f32[6][1]{dev}"):
+        _embedding_bag = torch.ops.aten._embedding_bag.default(weight, indices, offsets, False, 0, False, None)
+        getitem: "f32[4, 4][4, 1]{dev}" = _embedding_bag[0];  _embedding_bag = None
+        segment_reduce: "f32[5, 3][3, 1]{dev}" = torch.ops.aten.segment_reduce.default(data, 'sum', lengths = lengths)
+        cholesky: "f32[2, 5, 5][25, 1, 5]{dev}" = torch.ops.aten.cholesky.default(spd)
+        acosh: "f32[6][1]{dev}" = torch.ops.aten.acosh.default(x)
+        xlogy: "f32[6][1]{dev}" = torch.ops.aten.xlogy.Tensor(x, y)
+        return (getitem, segment_reduce, cholesky, acosh, xlogy)
+'''
+
 # CUDA's efficient attention pads its logsumexp to 32 rows with inf (eager too): by design, not a NaN finding;
 # a NaN made from the attention's finite output is still one.
 ATTENTION = '''

@@ -63,6 +63,20 @@ def generated_inputs_respect_value_domains_and_list_them():
 
 
 @check
+def structured_inputs_get_offsets_lengths_and_positive_definite_matrices():
+    # Unconstrained random offsets/lengths make segment_reduce raise and CUDA's embedding_bag assert; a random
+    # matrix has no Cholesky factor; acosh/xlogy give NaN below their domains.
+    for seed in ("0", "1", "2", "3"):
+        code, r = replay_json(fx.write_py(TMP, "structured", fx.STRUCTURED_DOMAINS), "--seed", seed)
+        assert code == 0 and r["verdict"] == "pass", (seed, r["verdict"], r["first_nan_node"], r.get("fatal"),
+                                                      [n.get("message") for n in r["nodes"] if n.get("message")])
+    c = r["constraints"]
+    for want in ("offsets sorted offsets in [0, 12]", "lengths lengths summing to 9", "spd symmetric positive-definite",
+                 "x greater than 1", "y positive", "indices in [0, 10)"):
+        assert any(x.startswith(want) for x in c), (want, c)
+
+
+@check
 def backward_graphs_take_their_saved_activations_from_their_forward():
     from cli_harness import SAMPLES
     d = os.path.join(SAMPLES, "cpu", "dumps", "cnn_channels_last", "cnn_channels_last_backward_0")

@@ -158,6 +158,38 @@ private Q_SLOTS:
         QVERIFY(!domainOf(g, "mean").constrained());
     }
 
+    void keywordSegmentLengthsAndBagOffsetsPartitionTheirData()
+    {
+        // segment_reduce takes lengths/offsets as keyword-only arguments; axis 1 of the data is what they cut.
+        const auto g = parse("        seg: \"f32[4, 3]\" = torch.ops.aten.segment_reduce.default(data, 'sum', lengths = lens, axis = 1)\n"
+                             "        bag = torch.ops.aten._embedding_bag.default(w, idx, offs, False, 0, False, None)\n"
+                             "        return (seg, bag)\n",
+                             "data: \"f32[4, 7]\", lens: \"i64[4, 3]\", w: \"f32[10, 4]\", idx: \"i64[12]\", offs: \"i64[4]\"");
+        QVERIFY(domainOf(g, "lens").kind == ValueDomain::Kind::Lengths);
+        QCOMPARE(domainOf(g, "lens").high, std::int64_t(7));
+        QVERIFY(domainOf(g, "offs").kind == ValueDomain::Kind::Offsets);
+        QCOMPARE(domainOf(g, "offs").high, std::int64_t(12));
+        QCOMPARE(domainOf(g, "idx").high, std::int64_t(10));
+    }
+
+    void specialFunctionDomainsAreOnTheRightArgument()
+    {
+        // polygamma(n, x): x is argument 1; zeta(x, q): x > 1 and q > 0; acosh above 1 beats "positive".
+        const auto g = parse("        pg: \"f32[3]\" = torch.ops.aten.polygamma.default(1, a)\n"
+                             "        z: \"f32[3]\" = torch.ops.aten.special_zeta.default(b, c)\n"
+                             "        ac: \"f32[3]\" = torch.ops.aten.acosh.default(d)\n"
+                             "        lg: \"f32[3]\" = torch.ops.aten.log.default(d)\n"
+                             "        ch: \"f32[3, 3]\" = torch.ops.aten.linalg_cholesky_ex.default(m)\n"
+                             "        return (pg, z, ac, lg, ch)\n",
+                             "a: \"f32[3]\", b: \"f32[3]\", c: \"f32[3]\", d: \"f32[3]\", m: \"f32[3, 3]\"");
+        QVERIFY(domainOf(g, "a").kind == ValueDomain::Kind::Positive);
+        QCOMPARE(domainOf(g, "b").above, 1.0);
+        QVERIFY(domainOf(g, "c").kind == ValueDomain::Kind::Positive);
+        QCOMPARE(domainOf(g, "d").above, 1.0);
+        QVERIFY(domainOf(g, "d").describe().starts_with("greater than 1: ac (acosh)"));
+        QVERIFY(domainOf(g, "m").kind == ValueDomain::Kind::PositiveDefinite);
+    }
+
     void theTightestRangeWins()
     {
         const auto g = parse("        e1: \"f32[4, 8]\" = torch.ops.aten.embedding.default(big, ids)\n"

@@ -47,5 +47,14 @@ def logsumexp_padding_is_by_design_and_a_nan_after_attention_is_still_found():
     assert r["first_nan_node"] == "log" and r["verdict"] == "nan", (r["verdict"], r["first_nan_node"])
 
 
+@check
+def structured_inputs_make_no_device_side_assert():
+    # Random embedding_bag offsets trip a device-side assert on CUDA (OpInfo on the H100); inferred offsets don't.
+    for seed in ("0", "1"):
+        code, r = replay_json(fx.write_py(TMP, "structured", fx.STRUCTURED_DOMAINS, device="cuda"), "--seed", seed)
+        assert code == 0 and r["verdict"] == "pass", (seed, r["verdict"], r.get("fatal"),
+                                                      [n.get("message") for n in r["nodes"] if n.get("message")])
+
+
 if __name__ == "__main__":
     main()
