@@ -81,16 +81,17 @@ class GraphModule(torch.nn.Module):
 '''
 
 # CUDA's efficient attention pads its logsumexp to 32 rows with inf (eager too): by design, not a NaN finding;
-# a NaN made from the attention's finite output is still one.
+# a NaN made from the attention's finite output is still one. The output is computed as (B, M, H, K) and
+# transposed: strides [512, 16, 64, 1], kept by the elementwise ops after it.
 ATTENTION = '''
 class GraphModule(torch.nn.Module):
     def forward(self, q: "f32[2, 4, 8, 16][512, 128, 16, 1]{dev}", k: "f32[2, 4, 8, 16][512, 128, 16, 1]{dev}", v: "f32[2, 4, 8, 16][512, 128, 16, 1]{dev}"):
         attn = torch.ops.aten._scaled_dot_product_efficient_attention.default(q, k, v, None, True, scale = 1.0)
-        getitem: "f32[2, 4, 8, 16][512, 128, 16, 1]{dev}" = attn[0]
+        getitem: "f32[2, 4, 8, 16][512, 16, 64, 1]{dev}" = attn[0]
         getitem_1: "f32[2, 4, 32][128, 32, 1]{dev}" = attn[1];  attn = None
-        abs_1: "f32[2, 4, 8, 16][512, 128, 16, 1]{dev}" = torch.ops.aten.abs.default(getitem)
-        sub: "f32[2, 4, 8, 16][512, 128, 16, 1]{dev}" = torch.ops.aten.sub.Tensor(abs_1, 1000000.0)
-        log: "f32[2, 4, 8, 16][512, 128, 16, 1]{dev}" = torch.ops.aten.log.default(sub)
+        abs_1: "f32[2, 4, 8, 16][512, 16, 64, 1]{dev}" = torch.ops.aten.abs.default(getitem)
+        sub: "f32[2, 4, 8, 16][512, 16, 64, 1]{dev}" = torch.ops.aten.sub.Tensor(abs_1, 1000000.0)
+        log: "f32[2, 4, 8, 16][512, 16, 64, 1]{dev}" = torch.ops.aten.log.default(sub)
         return (getitem, getitem_1, log)
 '''
 

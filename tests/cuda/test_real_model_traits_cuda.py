@@ -44,7 +44,8 @@ def logsumexp_padding_is_by_design_and_a_nan_after_attention_is_still_found():
     code, r = replay_json(fx.write_py(TMP, "attention", fx.ATTENTION, device="cuda"))
     attn = next(n for n in r["nodes"] if n["name"] == "attn")
     assert attn.get("nonfinite_constant") and not attn.get("nan_origin"), attn
-    assert r["first_nan_node"] == "log" and r["verdict"] == "nan", (r["verdict"], r["first_nan_node"])
+    assert r["first_nan_node"] == "log" and r["verdict"] == "nan", (
+        r["verdict"], r["first_nan_node"], [(n["name"], n.get("mismatches")) for n in r["nodes"] if n.get("mismatches")])
 
 
 @check
