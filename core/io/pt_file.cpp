@@ -178,6 +178,23 @@ private:
         fail("unknown pickle value");
     }
 
+    // get_tensor_metadata's dict: {"conj": bool, "neg": bool}, each present only when set; other keys are ignored
+    // (nothing else changes how the bytes read).
+    void readViewBits(PickleId metadata, TensorRecord& t) const
+    {
+        const PickleValue& m = at(metadata);
+        if (m.kind == PickleKind::None)
+            return;
+        if (m.kind != PickleKind::Dict)
+            fail("tensor metadata must be a dict, found " + show(metadata));
+        for (const auto& [k, v] : m.entries) {
+            const PickleValue& key = at(k);
+            if (key.kind != PickleKind::String || (key.text != "conj" && key.text != "neg"))
+                continue;
+            (key.text == "conj" ? t.conj : t.neg) = boolOf(v, key.text == "conj" ? "tensor metadata conj" : "tensor metadata neg");
+        }
+    }
+
     PtValue convertDict(const std::vector<std::pair<PickleId, PickleId>>& entries, std::uint32_t depth)
     {
         PtValue out;
@@ -316,6 +333,8 @@ private:
         t->sizes = intList(a[2], "tensor size");
         t->strides = intList(a[3], "tensor stride");
         t->requiresGrad = boolOf(a[4], "requires_grad");
+        if (a.size() > (v3 ? 7u : 6u))
+            readViewBits(a[v3 ? 7 : 6], *t);
         t->location = storage.location;
         t->archive = m_archive;
         t->storageKey = storage.key;

@@ -30,6 +30,9 @@ struct TensorRecord {
     std::int64_t storageNumel = 0;   // storage length in elements of dtype
     bool requiresGrad = false;
     bool isParameter = false;        // saved as torch.nn.Parameter
+    // The lazy conjugate / negative bits of the saved view (the rebuild's metadata {"conj": True}): the bytes hold
+    // the values before conjugation, as the view's storage does (torch.conj(x) saved as it is).
+    bool conj = false, neg = false;
     // The whole storage (storageNumel * itemsize bytes, little-endian); views of one storage share it.
     // Valid while `archive` lives (kept alive by this record).
     std::string_view data;

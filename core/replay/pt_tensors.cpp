@@ -19,13 +19,23 @@ at::Tensor storageOf(const io::TensorRecord& r, const c10::Device& device)
     return device.is_cpu() ? storage : storage.to(device);
 }
 
+// The saved view with its lazy conjugate/negative bits set again: the bytes are the unconjugated values.
+at::Tensor withViewBits(at::Tensor t, const io::TensorRecord& r)
+{
+    if (r.conj)
+        t = at::_conj(t);
+    if (r.neg)
+        t = at::_neg_view(t);
+    return t;
+}
+
 }  // namespace
 
 at::Tensor tensorFromRecord(const io::TensorRecord& r, const c10::Device& device)
 {
     // The view is taken on the target device: moving a strided view with .to() would compact it (an expand's
     // stride 0, a transpose, a select into a larger storage would all arrive with fresh contiguous strides).
-    return storageOf(r, device).as_strided(r.sizes, r.strides, r.storageOffset);
+    return withViewBits(storageOf(r, device).as_strided(r.sizes, r.strides, r.storageOffset), r);
 }
 
 std::vector<c10::IValue> valuesFromPtList(const io::PtFile& pt, const c10::Device& device)
@@ -52,7 +62,7 @@ std::vector<c10::IValue> valuesFromPtList(const io::PtFile& pt, const c10::Devic
             auto it = storages.find(key);
             if (it == storages.end())
                 it = storages.emplace(key, storageOf(r, where)).first;
-            out.emplace_back(it->second.as_strided(r.sizes, r.strides, r.storageOffset));
+            out.emplace_back(withViewBits(it->second.as_strided(r.sizes, r.strides, r.storageOffset), r));
             break;
         }
         default:

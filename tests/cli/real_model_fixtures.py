@@ -160,3 +160,32 @@ def write_views_dump(root, device="cpu", folder="views_forward_0", stem="views_f
     dropped = torch.nn.functional.dropout(mul, 0.5, True)
     torch.save([mul, dropped, torch.empty(4, 8, device=device)], os.path.join(d, stem + ".expected.pt"))
     return d
+
+
+# fft_ifft's graph ends in aten._conj: its output is a view with the lazy conjugate bit, and torch.save keeps the
+# bit in the rebuild's metadata ({"conj": True}) over the unconjugated bytes. The input is conjugated too.
+CONJ = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, z: "c64[6][1]{dev}"):
+        mul: "c64[6][1]{dev}" = torch.ops.aten.mul.Tensor(z, 2)
+        _conj: "c64[6][1]{dev}" = torch.ops.aten._conj.default(mul)
+        neg: "c64[6][1]{dev}" = torch.ops.aten._neg_view.default(z)
+        return (_conj, neg)
+'''
+
+
+def write_conj_dump(root, device="cpu", folder="conj_forward_0"):
+    """A seed dump of CONJ whose saved input and eager outputs are conjugate and negative views."""
+    d = os.path.join(root, folder)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "module.py"), "w") as f:
+        f.write(render(CONJ, device))
+    g = torch.Generator().manual_seed(0)
+    z = torch.randn(6, dtype=torch.complex64, generator=g).to(device).conj()
+    assert z.is_conj()
+    torch.save([z], os.path.join(d, folder + ".pt"))
+    out = [torch.ops.aten._conj.default(z * 2), torch.ops.aten._neg_view.default(z)]
+    assert out[0].is_conj() and out[1].is_neg()
+    torch.save(out, os.path.join(d, folder + ".expected.pt"))
+    return d
+

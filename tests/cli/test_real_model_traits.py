@@ -114,6 +114,16 @@ def saved_view_inputs_keep_their_layout_and_outputs_equal_eager():
 
 
 @check
+def saved_conjugate_and_negative_views_keep_their_bits():
+    # Read as plain bytes, the conjugated input and output differed from eager by max_rel 2 (OpInfo fft_ifft).
+    d = fx.write_conj_dump(os.path.join(TMP, "conj"))
+    code, r = replay_json(d, "--inputs", "saved", "--expected", "auto")
+    assert code == 0 and r["verdict"] == "pass", (r["verdict"], r.get("fatal"))
+    for c in r["comparisons"]:
+        assert c["compared"] and c["ok"] and c["max_abs"] == 0, c
+
+
+@check
 def expected_auto_without_saved_outputs_says_so():
     d = fx.write_views_dump(os.path.join(TMP, "no_expected"))
     os.remove(os.path.join(d, "views_forward_0.expected.pt"))
