@@ -3,6 +3,7 @@
 #include "graph/printer.h"
 #include "replay/compiled_autograd_ops.h"
 #include "replay/torch_level.h"
+#include "replay/torch_level_natives.h"
 #include "replay/torch_types.h"
 
 #include <ATen/ATen.h>
@@ -306,8 +307,12 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
     NodePlan p;
     p.name = n.target.str();
     if (!lowerPrims(n)) {
-        p.why = "prims." + n.target.op + " exists only in Python and fxray has no lowering for it";
-        return p;
+        try {
+            return planInductorPrim(g, n);
+        } catch (const std::invalid_argument& e) {
+            p.why = e.what();
+            return p;
+        }
     }
     if (n.target.ns == "higher_order") {
         p.why = "higher-order op " + n.target.str() + " needs its subgraph interpreted (not supported yet)";

@@ -311,4 +311,27 @@ NodePlan planNormalize(const graph::Graph& g, const Arg& input, double p, std::i
                   });
 }
 
+NodePlan planInductorPrim(const graph::Graph& g, const graph::Node& n)
+{
+    const c10::Device cpu(c10::kCPU);  // literals only: no device arguments here
+    if (n.target.op == "fma" && n.args.size() == 3 && n.kwargs.empty())
+        return native({operand(g, n.args[0], cpu), operand(g, n.args[1], cpu), operand(g, n.args[2], cpu)},
+                      "prims.fma(a, b, c) = a * b + c (inductor's eager definition)",
+                      [](const std::vector<c10::IValue>& v) -> c10::IValue {
+                          return v[0].toTensor() * v[1].toTensor() + v[2].toTensor();
+                      });
+    if (n.target.op == "prepare_softmax_online" && n.args.size() == 2 && n.args[1].kind == Arg::Kind::Int && n.kwargs.empty()) {
+        const std::int64_t dim = n.args[1].i;
+        return native({operand(g, n.args[0], cpu)},
+                      "prims.prepare_softmax_online(x, dim) = (amax(x, dim, keepdim=True), sum(exp(x - amax), dim, keepdim=True))",
+                      [dim](const std::vector<c10::IValue>& v) -> c10::IValue {
+                          const at::Tensor& x = v[0].toTensor();
+                          at::Tensor amax = at::amax(x, {dim}, true);
+                          at::Tensor sum = at::sum(at::exp(x - amax), {dim}, true);
+                          return c10::ivalue::Tuple::create(std::move(amax), std::move(sum));
+                      });
+    }
+    throw std::invalid_argument("prims." + n.target.op + " exists only in Python and fxray has no lowering for it");
+}
+
 }  // namespace fxray::replay::detail

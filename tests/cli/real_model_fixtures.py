@@ -189,3 +189,35 @@ def write_conj_dump(root, device="cpu", folder="conj_forward_0"):
     torch.save(out, os.path.join(d, folder + ".expected.pt"))
     return d
 
+
+# Inductor's post-grad passes on CUDA put its own prims (registered from Python) into the graphs they log:
+# fma(a, b, c) and prepare_softmax_online(x, dim) -> (amax, sum of exp).
+INDUCTOR_PRIMS = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[4, 8][8, 1]{dev}", b: "f32[4, 8][8, 1]{dev}", c: "f32[4, 8][8, 1]{dev}"):
+        fma: "f32[4, 8][8, 1]{dev}" = torch.ops.prims.fma.default(a, b, c)
+        prepare_softmax_online_default = torch.ops.prims.prepare_softmax_online.default(fma, 1)
+        getitem: "f32[4, 1][1, 1]{dev}" = prepare_softmax_online_default[0]
+        getitem_1: "f32[4, 1][1, 1]{dev}" = prepare_softmax_online_default[1];  prepare_softmax_online_default = None
+        sub: "f32[4, 8][8, 1]{dev}" = torch.ops.aten.sub.Tensor(fma, getitem)
+        exp: "f32[4, 8][8, 1]{dev}" = torch.ops.aten.exp.default(sub)
+        div: "f32[4, 8][8, 1]{dev}" = torch.ops.aten.div.Tensor(exp, getitem_1)
+        return (fma, div)
+'''
+
+
+def write_inductor_prims_dump(root, device="cpu", folder="prims_forward_0"):
+    """A seed dump of INDUCTOR_PRIMS with eager outputs from inductor's own Python definitions of the prims."""
+    import torch._inductor.inductor_prims  # noqa: F401  (registers prims.fma and prims.prepare_softmax_online)
+    d = os.path.join(root, folder)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "module.py"), "w") as f:
+        f.write(render(INDUCTOR_PRIMS, device))
+    g = torch.Generator().manual_seed(0)
+    a, b, c = (torch.randn(4, 8, generator=g).to(device) for _ in range(3))
+    torch.save([a, b, c], os.path.join(d, folder + ".pt"))
+    fma = torch.ops.prims.fma.default(a, b, c)
+    amax, total = torch.ops.prims.prepare_softmax_online.default(fma, 1)
+    torch.save([fma, torch.exp(fma - amax) / total], os.path.join(d, folder + ".expected.pt"))
+    return d
+

@@ -57,5 +57,13 @@ def structured_inputs_make_no_device_side_assert():
                                                       [n.get("message") for n in r["nodes"] if n.get("message")])
 
 
+@check
+def inductor_prims_replay_on_the_gpu():
+    d = fx.write_inductor_prims_dump(TMP, device="cuda")
+    code, r = replay_json(d, "--inputs", "saved", "--expected", "auto")
+    assert code == 0 and r["verdict"] == "pass", (r["verdict"], r.get("unsupported"), r.get("fatal"))
+    assert all(c["compared"] and c["ok"] for c in r["comparisons"]), r["comparisons"]
+
+
 if __name__ == "__main__":
     main()
