@@ -454,7 +454,9 @@ struct Walker {
     void collect(const Node& user, std::size_t pos, int v, std::int64_t shift, ValueDomain& out) const
     {
         const Arg& a = user.args[pos];
-        static const OpSet kIndexLists = {"index", "_unsafe_index", "index_put", "_index_put_impl", "_unsafe_index_put"};
+        // In place too: inductor's post-grad graphs write index_put_ into a fresh full() (CLIP's pooled-token grad).
+        static const OpSet kIndexLists = {"index", "_unsafe_index", "index_put", "index_put_", "_index_put_impl",
+                                          "_index_put_impl_", "_unsafe_index_put", "_unsafe_index_put_"};
         if (a.kind == Arg::Kind::List && pos == 1 && kIndexLists.contains(user.target.op)) {
             for (std::size_t k = 0; k < a.items.size(); ++k)
                 if (a.items[k].kind == Arg::Kind::Node && a.items[k].node == v)

@@ -597,9 +597,16 @@ std::optional<GraphEntry> traceAddressEntry(const std::string& address)
 
 std::optional<std::string> forwardPartnerAddress(const GraphEntry& e)
 {
+    const std::size_t hash = e.address.rfind('#');
+    if ((e.kind == GraphKind::PostGrad || e.kind == GraphKind::Runnable) && hash != std::string::npos) {
+        // Inductor compiles a training step's forward, then its backward, logging each one's graphs: the second
+        // post-grad (or runnable) graph of a compile is the backward, reading the first one's saved activations.
+        if (e.address.ends_with(".1"))
+            return e.address.substr(0, e.address.size() - 2);
+        return std::nullopt;
+    }
     if (e.kind != GraphKind::Backward)
         return std::nullopt;
-    const std::size_t hash = e.address.rfind('#');
     if (hash != std::string::npos) {
         const std::string record = "aot_backward_graph";
         const std::size_t at = e.address.rfind(record);

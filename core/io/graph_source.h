@@ -87,8 +87,9 @@ LoadedGraph loadGraph(const GraphEntry& entry);
 // Resolves an address (as printed by `fxray info`) or any path holding exactly one graph, and loads it.
 LoadedGraph loadAddress(const std::string& address);
 // The address of a backward graph's forward graph, whose outputs are its saved activations: the seed dump's
-// sibling folder <name>_forward_<i>, or the trace's aot_forward_graph of the same compile. nullopt for other
-// graphs, or for a seed dump whose forward folder is not there (a trace's partner is checked when loaded).
+// sibling folder <name>_forward_<i>, or the trace's aot_forward_graph of the same compile; for a compile's second
+// post-grad or runnable graph (".1": inductor's backward), its first. nullopt for other graphs, or for a seed dump
+// whose forward folder is not there (a trace's partner is checked when loaded).
 std::optional<std::string> forwardPartnerAddress(const GraphEntry& e);
 
 }  // namespace fxray::io

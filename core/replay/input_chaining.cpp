@@ -4,6 +4,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <map>
 
 namespace fxray::replay::detail {
@@ -36,6 +37,22 @@ bool fits(const c10::IValue& value, const c10::IValue& generated)
     return v.defined() && g.defined() && v.sizes() == g.sizes() && v.scalar_type() == g.scalar_type();
 }
 
+// The forward's value in the layout the backward recorded (that of `generated`): inductor chooses the layout of
+// the activations it saves (channels-last for convolutions) in code it generates, not in the forward graph, and
+// hands the backward what the backward's graph records. Dense layouts only; anything else is passed as it is.
+c10::IValue inRecordedLayout(const c10::IValue& value, const c10::IValue& generated)
+{
+    if (!value.isTensor())
+        return value;
+    const at::Tensor& v = value.toTensor();
+    const at::Tensor& g = generated.toTensor();
+    if (v.strides() == g.strides() || !g.is_non_overlapping_and_dense())
+        return value;
+    at::Tensor out = at::empty_strided(g.sizes(), g.strides(), v.options());
+    out.copy_(v);
+    return out;
+}
+
 }  // namespace
 
 void chainFromForward(const io::LoadedGraph& backward, const ReplayOptions& options, const ForwardRunner& runForward,
@@ -43,6 +60,14 @@ void chainFromForward(const io::LoadedGraph& backward, const ReplayOptions& opti
 {
     const auto partner = io::forwardPartnerAddress(backward.entry);
     if (!partner)
+        return;
+    // A post-grad graph is chained only when it is a backward indeed (it reads tangents): an inference compile may
+    // log a second graph too.
+    const auto placeholders = backward.graph.placeholders();
+    const bool readsTangents = std::any_of(placeholders.begin(), placeholders.end(), [&](int p) {
+        return backward.graph.nodes[static_cast<std::size_t>(p)].name.starts_with("tangents_");
+    });
+    if (backward.entry.kind != io::GraphKind::Backward && !readsTangents)
         return;
     std::vector<c10::IValue> outputs;
     io::LoadedGraph forward;
@@ -65,7 +90,6 @@ void chainFromForward(const io::LoadedGraph& backward, const ReplayOptions& opti
         if (!names[k].empty())
             byName.emplace(names[k], k);
 
-    const auto placeholders = backward.graph.placeholders();
     std::vector<std::string> unfit;
     for (std::size_t k = 0; k < placeholders.size() && k < inputs.size(); ++k) {
         const std::string& name = backward.graph.nodes[static_cast<std::size_t>(placeholders[k])].name;
@@ -77,7 +101,7 @@ void chainFromForward(const io::LoadedGraph& backward, const ReplayOptions& opti
             unfit.push_back(name);
             continue;
         }
-        inputs[k] = value;
+        inputs[k] = inRecordedLayout(value, inputs[k]);
         report.chainedInputs.push_back(name);
         // Its generated value's domain no longer describes what the replay uses.
         std::erase_if(report.constraints, [&](const std::string& c) { return c.starts_with(name + " "); });

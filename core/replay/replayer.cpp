@@ -854,7 +854,7 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     at::manual_seed(options.seed);
     p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
                                                               : detail::makeInputs(lg, options, p.device, report);
-    if (options.chain && options.inputs == ReplayOptions::Inputs::Random && lg.entry.kind == io::GraphKind::Backward)
+    if (options.chain && options.inputs == ReplayOptions::Inputs::Random)  // chainFromForward knows which graphs have a forward
         detail::chainFromForward(lg, options, forwardRunner(p.device), p.inputs, report);
     p.constants = loadConstants(lg, p.device);
     std::vector<std::string> have;

@@ -221,3 +221,21 @@ def write_inductor_prims_dump(root, device="cpu", folder="prims_forward_0"):
     torch.save([fma, torch.exp(fma - amax) / total], os.path.join(d, folder + ".expected.pt"))
     return d
 
+
+# A forward that returns a saved activation contiguous, and the backward that records it channels-last: inductor
+# picks the layout of what it saves in generated code (CLIP's vision patch embedding), so the backward's graph,
+# not the forward's, says what the backward receives.
+LAYOUT_FORWARD = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}"):
+        relu: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}" = torch.ops.aten.relu.default(primals_1)
+        return (relu, primals_1)
+'''
+
+LAYOUT_BACKWARD = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "f32[2, 3, 4, 4][48, 1, 12, 3]{dev}", tangents_1: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}"):
+        mul: "f32[2, 3, 4, 4][48, 1, 12, 3]{dev}" = torch.ops.aten.mul.Tensor(primals_1, tangents_1)
+        return (mul,)
+'''
+

@@ -89,6 +89,22 @@ def backward_graphs_take_their_saved_activations_from_their_forward():
     trace = os.path.join(SAMPLES, "cpu", "trace", "mlp_inductor.log") + "#0/0/aot_backward_graph"
     code, r = replay_json(trace)
     assert code == 0 and r["chained_from"].endswith("#0/0/aot_forward_graph") and "relu" in r["chained_inputs"], r
+    # Inductor's backward post-grad graph (the compile's second) reads the first one's outputs; CLIP's gathered
+    # token indices were out of range when generated.
+    for record in ("inductor_post_grad_graph", "fx_graph_runnable"):
+        code, r = replay_json(trace.replace("aot_backward_graph", record + ".1"))
+        assert code == 0 and r["chained_from"].endswith("#0/0/" + record) and "relu" in r["chained_inputs"], r
+    code, r = replay_json(trace.replace("aot_backward_graph", "inductor_post_grad_graph"))
+    assert "chained_from" not in r, r  # the forward has no forward
+
+
+@check
+def chained_activations_arrive_in_the_layout_the_backward_records():
+    root = os.path.join(TMP, "layout")
+    fx.write_dump(root, "lay_forward_0", fx.LAYOUT_FORWARD)
+    code, r = replay_json(fx.write_dump(root, "lay_backward_0", fx.LAYOUT_BACKWARD))
+    assert r["chained_inputs"] == ["primals_1"], r.get("chained_inputs")
+    assert code == 0 and r["verdict"] == "pass", [(n["name"], n.get("mismatches")) for n in r["nodes"] if n.get("mismatches")]
 
 
 @check
