@@ -381,6 +381,46 @@ LoadedGraph loadPython(const GraphEntry& entry)
     return lg;
 }
 
+// fx_graph_runnable's code carries no annotations, but the same compile logs the same graph annotated: as
+// before_post_grad_graph (same ordinal) when post-grad passes ran, and always as the AOT graph it came from (the
+// compile's first runnable is the forward or inference graph, the second the backward). Node dtype/shape/stride
+// are borrowed where name and target agree, so the runnable's intermediate values are checked and its inputs'
+// value domains inferred (a gather's index range needs the gathered tensor's size).
+void borrowRunnableMeta(graph::Graph& g, const TraceLog& log, const TraceOrigin& origin)
+{
+    const std::string runnable = selectorFor(origin);
+    const std::size_t at = runnable.rfind("fx_graph_runnable");
+    if (at == std::string::npos)
+        return;
+    const std::string prefix = runnable.substr(0, at);
+    const std::string suffix = runnable.substr(at + std::string("fx_graph_runnable").size());  // "" or ".1"
+    std::vector<std::string> sources = {prefix + "before_post_grad_graph" + suffix, prefix + "inductor_post_grad_graph" + suffix};
+    if (suffix.empty()) {
+        sources.push_back(prefix + "aot_forward_graph");
+        sources.push_back(prefix + "aot_inference_graph");
+    } else if (suffix == ".1") {
+        sources.push_back(prefix + "aot_backward_graph");
+    }
+    const auto graphs = traceGraphs(log);
+    for (const std::string& want : sources) {
+        auto it = std::find_if(graphs.begin(), graphs.end(), [&](const auto& og) { return selectorFor(og.first) == want; });
+        if (it == graphs.end() || !log.records[it->second].payloadOk)
+            continue;
+        const TraceRecord& r = log.records[it->second];
+        graph::Graph annotated;
+        try {
+            annotated = graph::parseFxModule(r.payload, {log.path, r.payloadLine}).graph;
+        } catch (const Error&) {
+            continue;  // the runnable stays as logged: its own load does not depend on this record
+        }
+        for (graph::Node& n : g.nodes) {
+            const int k = n.meta ? -1 : annotated.findNode(n.name);
+            if (k >= 0 && annotated.nodes[static_cast<std::size_t>(k)].target.str() == n.target.str())
+                n.meta = annotated.nodes[static_cast<std::size_t>(k)].meta;
+        }
+    }
+}
+
 LoadedGraph loadTrace(const GraphEntry& entry)
 {
     if (!entry.trace)
@@ -412,6 +452,8 @@ LoadedGraph loadTrace(const GraphEntry& entry)
             lg.warnings.push_back(r.warning);
         if (entry.kind == GraphKind::CompiledAutograd)  // its payload has no annotations: see compiled_autograd_meta.h
             annotateCompiledAutograd(lg.graph, log, index, lg.warnings);
+        if (entry.kind == GraphKind::Runnable)
+            borrowRunnableMeta(lg.graph, log, *entry.trace);
         lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
         return lg;
     }
