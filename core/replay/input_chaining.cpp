@@ -37,16 +37,35 @@ bool fits(const c10::IValue& value, const c10::IValue& generated)
     return v.defined() && g.defined() && v.sizes() == g.sizes() && v.scalar_type() == g.scalar_type();
 }
 
+// Whether every element of `t` has a storage place of its own: dims ordered by stride each step over the whole
+// extent of the smaller ones (true for dense and padded layouts, false for an expand's stride 0).
+bool elementsApart(const at::Tensor& t)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> dims;  // (stride, size) of dims with more than one element
+    for (std::int64_t d = 0; d < t.dim(); ++d)
+        if (t.size(d) > 1)
+            dims.emplace_back(t.stride(d), t.size(d));
+    std::sort(dims.begin(), dims.end());
+    std::int64_t extent = 1;  // elements spanned by the dims so far
+    for (const auto& [stride, size] : dims) {
+        if (stride < extent)
+            return false;
+        extent = stride * size;
+    }
+    return true;
+}
+
 // The forward's value in the layout the backward recorded (that of `generated`): inductor chooses the layout of
 // the activations it saves (channels-last for convolutions) in code it generates, not in the forward graph, and
-// hands the backward what the backward's graph records. Dense layouts only; anything else is passed as it is.
+// hands the backward what the backward's graph records, padded strides included (DeiT's attention weights: rows of
+// 324 stored 328 apart). Layouts without overlap only; an expanded one is passed as it is.
 c10::IValue inRecordedLayout(const c10::IValue& value, const c10::IValue& generated)
 {
     if (!value.isTensor())
         return value;
     const at::Tensor& v = value.toTensor();
     const at::Tensor& g = generated.toTensor();
-    if (v.strides() == g.strides() || !g.is_non_overlapping_and_dense())
+    if (v.strides() == g.strides() || !elementsApart(g))
         return value;
     at::Tensor out = at::empty_strided(g.sizes(), g.strides(), v.options());
     out.copy_(v);

@@ -224,7 +224,7 @@ def write_inductor_prims_dump(root, device="cpu", folder="prims_forward_0"):
 
 # A forward that returns a saved activation contiguous, and the backward that records it channels-last: inductor
 # picks the layout of what it saves in generated code (CLIP's vision patch embedding), so the backward's graph,
-# not the forward's, says what the backward receives.
+# not the forward's, says what the backward receives; or pads its rows (DeiT's attention weights on the H100).
 LAYOUT_FORWARD = '''
 class GraphModule(torch.nn.Module):
     def forward(self, primals_1: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}"):
@@ -234,8 +234,9 @@ class GraphModule(torch.nn.Module):
 
 LAYOUT_BACKWARD = '''
 class GraphModule(torch.nn.Module):
-    def forward(self, primals_1: "f32[2, 3, 4, 4][48, 1, 12, 3]{dev}", tangents_1: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}"):
+    def forward(self, primals_1: "f32[2, 3, 4, 4][48, 1, 12, 3]{dev}", relu: "f32[2, 3, 4, 4][52, 16, 4, 1]{dev}", tangents_1: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}"):
         mul: "f32[2, 3, 4, 4][48, 1, 12, 3]{dev}" = torch.ops.aten.mul.Tensor(primals_1, tangents_1)
-        return (mul,)
+        mul_1: "f32[2, 3, 4, 4][48, 16, 4, 1]{dev}" = torch.ops.aten.mul.Tensor(relu, tangents_1)
+        return (mul, mul_1)
 '''
 
