@@ -406,7 +406,7 @@ NodePlan planOpNode(const graph::Graph& g, const graph::Node& n, const c10::Devi
     return planOp(g, n, device);
 }
 
-std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device)
+std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device, const PlanOptions& options)
 {
     std::vector<NodePlan> plans;
     plans.reserve(g.nodes.size());
@@ -428,7 +428,15 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
                 break;
             case graph::NodeKind::CallFunction:
                 switch (n.target.kind) {
-                case graph::Target::Kind::Op: p = planOp(g, n, device); break;
+                case graph::Target::Kind::Op:
+                    if (options.viewAsReshape && n.target.ns == "aten" && n.target.op == "view" && n.target.overload == "default") {
+                        graph::Node reshape = n;
+                        reshape.target.op = "reshape";
+                        p = planOp(g, reshape, device);
+                    } else {
+                        p = planOp(g, n, device);
+                    }
+                    break;
                 case graph::Target::Kind::Getitem:
                     if (n.args.size() != 2 || n.args[1].kind != Arg::Kind::Int)
                         throw PlanError("getitem needs a value and an int index");

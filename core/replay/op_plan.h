@@ -50,9 +50,17 @@ struct NodePlan {
     std::string schema;         // Native: what runs, for the report (an Op's schema comes from `op`)
 };
 
+// How a graph's ops are read. An fx_graph_runnable record is the graph inductor was handed, never run eagerly:
+// inductor's post-grad pass view_to_reshape turns every aten.view into aten.reshape before lowering, so a view of
+// an input that inductor laid out padded (DeiT's saved attention weights [1312, 324, 18, 1]) is legal there and
+// must be replayed as that reshape.
+struct PlanOptions {
+    bool viewAsReshape = false;
+};
+
 // Compiles every node of g for the given device. Never throws for a node: a node that cannot be planned
 // becomes Kind::Unsupported with the reason.
-std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device);
+std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device, const PlanOptions& options = {});
 
 // The plan of one call of a dispatcher op (n's target is an Op: torch.ops.<ns>.<op>.<overload>); Unsupported with
 // the reason when its arguments do not fit the schema or the device has no kernel. Torch-level calls resolved to

@@ -283,6 +283,7 @@ void collectOutputs(const graph::Arg& a, const std::vector<c10::IValue>& values,
 // Everything one pass over the graph needs, built once per replay.
 struct Prepared {
     const graph::Graph* graph = nullptr;
+    detail::PlanOptions planOptions;
     std::vector<NodePlan> plans;
     std::vector<c10::IValue> inputs;
     std::map<std::string, at::Tensor> constants;
@@ -727,7 +728,7 @@ void compareOutputs(const io::LoadedGraph& lg, const Prepared& p, const ReplayOp
     if (!options.compareDevice.empty()) {
         Prepared other = p;
         other.device = resolveDevice(options.compareDevice);
-        other.plans = detail::planGraph(*p.graph, other.device);
+        other.plans = detail::planGraph(*p.graph, other.device, p.planOptions);
         other.inputs = moveTo(pristine, p.device, other.device);
         for (auto& [name, t] : other.constants)
             t = t.to(other.device);
@@ -811,6 +812,13 @@ ReplayReport emptyReport(const io::LoadedGraph& lg, const ReplayOptions& options
     return report;
 }
 
+detail::PlanOptions planOptionsFor(const io::LoadedGraph& lg)
+{
+    detail::PlanOptions o;
+    o.viewAsReshape = lg.entry.kind == io::GraphKind::Runnable;
+    return o;
+}
+
 // Replays a forward graph unchecked on generated inputs and returns its outputs (for chained backwards).
 detail::ForwardRunner forwardRunner(const c10::Device& device)
 {
@@ -818,7 +826,8 @@ detail::ForwardRunner forwardRunner(const c10::Device& device)
         Prepared fp;
         fp.graph = &f.graph;
         fp.device = device;
-        fp.plans = detail::planGraph(f.graph, device);
+        fp.planOptions = planOptionsFor(f);
+        fp.plans = detail::planGraph(f.graph, device, fp.planOptions);
         ReplayReport scratch = emptyReport(f, fo);
         at::manual_seed(fo.seed);
         fp.inputs = detail::makeInputs(f, fo, device, scratch);
@@ -844,7 +853,13 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     Prepared p;
     p.graph = &g;
     p.device = resolveDevice(options.device);
-    p.plans = detail::planGraph(g, p.device);
+    p.planOptions = planOptionsFor(lg);
+    p.plans = detail::planGraph(g, p.device, p.planOptions);
+    if (p.planOptions.viewAsReshape && std::any_of(g.nodes.begin(), g.nodes.end(), [](const graph::Node& n) {
+            return n.target.kind == graph::Target::Kind::Op && n.target.str() == "aten.view.default";
+        }))
+        report.notes.push_back("aten.view runs as aten.reshape: an fx_graph_runnable graph is compiled, never run eagerly, "
+                               "and inductor's view_to_reshape pass makes that change before lowering");
     report.unsupported = unsupportedLines(g, p.plans);
     for (std::size_t i = 0; i < p.plans.size() && i < report.nodes.size(); ++i)
         if (p.plans[i].op)
