@@ -240,7 +240,9 @@ private Q_SLOTS:
         std::thread killer([&] {
             for (int k = 0; k < 600 && hw.pid() < 0; ++k)
                 std::this_thread::sleep_for(10ms);
-            std::this_thread::sleep_for(1500ms);
+            // Long enough for a worker that loads LibTorch on a busy machine to reach the hang (1.5 s was not,
+            // with two builds running: the kill landed at the first node).
+            std::this_thread::sleep_for(5000ms);
             ::kill(hw.pid(), SIGKILL);
         });
         r = hw.run(g, o);
