@@ -1,6 +1,7 @@
 #include "io/compile_stages.h"
 
 #include "base/error.h"
+#include "io/trace_log.h"
 
 #include <algorithm>
 #include <filesystem>

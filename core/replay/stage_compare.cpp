@@ -3,10 +3,13 @@
 #include "base/error.h"
 #include "replay/report_format.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 

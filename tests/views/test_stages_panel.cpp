@@ -6,6 +6,7 @@
 // graph, and the main window opens a Stages tab and shows a clicked stage's graph in the Graph tab.
 #include "../core/test_support.h"
 #include "views/main_window.h"
+#include "views/models/dump_browser_model.h"
 #include "views/models/stage_compare_model.h"
 #include "views/panels/stages_panel.h"
 

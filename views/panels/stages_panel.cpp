@@ -20,6 +20,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace fxray::views {
 
 StagesPanel::StagesPanel(QWidget* parent)

@@ -8,6 +8,7 @@
 
 #include <QFuture>
 #include <memory>
+#include <vector>
 
 class QComboBox;
 class QLabel;
