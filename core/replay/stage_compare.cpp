@@ -1,6 +1,7 @@
 #include "replay/stage_compare.h"
 
 #include "base/error.h"
+#include "io/text_file.h"
 #include "replay/report_format.h"
 
 #include <algorithm>
@@ -43,8 +44,7 @@ public:
     }
     ~ScratchDir()
     {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
+        io::removeTree(m_path.string());  // not fs::remove_all: see text_file.h
     }
     std::string file(const std::string& name) const { return (m_path / name).string(); }
 
