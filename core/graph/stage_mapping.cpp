@@ -7,9 +7,11 @@
 namespace fxray::graph {
 namespace {
 
+// As the forward's signature spells it (dynamo's "L_x_", whose node is named "l_x_").
 std::string placeholderName(const Graph& g, int index)
 {
-    return g.nodes[static_cast<std::size_t>(g.placeholders()[static_cast<std::size_t>(index)])].name;
+    const Node& n = g.nodes[static_cast<std::size_t>(g.placeholders()[static_cast<std::size_t>(index)])];
+    return n.attr.empty() ? n.name : n.attr;
 }
 
 const std::optional<ValueMeta>& placeholderMeta(const Graph& g, int index)

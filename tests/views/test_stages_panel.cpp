@@ -122,7 +122,7 @@ private Q_SLOTS:
             QSKIP("this build has no LibTorch, hence no `fxray worker`");
         StagesPanel panel;
         panel.setWorkerProgram(kFxray);
-        panel.setCompile(kBreaks + QStringLiteral("#3/0"));
+        panel.setCompile(kBreaks + QStringLiteral("#4/0"));
         QSignalSpy finished(&panel, &StagesPanel::finished);
         panel.start();
         QVERIFY(finished.wait(kTimeoutMs));
