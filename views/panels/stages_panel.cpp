@@ -223,8 +223,8 @@ void StagesPanel::onDone(int generation, const replay::StageCompareReport& repor
         text += QStringLiteral(": ") + QString::fromStdString(report.reason);
     text += tr(" (%1 s, device %2, seed %3)").arg(report.seconds, 0, 'f', 1).arg(QString::fromStdString(report.device)).arg(report.seed);
     m_summary->setText(text);
-    if (report.firstDivergentStage >= 0)
-        m_table->selectRow(report.firstDivergentStage);
+    if (report.firstDivergentStage >= 0)  // scrolled to, not selected: the selection colour would hide its highlight
+        m_table->scrollTo(m_model->index(report.firstDivergentStage, 0));
     Q_EMIT finished(QString::fromStdString(report.verdict));
 }
 
