@@ -36,28 +36,26 @@ def is_trace_log(path):
 
 
 def find_logs(paths, scratch):
-    logs = []
+    """(log path, label) pairs: the label is the log's path relative to the folder or archive given, with the
+    folder's (or archive's) own name first -- traces/<model>/<log> reads "<model>/<log>"."""
+    logs = {}
     for p in paths:
+        root = p
         if p.endswith((".tgz", ".tar.gz")):
-            dest = tempfile.mkdtemp(prefix="unpacked-", dir=scratch)
+            root = tempfile.mkdtemp(prefix="unpacked-", dir=scratch)
             with tarfile.open(p) as t:
-                t.extractall(dest, filter="data")
-            p = dest
-        if os.path.isfile(p):
-            logs.append(p) if is_trace_log(p) else None
+                t.extractall(root, filter="data")
+        name = re.sub(r"\.(tgz|tar\.gz)$", "", os.path.basename(os.path.normpath(p)))
+        if os.path.isfile(root):
+            if is_trace_log(root):
+                logs[root] = name
             continue
-        for root, _, files in os.walk(p):
-            for name in sorted(files):
-                full = os.path.join(root, name)
+        for where, _, files in os.walk(root):
+            for f in sorted(files):
+                full = os.path.join(where, f)
                 if is_trace_log(full):
-                    logs.append(full)
-    return sorted(set(logs))
-
-
-def label(log, roots):
-    """traces/<model>/<log> -> "<model>/<log>"; otherwise the log's path relative to the folder given."""
-    parent = os.path.basename(os.path.dirname(log))
-    return f"{parent}/{os.path.basename(log)}"
+                    logs[full] = os.path.join(name, os.path.relpath(full, root))
+    return sorted(logs.items(), key=lambda kv: kv[1])
 
 
 def generic(reason):
@@ -104,11 +102,12 @@ def main():
         logs = find_logs(args.paths, scratch)
         rows, everything = [], []
         diverge_reasons, fail_reasons = collections.Counter(), collections.Counter()
-        fmt = "%-44s %8s %7s %6s %8s %7s %8s"
+        fmt = "%-52s %8s %7s %6s %8s %7s %8s"
         print(fmt % ("model/log", "compiles", "stages", "agree", "diverge", "failed", "time s"))
-        for log in logs:
+        for log, name in logs:
             d = compare_log(args.fxray, log, args.device, args.seed, args.timeout, args.stage_timeout)
-            name = label(log, args.paths)
+            if "error" in d and "no compile with graphs" in d["error"]:
+                d = {"compiles": [], "seconds": d["seconds"]}  # an export log, or one without compiles: nothing to do
             if "error" in d:
                 row = {"log": name, "compiles": 0, "stages": 0, "agree": 0, "diverge": 0, "failed": 0,
                        "seconds": d["seconds"], "error": d["error"]}
@@ -125,7 +124,7 @@ def main():
                         fail_reasons[generic(c["reason"])] += 1
                     everything.append({"log": name, **c})
             rows.append(row)
-            print(fmt % (name[-44:], row["compiles"], row["stages"], row["agree"], row["diverge"], row["failed"],
+            print(fmt % (name[-52:], row["compiles"], row["stages"], row["agree"], row["diverge"], row["failed"],
                          "%.1f" % row["seconds"]) + (f"  error: {row['error']}" if "error" in row else ""), flush=True)
         total = {k: sum(r[k] for r in rows) for k in ("compiles", "stages", "agree", "diverge", "failed", "seconds")}
         print(fmt % ("total (%d logs)" % len(rows), total["compiles"], total["stages"], total["agree"], total["diverge"],
