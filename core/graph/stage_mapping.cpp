@@ -112,8 +112,14 @@ StageIoMap mapDynamo(const Graph& dynamo, const Graph& aot, int userOutputs)
         for (std::size_t j = 0; j < aotCount; ++j)
             primals += placeholderName(aot, static_cast<int>(j)).rfind("tangents_", 0) == 0 ? 0 : 1;
         if (primals != count) {
+            std::size_t attrs = 0;
+            for (const Node& n : dynamo.nodes)
+                attrs += n.kind == NodeKind::GetAttr ? 1 : 0;
             m.unmappable = "the AOT graph's inputs carry no descriptors and number " + std::to_string(primals) +
                            ", dynamo's " + std::to_string(count) + ": they cannot be lined up";
+            if (attrs > 0 && primals == count + attrs)
+                m.unmappable += " (dynamo reads " + std::to_string(attrs) + " module attribute(s) through get_attr, which "
+                                "AOTAutograd lifted to inputs: a log of a torch that did not inline nn modules)";
             return m;
         }
         for (std::size_t n = 0; n < count; ++n)
