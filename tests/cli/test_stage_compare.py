@@ -156,6 +156,19 @@ def bf16_autocast_mutated_inputs_and_symints_line_up():
     assert code == 0 and r["verdict"] == "agree", (r["reason"], r["stages"])
 
 
+@check
+def inductor_low_memory_max_pool_prims_replay_like_aten():
+    # resnet50's AOT graphs under inductor pool with prims._low_memory_max_pool_with_offsets (Python-registered);
+    # fxray ran them as unsupported, so its compiles could not be compared. Offsets turned back into indices must
+    # equal aten.max_pool2d_with_indices' (2*3*6*5 = 180 equal elements), and offsets stay inside the 3x2 window.
+    p = subprocess.run([FXRAY, "replay", os.path.join(SOURCE, "tests", "data", "fx", "low_memory_max_pool.py"), "--json",
+                        "--all-nodes"], capture_output=True, text=True, timeout=300)
+    r = json.loads(p.stdout)
+    assert p.returncode == 0 and r["verdict"] == "pass", (r["verdict"], r.get("unsupported"))
+    out = next(n for n in r["nodes"] if n["name"] == "output")["outputs"]
+    assert out[0]["min"] == 180 and 0 <= out[1]["max"] < 6, out
+
+
 if __name__ == "__main__":
     try:
         main()
