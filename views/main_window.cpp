@@ -7,8 +7,10 @@
 #include "views/panels/graph_text_panel.h"
 #include "views/panels/inspector_panel.h"
 #include "views/panels/minimize_panel.h"
+#include "views/panels/stages_panel.h"
 #include "views/panels/replay_panel.h"
 
+#include "io/compile_stages.h"
 #include "render/dot_writer.h"
 #include "render/graphviz_renderer.h"
 #include "replay/report_format.h"
@@ -512,14 +514,31 @@ void MainWindow::openFileDialog()
 void MainWindow::showDumpTreeMenu(const QPoint& pos)
 {
     const QModelIndex index = m_tree->indexAt(pos).siblingAtColumn(DumpBrowserModel::NameColumn);
-    if (!index.isValid() || !m_model->entry(index))
-        return;  // sources and groups: nothing to diff
+    if (index.isValid() && !m_model->entry(index)) {
+        // A compile's group row of a trace log: its stages can be compared (found through its first graph).
+        for (int r = 0; r < m_model->rowCount(index); ++r)
+            if (const io::GraphEntry* child = m_model->entry(m_model->index(r, 0, index))) {
+                const QString compile = QString::fromStdString(io::compileAddressOf(*child));
+                if (compile.isEmpty())
+                    break;
+                QMenu menu(this);
+                menu.addAction(tr("Compare stages…"), this, [this, compile] { openStages(compile); });
+                menu.exec(m_tree->viewport()->mapToGlobal(pos));
+                break;
+            }
+        return;  // sources and other groups: nothing to diff
+    }
+    if (!index.isValid())
+        return;
     QMenu menu(this);
     QAction* diffWith = menu.addAction(tr("Diff with…"), this, [this, index] { diffWithDialog(index); });
     diffWith->setEnabled(m_model->graphCount() > 1);
     menu.addAction(tr("Minimize…"), this, [this, index] {
         showMinimize(index.data(DumpBrowserModel::AddressRole).toString(), index.data().toString());
     });
+    const QString compile = QString::fromStdString(io::compileAddressOf(*m_model->entry(index)));
+    if (!compile.isEmpty())
+        menu.addAction(tr("Compare stages…"), this, [this, compile] { openStages(compile); });
     menu.exec(m_tree->viewport()->mapToGlobal(pos));
 }
 
@@ -595,6 +614,22 @@ DiffPanel* MainWindow::addDiffTab(const QString& title)
     connect(panel, &DiffPanel::diffFailed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Diff failed: %1").arg(message.section(QLatin1Char('\n'), 0, 0)), 8000);
     });
+    return panel;
+}
+
+StagesPanel* MainWindow::openStages(const QString& compileAddress, bool run)
+{
+    auto* panel = new StagesPanel(m_tabs);
+    panel->setCompile(compileAddress);
+    connect(panel, &StagesPanel::openGraph, this, [this](const QString& address) {
+        if (!openGraphAddress(address))
+            statusBar()->showMessage(tr("%1 is not in the open path").arg(address), 8000);
+    });
+    const int index = m_tabs->addTab(panel, tr("Stages: %1").arg(compileAddress.section(QLatin1Char('#'), -1)));
+    m_tabs->setTabToolTip(index, compileAddress);
+    m_tabs->setCurrentIndex(index);
+    if (run)
+        panel->start();
     return panel;
 }
 

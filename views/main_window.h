@@ -32,6 +32,7 @@ class MinimizePanel;
 class GraphPanel;
 class InspectorPanel;
 class ReplayPanel;
+class StagesPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -75,6 +76,9 @@ public:
     QStringList recentPaths() const { return m_recent; }
     // Shows the Minimize dock set to this graph (as "Minimize…" in the Dumps list does).
     void showMinimize(const QString& address, const QString& title);
+    // Opens a Stages tab for a compile ("<log>#<frame>/<compile>", as "Compare stages…" in the Dumps list does) and
+    // with `run` starts comparing its stages; clicking a stage shows its graph in the Graph tab.
+    StagesPanel* openStages(const QString& compileAddress, bool run = true);
     // Opens a minimized graph (a seed-layout folder) in a new tab titled after its original.
     GraphTextPanel* openMinimized(const QString& dumpFolder, const QString& title, int nodes);
 

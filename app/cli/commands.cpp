@@ -21,6 +21,12 @@ const std::vector<Command>& commands()
          "                   [--json] [--in-process] [--timeout S] [--no-chain]   (each graph runs in an `fxray worker` child\n"
          "                   unless --in-process; a backward graph takes its saved activations from its forward unless --no-chain)",
          &runReplay},
+        {"compare", "replay the stages of one compile (dynamo, AOT forward, inductor post-grad) on the same inputs; find where they diverge",
+         "fxray compare <trace log>#<frame>/<compile> | <log or folder> [--device cpu|cuda|cuda:N] [--seed N] [--runnable] "
+         "[--json] [-o OUT.json]\n"
+         "                   [--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--timeout S] [--in-process]   "
+         "(exit 0 all agree, 1 divergence or a failed stage)",
+         &runCompare},
         {"worker", "the replay process behind the GUI and minimize (JSON lines on stdin/stdout; not for people)",
          "fxray worker", &runWorker},
 #endif

@@ -25,6 +25,7 @@ int runDiff(const Args& args);
 #ifdef FXRAY_HAVE_REPLAY
 int runReplay(const Args& args);
 int runWorker(const Args& args);
+int runCompare(const Args& args);
 #endif
 int runMinimize(const Args& args);
 int runReport(const Args& args);

@@ -6,6 +6,8 @@
 // --select NODE selects a node of the first graph shown; --replay replays that graph once it is shown (with the
 // replay options kept from the last run; --cuda-graph turns on the replay dock's CUDA graph option).
 // --show-report shows the Compile report dock; --report ID also selects that compile ("[0/1]").
+// --stages <log>#<frame>/<compile> opens a Stages tab comparing that compile's stages and runs it (its log is the
+// path for the Dumps list when none is given).
 #include "views/main_window.h"
 #include "views/panels/compile_report_panel.h"
 #include "views/panels/minimize_panel.h"
@@ -70,6 +72,10 @@ int main(int argc, char** argv)
     parser.addOption(reportOption);
     const QCommandLineOption reportDockOption(QStringLiteral("show-report"), QStringLiteral("show the Compile report dock"));
     parser.addOption(reportDockOption);
+    const QCommandLineOption stagesOption(QStringLiteral("stages"),
+                                          QStringLiteral("compare the stages of this compile (<trace log>#<frame>/<compile>)"),
+                                          QStringLiteral("compile"));
+    parser.addOption(stagesOption);
     parser.process(app);
 
     QStringList positional = parser.positionalArguments();
@@ -80,7 +86,10 @@ int main(int argc, char** argv)
         diffPair = positional.mid(0, 2);
         positional = positional.mid(2);
     }
-    const QString path = positional.isEmpty() ? defaultPath() : QDir::cleanPath(positional.front());
+    const QString stages = parser.value(stagesOption);
+    const QString path = !positional.isEmpty()  ? QDir::cleanPath(positional.front())
+                         : !stages.isEmpty()    ? stages.section(QLatin1Char('#'), 0, -2)
+                                                : defaultPath();
 
     fxray::views::MainWindow window;
     window.setStartupActions(parser.value(selectOption), parser.isSet(replayOption));
@@ -99,6 +108,8 @@ int main(int argc, char** argv)
         window.openPath(path);
     if (!diffPair.isEmpty())
         window.openDiff(diffPair[0], diffPair[1]);
+    if (!stages.isEmpty())
+        window.openStages(stages);
     if (parser.isSet(minimizeOption)) {
         const QString graph = QDir::cleanPath(parser.value(minimizeOption));
         window.showMinimize(graph, QFileInfo(graph).fileName());

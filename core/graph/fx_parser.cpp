@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "graph/py_tokenizer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -379,6 +380,8 @@ private:
             }
         }
         const std::vector<Token>& toks = *source;
+        if (l.tokens[0].isName("return"))
+            collectReturnComments(l.tokens);
         // Split at top-level ';'.
         std::vector<std::pair<std::size_t, std::size_t>> parts;
         int depth = 0;
@@ -760,6 +763,49 @@ private:
         c.pos = close + 1;
     }
 
+    // AOTAutograd writes one descriptor comment per returned value ("addmm_1,  # PlainAOTOutput(idx=0)"): each
+    // comment with the value written before it, in order (stage compare maps outputs between stages by them).
+    void collectReturnComments(const std::vector<Token>& tokens)
+    {
+        m_returnComments.clear();
+        std::string last;
+        for (const Token& t : tokens) {
+            if (t.kind == TokenKind::Comment) {
+                if (!last.empty())
+                    m_returnComments.emplace_back(last, t.text);
+                last.clear();
+            } else if (t.kind == TokenKind::Name || t.kind == TokenKind::Number) {
+                last = t.text;
+            }
+        }
+    }
+
+    // Graph::outputComments from the comments collected on the return line: the flattened outputs matched in order
+    // with the values the comments followed.
+    void assignOutputComments(const Arg& outputs)
+    {
+        std::vector<std::string> leaves;
+        auto flatten = [&](auto&& self, const Arg& a) -> void {
+            if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
+                for (const Arg& item : a.items)
+                    self(self, item);
+            } else {
+                leaves.push_back(a.kind == Arg::Kind::Node ? m_graph.nodes[static_cast<std::size_t>(a.node)].name
+                                 : a.kind == Arg::Kind::None ? "None" : "");
+            }
+        };
+        flatten(flatten, outputs);
+        m_graph.outputComments.assign(leaves.size(), std::string());
+        std::size_t next = 0;
+        for (std::size_t k = 0; k < leaves.size() && next < m_returnComments.size(); ++k) {
+            if (leaves[k].empty() || m_returnComments[next].first != leaves[k])
+                continue;
+            m_graph.outputComments[k] = m_returnComments[next++].second;
+        }
+        if (std::all_of(m_graph.outputComments.begin(), m_graph.outputComments.end(), [](const std::string& s) { return s.empty(); }))
+            m_graph.outputComments.clear();
+    }
+
     void parseReturn(Cursor& c, const Token& ret)
     {
         Node out;
@@ -794,6 +840,8 @@ private:
         expectEnd(c);
         if (m_graph.outputNode() >= 0)
             fail(ret, "second return statement");
+        if (!m_returnComments.empty() && !out.args.empty())
+            assignOutputComments(out.args[0]);
         addNode(std::move(out), ret);
     }
 
@@ -1334,6 +1382,7 @@ private:
     std::unordered_set<int> m_used;
     int m_currentStack = -1;
     std::string m_nodeName;
+    std::vector<std::pair<std::string, std::string>> m_returnComments;  // (value written, its comment) on the return line
     bool m_bareNamesAsStrings = false;
     int m_valueDepth = 0;
 };

@@ -111,6 +111,9 @@ struct Graph {
     std::vector<StackFrame> stacks;
     OutputForm outputForm = OutputForm::Tuple;
     std::vector<std::string> pytreeInputs;  // pytree joint form: forward(self, primals, tangents)
+    // One per flattened output, the comment written after it ("PlainAOTOutput(idx=0)", AOTAutograd's output
+    // descriptors); empty when the return line has none.
+    std::vector<std::string> outputComments;
     std::string sourceFile;                 // where it was parsed from (for error messages)
 
     // Subgraphs of higher-order ops (nested classes in print_readable), by attribute name.

@@ -98,8 +98,10 @@ public:
                 return constant(c10::IValue());
             return plan(a, type->castRaw<c10::OptionalType>()->getElementType());
         case K::TensorType:
+            // A SymInt node where the schema wants a Tensor (aten.mul.Tensor(x, arg3_1) with arg3_1: Sym(s86)) is
+            // a wrapped number, as torch's Python binding makes it; tensors pass as they are.
             if (a.kind == Arg::Kind::Node)
-                return valueOf(a.node);
+                return valueOf(a.node, ArgPlan::Kind::ValueAsTensor);
             if (a.kind == Arg::Kind::None)  // Python passes None for a Tensor argument as an undefined tensor
                 return constant(at::Tensor());
             if (a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Bool ||
@@ -491,8 +493,8 @@ c10::IValue assembleArg(const ArgPlan& a, const std::vector<c10::IValue>& values
     case ArgPlan::Kind::Value: return values[static_cast<std::size_t>(a.node)];
     case ArgPlan::Kind::ValueAsTensor: {
         const c10::IValue& v = values[static_cast<std::size_t>(a.node)];
-        if (v.isTensor())
-            return v;
+        if (!(v.isInt() || v.isDouble() || v.isBool() || v.isComplexDouble()))
+            return v;  // tensors (and anything else) as they are
         const c10::Scalar number = v.toScalar();
         at::Tensor t = at::scalar_tensor(number, at::TensorOptions().dtype(number.type()));
         t.unsafeGetTensorImpl()->set_wrapped_number(true);

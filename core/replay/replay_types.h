@@ -11,6 +11,16 @@
 
 namespace fxray::replay {
 
+// Stage compare (stage_compare.h): the graph is one stage of a compile, fed the inputs generated for another
+// graph of the compile (the AOT graph) and keeping only the outputs that are the compile's user outputs.
+struct StageIo {
+    std::string inputsFrom;       // address of the graph whose generated inputs this one takes
+    std::vector<int> inputMap;    // per placeholder: index into those inputs; -1: generated from its own metadata
+    std::vector<int> outputMap;   // per user output: position in this graph's flattened outputs; -1: none
+    std::string saveOutputs;      // write the user outputs here (for the stages after the reference)
+    std::string referenceOutputs; // compare the user outputs with these (the reference stage's saveOutputs)
+};
+
 struct ReplayOptions {
     std::string device = "cpu";        // "cpu", "cuda", "cuda:N"
     std::uint64_t seed = 0;
@@ -40,6 +50,7 @@ struct ReplayOptions {
     // Chained replay: a backward graph with random inputs takes its saved activations (and random state) from a
     // replay of its forward graph (io::forwardPartnerAddress), as in eager; tangents are generated.
     bool chain = true;
+    std::optional<StageIo> stage;
 };
 
 // One graph output compared with a reference (another device's replay, or saved outputs).

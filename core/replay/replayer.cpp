@@ -10,6 +10,7 @@
 #include "replay/input_factory.h"
 #include "replay/op_plan.h"
 #include "replay/pt_tensors.h"
+#include "replay/stage_io.h"
 #include "replay/torch_types.h"
 #include "replay/value_checks.h"
 
@@ -25,6 +26,7 @@
 #define FXRAY_HAVE_CUDA_ALLOCATOR 1
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -711,6 +713,50 @@ std::string expectedOutputsFile(const io::LoadedGraph& lg, const ReplayOptions& 
     return lg.expectedOutputsPath;
 }
 
+// Stage compare: the user outputs saved for the stages after this one, or compared with the reference stage's,
+// only when every node ran (a stage with errors or unsupported nodes is a failed stage, not a divergent one).
+void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vector<c10::IValue>& outputs,
+                         ReplayReport& report)
+{
+    const int unclean = report.count(NodeStatus::Error) + report.count(NodeStatus::Skipped) +
+                        report.count(NodeStatus::Unsupported) + report.count(NodeStatus::NotRun);
+    if (report.cancelled || unclean > 0) {
+        report.notes.push_back("outputs not compared: the stage did not run cleanly to the end");
+        return;
+    }
+    const std::vector<c10::IValue> mine = detail::userOutputs(outputs, stage.outputMap);
+    if (!stage.saveOutputs.empty())
+        detail::saveValues(mine, stage.saveOutputs);
+    if (stage.referenceOutputs.empty())
+        return;
+    const std::vector<c10::IValue> reference = detail::loadValues(stage.referenceOutputs);
+    report.reference = "reference stage";
+    const auto nondeterminism = detail::outputNondeterminism(*p.graph, p.plans);
+    // cuDNN's TF32 convolutions: either stage may have them (a dynamo graph calls torch.conv2d, not convolution).
+    const bool tf32 = p.device.is_cuda() && at::globalContext().allowTF32CuDNN() &&
+                      std::any_of(p.graph->nodes.begin(), p.graph->nodes.end(),
+                                  [](const graph::Node& n) { return n.target.op.find("conv") != std::string::npos; });
+    for (std::size_t u = 0; u < mine.size(); ++u) {
+        const int at = stage.outputMap[u];
+        std::string why = at < 0 ? "not compared: this stage has no counterpart of user output " + std::to_string(u)
+                          : u >= reference.size() || (reference[u].isNone() && !mine[u].isNone())
+                              ? "not compared: the reference stage has no counterpart"
+                              : "";
+        if (why.empty() && static_cast<std::size_t>(at) < nondeterminism.size())
+            why = notComparable(nondeterminism[static_cast<std::size_t>(at)]);
+        if (why.empty()) {
+            report.comparisons.push_back(detail::compareOutput(mine[u], reference[u], static_cast<int>(u), false, tf32));
+            continue;
+        }
+        OutputComparison c;
+        c.output = static_cast<int>(u);
+        c.what = detail::describeValue(mine[u]);
+        c.compared = false;
+        c.note = why;
+        report.comparisons.push_back(std::move(c));
+    }
+}
+
 // Accuracy against another device's replay or saved outputs, only when the pass ran to the end.
 void compareOutputs(const io::LoadedGraph& lg, const Prepared& p, const ReplayOptions& options,
                     const std::vector<c10::IValue>& pristine, const std::vector<c10::IValue>& outputs,
@@ -867,9 +913,12 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
         else if (!p.plans[i].schema.empty())
             report.nodes[i].schema = p.plans[i].schema;
     at::manual_seed(options.seed);
-    p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
-                                                              : detail::makeInputs(lg, options, p.device, report);
-    if (options.chain && options.inputs == ReplayOptions::Inputs::Random)  // chainFromForward knows which graphs have a forward
+    if (options.stage && !options.stage->inputsFrom.empty())
+        p.inputs = detail::makeStageInputs(lg, options, p.device, report);
+    else
+        p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
+                                                                  : detail::makeInputs(lg, options, p.device, report);
+    if (options.chain && options.inputs == ReplayOptions::Inputs::Random && !options.stage)  // chainFromForward knows which graphs have a forward
         detail::chainFromForward(lg, options, forwardRunner(p.device), p.inputs, report);
     p.constants = loadConstants(lg, p.device);
     std::vector<std::string> have;
@@ -942,7 +991,10 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
 #endif
         if (options.repeat > 0 && !report.cancelled)
             runTimedRepeats(p, options, pristine, cancel, report);
-        compareOutputs(lg, p, options, pristine, outputs, cancel, report);
+        if (options.stage)
+            compareStageOutputs(p, *options.stage, outputs, report);
+        else
+            compareOutputs(lg, p, options, pristine, outputs, cancel, report);
         if (report.cudaGraph)
             runCudaGraph(p, options, pristine, outputs, report);
     } catch (const Error& e) {

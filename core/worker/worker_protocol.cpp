@@ -174,6 +174,17 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
     j["expected_outputs"] = o.expectedOutputsPath;
     j["cuda_graph"] = o.cudaGraph;
     j["chain"] = o.chain;
+    if (o.stage) {
+        auto ints = [](const std::vector<int>& v) {
+            json::Value a = json::Array{};
+            for (int x : v)
+                a.push_back(x);
+            return a;
+        };
+        j["stage"] = json::Object{{"inputs_from", o.stage->inputsFrom}, {"input_map", ints(o.stage->inputMap)},
+                                  {"output_map", ints(o.stage->outputMap)}, {"save_outputs", o.stage->saveOutputs},
+                                  {"reference_outputs", o.stage->referenceOutputs}};
+    }
     return j;
 }
 
@@ -201,6 +212,18 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
     o.expectedOutputsPath = j.stringOr("expected_outputs", "");
     o.cudaGraph = flag("cuda_graph", false);
     o.chain = flag("chain", true);
+    if (j["stage"].isObject()) {
+        const json::Value& s = j["stage"];
+        auto ints = [](const json::Value& a) {
+            std::vector<int> v;
+            if (a.isArray())
+                for (std::size_t k = 0; k < a.size(); ++k)
+                    v.push_back(static_cast<int>(a[k].asInt()));
+            return v;
+        };
+        o.stage = replay::StageIo{s.stringOr("inputs_from", ""), ints(s["input_map"]), ints(s["output_map"]),
+                                  s.stringOr("save_outputs", ""), s.stringOr("reference_outputs", "")};
+    }
     return o;
 }
 

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, check, have_worker, main, run  # noqa: E402
+from cli_harness import FXRAY, check, edit_trace_payload, have_worker, main, run  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -105,28 +105,6 @@ def chained_activations_arrive_in_the_layout_the_backward_records():
     code, r = replay_json(fx.write_dump(root, "lay_backward_0", fx.LAYOUT_BACKWARD))
     assert r["chained_inputs"] == ["primals_1", "relu"], r.get("chained_inputs")
     assert code == 0 and r["verdict"] == "pass", [(n["name"], n.get("mismatches")) for n in r["nodes"] if n.get("mismatches")]
-
-
-def edit_trace_payload(src, dst, record, old, new):
-    """Copies a TORCH_TRACE log, replacing `old` by `new` in the payload of its first `record`, with the MD5 that
-    the header announces recomputed (the reader checks it)."""
-    import hashlib
-    import re
-    with open(src) as f:
-        lines = f.read().split("\n")
-    head = next(i for i, l in enumerate(lines) if '"%s"' % record in l and "has_payload" in l)  # kind or artifact name
-    end = head + 1
-    while end < len(lines) and lines[end].startswith("\t"):
-        end += 1
-    body = "\n".join(l[1:] for l in lines[head + 1:end])
-    assert old in body, old
-    body = body.replace(old, new).split("\n")  # `new` may span lines
-    digest = hashlib.md5("\n".join(body).encode()).hexdigest()
-    lines[head] = re.sub(r'"has_payload": "[0-9a-f]+"', '"has_payload": "%s"' % digest, lines[head])
-    lines[head + 1:end] = ["\t" + l for l in body]
-    with open(dst, "w") as f:
-        f.write("\n".join(lines))
-    return dst
 
 
 @check

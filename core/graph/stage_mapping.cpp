@@ -1,0 +1,248 @@
+#include "graph/stage_mapping.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace fxray::graph {
+namespace {
+
+// As the forward's signature spells it (dynamo's "L_x_", whose node is named "l_x_").
+std::string placeholderName(const Graph& g, int index)
+{
+    const Node& n = g.nodes[static_cast<std::size_t>(g.placeholders()[static_cast<std::size_t>(index)])];
+    return n.attr.empty() ? n.name : n.attr;
+}
+
+const std::optional<ValueMeta>& placeholderMeta(const Graph& g, int index)
+{
+    return g.nodes[static_cast<std::size_t>(g.placeholders()[static_cast<std::size_t>(index)])].meta;
+}
+
+// Why two placeholders cannot take the same value ("" when they can): a tensor for a SymInt, another dtype or
+// rank. Sizes may differ in how they are written (s77 vs 8), so only their count is compared.
+std::string incompatible(const std::optional<ValueMeta>& a, const std::optional<ValueMeta>& b)
+{
+    if (!a || !b)
+        return "";
+    if (a->isTensor() != b->isTensor())
+        return formatAnnotation(*a) + " vs " + formatAnnotation(*b);
+    if (!a->isTensor())
+        return "";
+    if (a->tensor.dtype != b->tensor.dtype || a->tensor.sizes.size() != b->tensor.sizes.size())
+        return formatTensorMeta(a->tensor) + " vs " + formatTensorMeta(b->tensor);
+    return "";
+}
+
+std::size_t flatOutputCount(const Graph& g)
+{
+    const int out = g.outputNode();
+    if (out < 0)
+        return 0;
+    std::size_t n = 0;
+    auto count = [&](auto&& self, const Arg& a) -> void {
+        if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple)
+            for (const Arg& item : a.items)
+                self(self, item);
+        else
+            ++n;
+    };
+    for (const Arg& a : g.nodes[static_cast<std::size_t>(out)].args)
+        count(count, a);
+    return n;
+}
+
+// Descriptor kinds under which AOTAutograd feeds its graph something other than one user input as it came:
+// aliased inputs merged into a synthetic base, tensor subclasses flattened into their inner tensors.
+bool reshapesInputs(const std::string& kind)
+{
+    return kind == "SyntheticBaseAOTInput" || kind == "ViewBaseAOTInput" || kind.rfind("Subclass", 0) == 0;
+}
+
+StageIoMap mapAot(const Graph& aot, int userOutputs)
+{
+    StageIoMap m;
+    const std::size_t inputs = aot.placeholders().size();
+    for (std::size_t k = 0; k < inputs; ++k)
+        m.inputs.push_back(static_cast<int>(k));
+    m.outputs.assign(static_cast<std::size_t>(std::max(userOutputs, 0)), -1);
+    bool described = false;
+    for (std::size_t k = 0; k < aot.outputComments.size(); ++k) {
+        const AotDescriptor d = parseAotDescriptor(aot.outputComments[k]);
+        described = described || !d.kind.empty();
+        if (d.kind == "PlainAOTOutput" && d.index >= 0 && d.index < userOutputs)
+            m.outputs[static_cast<std::size_t>(d.index)] = static_cast<int>(k);
+    }
+    if (!described) {
+        // Seed dumps and older logs carry no descriptors: AOTAutograd returns mutated inputs first, so this is
+        // right for graphs that mutate none.
+        const std::size_t n = flatOutputCount(aot);
+        for (std::size_t u = 0; u < m.outputs.size() && u < n; ++u)
+            m.outputs[u] = static_cast<int>(u);
+        m.notes.push_back("the AOT graph's outputs carry no descriptors: its first " + std::to_string(m.outputs.size()) +
+                          " output(s) taken as the user outputs");
+    }
+    for (std::size_t u = 0; u < m.outputs.size(); ++u)
+        if (m.outputs[u] < 0)
+            m.notes.push_back("user output " + std::to_string(u) + " is not among the AOT graph's outputs");
+    return m;
+}
+
+StageIoMap mapDynamo(const Graph& dynamo, const Graph& aot, int userOutputs)
+{
+    StageIoMap m;
+    const std::size_t count = dynamo.placeholders().size();
+    const std::size_t aotCount = aot.placeholders().size();
+    m.inputs.assign(count, -1);
+    for (int u = 0; u < userOutputs; ++u)
+        m.outputs.push_back(u);
+    bool described = false;
+    std::string reshaping;  // a descriptor under which inputs do not line up one to one
+    for (std::size_t j = 0; j < aotCount; ++j) {
+        const std::string& comment = aot.nodes[static_cast<std::size_t>(aot.placeholders()[j])].comment;
+        const AotDescriptor d = parseAotDescriptor(comment);
+        described = described || !d.kind.empty();
+        if (reshapesInputs(d.kind) && reshaping.empty())
+            reshaping = placeholderName(aot, static_cast<int>(j)) + " is " + d.text;
+        if (d.kind == "PlainAOTInput" && d.index >= 0 && static_cast<std::size_t>(d.index) < count)
+            m.inputs[static_cast<std::size_t>(d.index)] = static_cast<int>(j);
+    }
+    if (!described) {
+        std::size_t primals = 0;
+        for (std::size_t j = 0; j < aotCount; ++j)
+            primals += placeholderName(aot, static_cast<int>(j)).rfind("tangents_", 0) == 0 ? 0 : 1;
+        if (primals != count) {
+            std::size_t attrs = 0;
+            for (const Node& n : dynamo.nodes)
+                attrs += n.kind == NodeKind::GetAttr ? 1 : 0;
+            m.unmappable = "the AOT graph's inputs carry no descriptors and number " + std::to_string(primals) +
+                           ", dynamo's " + std::to_string(count) + ": they cannot be lined up";
+            if (attrs > 0 && primals == count + attrs)
+                m.unmappable += " (dynamo reads " + std::to_string(attrs) + " module attribute(s) through get_attr, which "
+                                "AOTAutograd lifted to inputs: a log of a torch that did not inline nn modules)";
+            return m;
+        }
+        for (std::size_t n = 0; n < count; ++n)
+            m.inputs[n] = static_cast<int>(n);
+        m.notes.push_back("the AOT graph's inputs carry no descriptors: dynamo's inputs lined up by position");
+    }
+    for (std::size_t n = 0; n < count; ++n) {
+        const std::string name = placeholderName(dynamo, static_cast<int>(n));
+        if (m.inputs[n] < 0) {
+            if (!reshaping.empty()) {
+                m.unmappable = "dynamo input '" + name + "' has no AOT input: AOTAutograd reshaped its inputs (" + reshaping + ")";
+                return m;
+            }
+            m.inputNotes.push_back("'" + name + "' is not an input of the AOT graph: generated from its own metadata");
+            continue;
+        }
+        const std::string why = incompatible(placeholderMeta(dynamo, static_cast<int>(n)), placeholderMeta(aot, m.inputs[n]));
+        if (!why.empty()) {
+            m.unmappable = "dynamo input '" + name + "' and AOT input '" + placeholderName(aot, m.inputs[n]) +
+                           "' differ: " + why;
+            return m;
+        }
+    }
+    return m;
+}
+
+StageIoMap mapDownstream(const Graph& stage, const Graph& aot, int userOutputs)
+{
+    StageIoMap m;
+    const auto stageInputs = stage.placeholders();
+    const std::size_t aotCount = aot.placeholders().size();
+    if (stageInputs.size() == aotCount) {
+        for (std::size_t k = 0; k < aotCount; ++k)
+            m.inputs.push_back(static_cast<int>(k));
+    } else {
+        std::map<std::string, int> byName;
+        for (std::size_t j = 0; j < aotCount; ++j)
+            byName[placeholderName(aot, static_cast<int>(j))] = static_cast<int>(j);
+        for (std::size_t k = 0; k < stageInputs.size(); ++k) {
+            auto it = byName.find(stage.nodes[static_cast<std::size_t>(stageInputs[k])].name);
+            if (it == byName.end()) {
+                m.unmappable = "it has " + std::to_string(stageInputs.size()) + " inputs, the AOT graph " +
+                               std::to_string(aotCount) + ", and '" + stage.nodes[static_cast<std::size_t>(stageInputs[k])].name +
+                               "' is not one of the AOT graph's";
+                return m;
+            }
+            m.inputs.push_back(it->second);
+        }
+        m.notes.push_back("inputs lined up by name (" + std::to_string(stageInputs.size()) + " of the AOT graph's " +
+                          std::to_string(aotCount) + ")");
+    }
+    for (std::size_t k = 0; k < m.inputs.size(); ++k) {
+        const std::string why = incompatible(placeholderMeta(stage, static_cast<int>(k)), placeholderMeta(aot, m.inputs[k]));
+        if (!why.empty()) {
+            m.unmappable = "input '" + placeholderName(stage, static_cast<int>(k)) + "' and AOT input '" +
+                           placeholderName(aot, m.inputs[k]) + "' differ: " + why;
+            return m;
+        }
+    }
+    const std::size_t outs = flatOutputCount(stage), aotOuts = flatOutputCount(aot);
+    if (outs != aotOuts) {
+        m.unmappable = "it returns " + std::to_string(outs) + " values, the AOT graph " + std::to_string(aotOuts);
+        return m;
+    }
+    StageIoMap a = mapAot(aot, userOutputs);
+    m.outputs = a.outputs;
+    return m;
+}
+
+}  // namespace
+
+AotDescriptor parseAotDescriptor(const std::string& comment)
+{
+    AotDescriptor d;
+    const std::size_t open = comment.find('(');
+    if (open == std::string::npos || open == 0 || comment.back() != ')')
+        return d;
+    const std::string kind = comment.substr(0, open);
+    if (kind.find("AOT") == std::string::npos || !std::all_of(kind.begin(), kind.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }))
+        return d;
+    d.kind = kind;
+    d.text = comment;
+    // idx= of this descriptor, not of one nested in it (TangentAOTInput(output=PlainAOTOutput(idx=0))).
+    const std::string key = "idx=";
+    const std::size_t at = comment.find(key, open);
+    if (at != std::string::npos && comment.find('(', open + 1) > at) {
+        std::size_t p = at + key.size();
+        int v = 0;
+        bool any = false;
+        while (p < comment.size() && std::isdigit(static_cast<unsigned char>(comment[p]))) {
+            v = v * 10 + (comment[p++] - '0');
+            any = true;
+            if (v > 1000000)
+                return d;
+        }
+        if (any)
+            d.index = v;
+    }
+    return d;
+}
+
+int userOutputCount(const Graph* dynamo, const Graph& aot)
+{
+    if (dynamo)
+        return static_cast<int>(flatOutputCount(*dynamo));
+    int plain = 0;
+    bool described = false;
+    for (const std::string& c : aot.outputComments) {
+        const AotDescriptor d = parseAotDescriptor(c);
+        described = described || !d.kind.empty();
+        plain += d.kind == "PlainAOTOutput" ? 1 : 0;
+    }
+    return described ? plain : static_cast<int>(flatOutputCount(aot));
+}
+
+StageIoMap mapStage(const Graph& stage, StageRole role, const Graph& aot, int userOutputs)
+{
+    switch (role) {
+    case StageRole::Dynamo: return mapDynamo(stage, aot, userOutputs);
+    case StageRole::Aot: return mapAot(aot, userOutputs);
+    case StageRole::Downstream: return mapDownstream(stage, aot, userOutputs);
+    }
+    return {};
+}
+
+}  // namespace fxray::graph

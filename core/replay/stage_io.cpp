@@ -1,0 +1,84 @@
+#include "replay/stage_io.h"
+
+#include "base/error.h"
+#include "replay/input_factory.h"
+
+#include <ATen/ATen.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+
+#include <fstream>
+#include <iterator>
+
+namespace fxray::replay::detail {
+
+std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
+                                         ReplayReport& report)
+{
+    const StageIo& stage = *options.stage;
+    const io::LoadedGraph from = stage.inputsFrom == lg.entry.address ? lg : io::loadAddress(stage.inputsFrom);
+    ReplayOptions plain = options;
+    plain.stage.reset();
+    std::vector<c10::IValue> reference = makeInputs(from, plain, device, report);
+    const std::size_t count = lg.graph.placeholders().size();
+    if (stage.inputMap.size() != count)
+        throw Error("stage input map has " + std::to_string(stage.inputMap.size()) + " entries for " + std::to_string(count) +
+                    " placeholders");
+    std::vector<c10::IValue> own;
+    bool needOwn = false;
+    for (int k : stage.inputMap)
+        needOwn = needOwn || k < 0;
+    if (needOwn) {
+        // Same shapes as the reference inputs: the size symbols keep the values they were given.
+        ReplayOptions same = plain;
+        for (const auto& [name, value] : report.symbols)
+            same.symbolValues[name] = value;
+        ReplayReport scratch;
+        own = makeInputs(lg, same, device, scratch);
+    }
+    std::vector<c10::IValue> inputs(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        const int from = stage.inputMap[k];
+        if (from >= static_cast<int>(reference.size()))
+            throw Error("stage input map: input " + std::to_string(from) + " of " + std::to_string(reference.size()));
+        inputs[k] = from >= 0 ? reference[static_cast<std::size_t>(from)] : own[k];
+    }
+    report.notes.push_back("inputs: generated for " + stage.inputsFrom);
+    return inputs;
+}
+
+std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<int>& outputMap)
+{
+    std::vector<c10::IValue> out;
+    for (int k : outputMap)
+        out.push_back(k >= 0 && k < static_cast<int>(outputs.size()) ? outputs[static_cast<std::size_t>(k)] : c10::IValue());
+    return out;
+}
+
+void saveValues(const std::vector<c10::IValue>& values, const std::string& path)
+{
+    c10::impl::GenericList list(c10::AnyType::get());
+    for (const c10::IValue& v : values)
+        list.push_back(v.isTensor() ? c10::IValue(v.toTensor().resolve_conj().resolve_neg().cpu().contiguous()) : v);
+    const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
+    std::ofstream f(path, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!f)
+        throw Error("cannot write the stage's outputs", fileLocation(path));
+}
+
+std::vector<c10::IValue> loadValues(const std::string& path)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        throw Error("cannot read the reference stage's outputs", fileLocation(path));
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const c10::IValue v = torch::jit::pickle_load(bytes);
+    if (!v.isList())
+        throw Error("the reference stage's outputs are not a list", fileLocation(path));
+    std::vector<c10::IValue> out;
+    for (const c10::IValue& x : v.toListRef())
+        out.push_back(x);
+    return out;
+}
+
+}  // namespace fxray::replay::detail

@@ -1,0 +1,28 @@
+#pragma once
+// Internal to core/replay (includes LibTorch): a compile's stage fed the inputs generated for another graph of the
+// compile (ReplayOptions::stage), and its user outputs written for / compared with the reference stage's.
+#include "io/graph_source.h"
+#include "replay/replay_types.h"
+
+#include <ATen/core/ivalue.h>
+#include <c10/core/Device.h>
+
+#include <string>
+#include <vector>
+
+namespace fxray::replay::detail {
+
+// The inputs generated (seeded, value domains of that graph) for options.stage->inputsFrom, placed at this
+// graph's placeholders by inputMap; placeholders mapped to -1 are generated from their own metadata with the same
+// size-symbol bindings. Throws fxray::Error when the other graph cannot be loaded or a map entry is out of range.
+std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
+                                         ReplayReport& report);
+
+// The graph's outputs at outputMap's positions, in user-output order (None where the stage has no counterpart).
+std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<int>& outputMap);
+
+// Values as a LibTorch pickle (what torch.load reads too), tensors moved to the CPU first; and back.
+void saveValues(const std::vector<c10::IValue>& values, const std::string& path);
+std::vector<c10::IValue> loadValues(const std::string& path);
+
+}  // namespace fxray::replay::detail
