@@ -254,8 +254,8 @@ void GraphScene::setMarks(const std::vector<NodeMark>& marks)
             mark = marks[static_cast<std::size_t>(item->node)];
         else if (item->block >= 0 && m_drawing && m_drawing->grouping) {
             const render::Block& b = m_drawing->grouping->blocks[static_cast<std::size_t>(item->block)];
-            for (int i = b.first; i <= b.last && static_cast<std::size_t>(i) < marks.size(); ++i)
-                if (severity(marks[static_cast<std::size_t>(i)]) > severity(mark))
+            for (int i : b.nodes)
+                if (static_cast<std::size_t>(i) < marks.size() && severity(marks[static_cast<std::size_t>(i)]) > severity(mark))
                     mark = marks[static_cast<std::size_t>(i)];
         }
         item->setMark(mark);
