@@ -77,7 +77,7 @@ Symbolic sizes/strides are recorded by their hints (the readable file keeps the 
                                "seq_nr": n, "param": "layers.0.fc.weight"}, ...}}
 
 torch 2.11 puts ``nn_module_stack`` on forward nodes and ``fwd_nn_module_stack`` (the forward twin's) on
-backward nodes; gradient accumulation nodes carry only ``seq_nr``, mapped to the forward node of that ``seq_nr``.
+backward nodes; gradient accumulation nodes carry only the loss's ``seq_nr`` and get their inputs' common module.
 Placeholders carry ``desc`` (``PlainAOTInput(idx=i)``): input i of the Dynamo graph, whose lifted parameter
 name (``L_self_modules_layers_modules_0_modules_fc_parameters_weight_``) gives ``param``. Module paths lose
 Dynamo's ``L['self']`` root. Every key but ``phase`` is optional; a failed sidecar never fails the dump.
@@ -206,6 +206,7 @@ def node_meta(gm: fx.GraphModule, kind: str, dynamo_inputs: Sequence[str] = ()) 
     stacks: dict[tuple, int] = {}
     nodes: dict[str, dict] = {}
     by_seq: dict[int, Any] = {}
+    by_node: dict[str, tuple] = {}  # module stack given to each node so far
 
     def intern(table: dict, key: Any) -> int:
         return table.setdefault(key, len(table))
@@ -220,8 +221,9 @@ def node_meta(gm: fx.GraphModule, kind: str, dynamo_inputs: Sequence[str] = ()) 
         backward = tag == "is_backward" or (tag is None and kind == "backward")
         entry["phase"] = "backward" if backward else "forward"
         stack = m.get("nn_module_stack") or m.get("fwd_nn_module_stack")
-        if not stack and m.get("seq_nr") is not None and n.op == "call_function":
+        if not stack and m.get("seq_nr") is not None and n.op == "call_function" and not m.get("is_gradient_acc"):
             stack = by_seq.get(m["seq_nr"])
+        items: tuple = ()
         if stack:
             # {id: (key, type)} (older releases: {key: type})
             items = tuple(
@@ -230,8 +232,21 @@ def node_meta(gm: fx.GraphModule, kind: str, dynamo_inputs: Sequence[str] = ()) 
                 for k, v in stack.items()
             )
             items = tuple((p, t) for p, t in items if p)
-            if items:
-                entry["module_stack"] = intern(stacks, items)
+        elif backward and n.op == "call_function":
+            # Gradient accumulation (is_gradient_acc: seq_nr of the loss) sums the gradients its inputs computed: it
+            # belongs where they do (their common module), not to the model as a whole.
+            inputs = [by_node.get(a.name, ()) for a in n.all_input_nodes]
+            if inputs:
+                common = inputs[0]
+                for other in inputs[1:]:
+                    k = 0
+                    while k < min(len(common), len(other)) and common[k] == other[k]:
+                        k += 1
+                    common = common[:k]
+                items = common
+        by_node[n.name] = items
+        if items:
+            entry["module_stack"] = intern(stacks, items)
         if m.get("stack_trace"):
             entry["stack_trace"] = intern(traces, m["stack_trace"])
         if m.get("seq_nr") is not None:
