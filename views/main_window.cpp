@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
+#include <QStyle>
 #include <QTimer>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -489,19 +490,54 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->setEnabled(!m_recent.isEmpty());
 }
 
+namespace {
+
+// Keeps the code panel (the splitter's second widget) 80 columns wide, plus what it spends beside its text (line
+// numbers, scroll bar, margins), through every resize of the window, until the user drags the handle (then the
+// sizes are theirs and are saved). Stretch factors alone shrink both sides in proportion.
+class CodeWidthKeeper : public QObject {
+public:
+    explicit CodeWidthKeeper(QSplitter* splitter)
+        : QObject(splitter)
+        , m_splitter(splitter)
+    {
+        connect(splitter, &QSplitter::splitterMoved, this, [this] {
+            if (!m_applying) {
+                m_splitter->removeEventFilter(this);
+                deleteLater();
+            }
+        });
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == m_splitter && (event->type() == QEvent::Resize || event->type() == QEvent::Show)) {
+            const int column = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).horizontalAdvance(QLatin1Char('x'));
+            const int code = 85 * column + m_splitter->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 20;
+            const int total = m_splitter->width();
+            m_applying = true;
+            m_splitter->setSizes({std::max(total / 3, total - code), std::min(code, total * 2 / 3)});
+            m_applying = false;
+        }
+        return false;
+    }
+
+private:
+    QSplitter* m_splitter;
+    bool m_applying = false;
+};
+
+}  // namespace
+
 void MainWindow::restoreSettings()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (!m_graphSplit->restoreState(settings.value(QStringLiteral("window/graphSplit")).toByteArray())) {
-        // No saved sizes: the code gets 80 columns (and its indentation) once the window has its size; the graph the
-        // rest. Before the first show the splitter has no width to divide.
-        QTimer::singleShot(0, this, [this] {
-            const int code = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).horizontalAdvance(QString(86, QLatin1Char('x'))) + 24;
-            const int total = m_graphSplit->width();
-            m_graphSplit->setSizes({std::max(total / 3, total - code), std::min(code, total * 2 / 3)});
-        });
+        // No saved sizes: the code keeps 80 columns whatever size the window gets; the graph the rest.
+        m_graphSplit->installEventFilter(new CodeWidthKeeper(m_graphSplit));
     }
     m_recent = settings.value(QStringLiteral("recent")).toStringList();
     updateRecentMenu();

@@ -208,10 +208,13 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
         if (options.customLabel) {
             if (const std::optional<std::string> label = options.customLabel(static_cast<int>(i))) {
                 const std::size_t cut = label->find('\n');
-                out += "  " + quoted(n.name) + " [label=<<B>" + escapeHtmlLabel(label->substr(0, cut)) + "</B>";
+                // Large type: a box stands for many nodes and must stay legible when the whole drawing is fitted.
+                out += "  " + quoted(n.name) + " [label=<<FONT POINT-SIZE=\"" + std::to_string(kBlockTitlePoints) + "\"><B>" +
+                       escapeHtmlLabel(label->substr(0, cut)) + "</B></FONT>";
                 if (cut != std::string::npos)
-                    out += "<BR/><FONT POINT-SIZE=\"9\">" + escapeHtmlLabel(label->substr(cut + 1)) + "</FONT>";
-                out += ">, shape=box, style=\"filled\", fillcolor=\"#e8e8f0\", color=\"#7070a0\", penwidth=2";
+                    out += "<BR/><FONT POINT-SIZE=\"" + std::to_string(kBlockSummaryPoints) + "\">" + escapeHtmlLabel(label->substr(cut + 1)) + "</FONT>";
+                out += ">, margin=\"0.25,0.12\"";
+                out += ", shape=box, style=\"filled\", fillcolor=\"#e8e8f0\", color=\"#7070a0\", penwidth=2";
                 if (options.tooltips)
                     out += ", tooltip=" + quoted(*label);
                 out += "];\n";

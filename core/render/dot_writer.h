@@ -52,6 +52,10 @@ struct DotOptions {
     std::function<std::optional<std::string>(int node)> customLabel;
 };
 
+// Type sizes of custom-labelled boxes (blocks, module scopes): the drawing is laid out and painted with them.
+inline constexpr int kBlockTitlePoints = 22;
+inline constexpr int kBlockSummaryPoints = 14;
+
 // One drawn vertex: an FX node, or a stub standing for `node` (or for all of `merged`) next to its user `user`.
 struct DotVertex {
     // DOT node id: the FX node name; "<producer>@<user>" for a stub, "<user>@@inputs" for a merged stub

@@ -101,14 +101,14 @@ std::string foldTitle(const ScopeTree& tree, const std::vector<int>& scopes)
            tree.scopes[static_cast<std::size_t>(scopes.back())].name + count;
 }
 
-// An open scope's own nodes, when many: runs in program order of about a quarter... of at most 8 blocks, cut where
+// An open scope's own nodes, when many: runs in program order, about 4 blocks, cut where
 // the statement changes when possible; inputs never share a block with computation.
 std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vector<int>& direct)
 {
     std::vector<std::vector<int>> out;
     if (direct.empty())
         return out;
-    const std::size_t target = std::max<std::size_t>(4, (direct.size() + 7) / 8);
+    const std::size_t target = std::max<std::size_t>(4, (direct.size() + 3) / 4);
     for (std::size_t k = 0; k < direct.size(); ++k) {
         const graph::Node& n = g.nodes[static_cast<std::size_t>(direct[k])];
         bool cut = out.empty();
@@ -171,6 +171,7 @@ ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modul
     root.name = "model";
     tree.scopes.push_back(root);
     tree.scopeOf.assign(count, 0);
+    tree.phase.assign(count, graph::Phase::Unknown);
     std::map<std::pair<int, std::string>, int> childByName;
     const bool known = modules.nodes.size() == count;
     for (std::size_t i = 0; i < count; ++i) {
@@ -178,6 +179,7 @@ ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modul
         int scope = 0;
         if (known && n.kind != graph::NodeKind::Output) {
             const graph::NodeOrigin& o = modules.nodes[i];
+            tree.phase[i] = o.phase;
             std::vector<std::string> parts = graph::moduleComponents(o.module);
             if (!modules.backwardTwins && o.phase == graph::Phase::Backward && !isInput(n))
                 parts.insert(parts.begin(), "backward");
@@ -307,7 +309,7 @@ std::size_t itemsOfOpen(const ScopeTree& tree, const ScopeView& view, int scope)
     // Counting needs no graph except for chunking, which only depends on sizes: approximate chunks by 8.
     const Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
     std::size_t n = (isOpen(view.directOpen, scope) || s.direct.size() <= kDirectNodesShown) ? s.direct.size()
-                                                                                            : std::min<std::size_t>(8, s.direct.size());
+                                                                                            : std::min<std::size_t>(4, s.direct.size());
     for (int c : s.children) {
         const int fold = tree.scopes[static_cast<std::size_t>(c)].fold;
         if (fold >= 0 && !isOpen(view.foldOpen, fold)) {
@@ -414,6 +416,26 @@ void closeScope(const ScopeTree& tree, ScopeView& view, int scope)
     shut(scope);
 }
 
+namespace {
+
+// "34 nodes · mm 2 · add 5 · view 7" -> "34 nodes · mm 2 · add 5": short lines keep boxes narrow, so that a fitted
+// drawing of them is drawn larger.
+std::string shortSummary(const graph::Graph& g, const std::vector<int>& nodes, std::size_t ops = 2)
+{
+    Block b;
+    b.nodes = nodes;
+    describeBlock(g, b);
+    std::size_t at = 0;
+    for (std::size_t k = 0; k <= ops; ++k) {
+        at = b.summary.find(" · ", at == 0 ? 0 : at + 1);
+        if (at == std::string::npos)
+            return b.summary;
+    }
+    return b.summary.substr(0, at);
+}
+
+}  // namespace
+
 Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view)
 {
     Grouping out;
@@ -428,20 +450,29 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
     };
     Visitor v;
     v.node = [](int) {};
+    std::vector<int> chunkCount(tree.scopes.size(), 0);
     v.direct = [&](int scope, std::vector<int> nodes) {
         Block b;
         b.nodes = std::move(nodes);
         b.scope = scope;
         b.direct = true;
         describeBlock(g, b);
+        // "model · backward 2": what these are (the scope's own nodes, not a submodule), then the statements.
+        const bool inputs = std::all_of(b.nodes.begin(), b.nodes.end(), [&](int n) { return isInput(g.nodes[static_cast<std::size_t>(n)]); });
+        const graph::Phase phase = tree.phase.empty() ? graph::Phase::Unknown : tree.phase[static_cast<std::size_t>(b.nodes.front())];
+        const std::string what = inputs ? "inputs" : phase == graph::Phase::Backward ? "backward" : phase == graph::Phase::Forward ? "forward" : "own nodes";
+        b.title = tree.scopes[static_cast<std::size_t>(scope)].name + " · " + what + " " + std::to_string(++chunkCount[static_cast<std::size_t>(scope)]);
+        b.summary = shortSummary(g, b.nodes);
         add(std::move(b));
     };
     v.shutScope = [&](int scope) {
+        const Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
         Block b;
-        b.nodes = tree.scopes[static_cast<std::size_t>(scope)].nodes;
+        b.nodes = s.nodes;
         b.scope = scope;
         describeBlock(g, b);
-        b.title = tree.title(scope);
+        b.title = s.name;
+        b.summary = (s.type.empty() ? "" : s.type + " · ") + shortSummary(g, s.nodes);
         add(std::move(b));
     };
     v.shutFold = [&](int fold) {
@@ -452,11 +483,8 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
         b.scope = f.scopes.front();
         describeBlock(g, b);
         const Scope& one = tree.scopes[static_cast<std::size_t>(f.scopes.front())];
-        b.title = f.title + (one.type.empty() ? "" : " (" + one.type + ")");
-        Block each;
-        each.nodes = one.nodes;
-        describeBlock(g, each);
-        b.summary = "each " + each.summary;
+        b.title = f.title;
+        b.summary = (one.type.empty() ? "" : one.type + " · ") + "each " + shortSummary(g, one.nodes);
         add(std::move(b));
     };
     visit(g, tree, view, 0, v);

@@ -41,6 +41,7 @@ struct ScopeTree {
     std::vector<Scope> scopes;  // [0]: the root
     std::vector<Fold> folds;
     std::vector<int> scopeOf;   // per node: its deepest scope
+    std::vector<graph::Phase> phase;  // per node (Unknown when not known)
     graph::ModuleScopes::Source source = graph::ModuleScopes::Source::None;
     // More than the root: there is a hierarchy to show.
     bool useful() const { return scopes.size() > 1; }
@@ -64,7 +65,7 @@ struct ScopeView {
 };
 
 // Scopes whose own nodes are more than this are drawn as a few blocks of them until opened.
-inline constexpr std::size_t kDirectNodesShown = 16;
+inline constexpr std::size_t kDirectNodesShown = 8;
 
 // Opens the largest boxes first, breadth first, while the drawing keeps at most `maxBoxes` boxes. Folds stay shut.
 ScopeView initialView(const ScopeTree& tree, std::size_t maxBoxes);

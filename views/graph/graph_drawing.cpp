@@ -110,7 +110,7 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
                 if (origin >= 0)
                     return std::nullopt;
                 const render::Block& b = request.grouping->blocks[static_cast<std::size_t>(-1 - origin)];
-                std::string title = b.title.size() > 60 ? b.title.substr(0, 57) + "..." : b.title;
+                std::string title = b.title.size() > 48 ? b.title.substr(0, 45) + "..." : b.title;
                 return title + "\n" + b.summary;
             };
         }

@@ -52,7 +52,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     , m_view(new GraphView(this))
     , m_search(new QLineEdit(this))
     , m_searchCount(new QLabel(this))
-    , m_byStatus(new QCheckBox(tr("Colour by replay status"), this))
+    , m_byStatus(new QCheckBox(tr("By status"), this))
     , m_expandAll(new QToolButton(this))
     , m_collapseAll(new QToolButton(this))
     , m_status(new QLabel(this))
@@ -98,8 +98,13 @@ GraphPanel::GraphPanel(QWidget* parent)
     connect(m_expandAll, &QToolButton::clicked, this, &GraphPanel::expandAll);
     connect(m_collapseAll, &QToolButton::clicked, this, &GraphPanel::collapseAll);
     bar->addStretch(1);
-    m_search->setMinimumWidth(140);
+    m_search->setMinimumWidth(100);
+    m_byStatus->setToolTip(tr("Colour nodes by replay status (mismatch, error, NaN origin, unsupported, passed) instead of op category"));
     m_status->setObjectName(QStringLiteral("graphStatus"));
+    // Long status and path lines must not set the panel's minimum width: that squeezed the code panel beside the
+    // graph to ~25 characters. They are clipped instead (the status's whole text is also its tooltip).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_breadcrumb->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -535,6 +540,7 @@ void GraphPanel::updateStatus()
         text += tr(" · %1 of %2 blocks collapsed (double-click one to expand)").arg(d->collapsedBlocks()).arg(m_grouping->blocks.size());
     text += tr(" · layout %1 s").arg(d->totalSeconds, 0, 'f', 2);
     m_status->setText(text);
+    m_status->setToolTip(text);
 }
 
 }  // namespace fxray::views
