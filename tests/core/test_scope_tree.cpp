@@ -280,6 +280,24 @@ private Q_SLOTS:
         QCOMPARE(t.scopeOf[static_cast<std::size_t>(g.findNode("g_1"))], scopeNamed(t, "backward.layers.1.fc"));
     }
 
+    void traceGraphsDeriveModulesThroughTheirDynamoGraph()
+    {
+        // The AOT joint graph's placeholders are PlainAOTInput(idx=i) of the compile's dynamo_output_graph, whose input
+        // names say which parameter each one is (l_fn_modules_linear1_parameters_weight_ -> linear1.weight).
+        const io::LoadedGraph lg = io::loadAddress(FXRAY_SAMPLES_DIR "/h100/trace/mlp_encoder_inductor.log#1/0/aot_joint_graph");
+        QCOMPARE(lg.modules.source, graph::ModuleScopes::Source::Derived);
+        std::set<std::string> modules;
+        for (const graph::NodeOrigin& o : lg.modules.nodes)
+            modules.insert(o.module);
+        QVERIFY(modules.count("linear1") && modules.count("linear2") && modules.count("self_attn") && modules.count("norm1"));
+        const render::ScopeTree t = render::buildScopeTree(lg.graph, lg.modules);
+        QVERIFY(scopeNamed(t, "backward") > 0);  // no sidecar: the backward half is its own scope
+        QVERIFY(scopeNamed(t, "backward.linear2") > 0);
+        // The Dynamo graph itself names its parameters.
+        const io::LoadedGraph dyn = io::loadAddress(FXRAY_SAMPLES_DIR "/h100/trace/mlp_encoder_inductor.log#1/0/dynamo_output_graph");
+        QCOMPARE(dyn.modules.source, graph::ModuleScopes::Source::Derived);
+    }
+
     void noModulesNoTree()
     {
         const graph::Graph g = parse(makeModel(2, false).text);
