@@ -462,7 +462,7 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
         const graph::Phase phase = tree.phase.empty() ? graph::Phase::Unknown : tree.phase[static_cast<std::size_t>(b.nodes.front())];
         const std::string what = inputs ? "inputs" : phase == graph::Phase::Backward ? "backward" : phase == graph::Phase::Forward ? "forward" : "own nodes";
         b.title = tree.scopes[static_cast<std::size_t>(scope)].name + " · " + what + " " + std::to_string(++chunkCount[static_cast<std::size_t>(scope)]);
-        b.summary = shortSummary(g, b.nodes);
+        b.summary = shortSummary(g, b.nodes, 1);
         add(std::move(b));
     };
     v.shutScope = [&](int scope) {
@@ -472,7 +472,7 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
         b.scope = scope;
         describeBlock(g, b);
         b.title = s.name;
-        b.summary = (s.type.empty() ? "" : s.type + " · ") + shortSummary(g, s.nodes);
+        b.summary = (s.type.empty() ? "" : s.type + "\n") + shortSummary(g, s.nodes, 1);
         add(std::move(b));
     };
     v.shutFold = [&](int fold) {
@@ -484,7 +484,7 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
         describeBlock(g, b);
         const Scope& one = tree.scopes[static_cast<std::size_t>(f.scopes.front())];
         b.title = f.title;
-        b.summary = (one.type.empty() ? "" : one.type + " · ") + "each " + shortSummary(g, one.nodes);
+        b.summary = (one.type.empty() ? "" : one.type + "\n") + "each " + shortSummary(g, one.nodes, 1);
         add(std::move(b));
     };
     visit(g, tree, view, 0, v);

@@ -105,6 +105,7 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
             options.tunedLimits = render::Toggle::On;
             options.stubDistance = 2;
             options.valueStubDistance = 6;
+            options.unconstrainedBackEdges = true;
             options.customLabel = [&](int q) -> std::optional<std::string> {
                 const int origin = collapsed.origin[static_cast<std::size_t>(q)];
                 if (origin >= 0)

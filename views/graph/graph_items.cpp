@@ -99,7 +99,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     }
     // Blocks carry large type (render::kBlockTitlePoints): legible when a whole drawing of them is fitted.
     const bool block = m_kind == Kind::Block;
-    const qreal sizes[] = {block ? qreal(render::kBlockTitlePoints) : 10, block ? qreal(render::kBlockSummaryPoints) : 9, 8};
+    const qreal sizes[] = {block ? qreal(render::kBlockTitlePoints) : 10, block ? qreal(render::kBlockSummaryPoints) : 9,
+                           block ? qreal(render::kBlockSummaryPoints) : 8};
     if (lod * sizes[0] < 3.5 || m_lines.isEmpty())
         return;  // too small to read: shapes only
     painter->setPen(Qt::black);
