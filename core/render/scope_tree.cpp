@@ -128,7 +128,11 @@ std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vec
 
 std::uint64_t structureHash(const graph::Graph& g, const std::vector<int>& nodes)
 {
-    std::vector<int> local(g.nodes.size(), -1);
+    // Position of each node in the set; one scratch array reused (a 20,000-node graph has thousands of scopes), reset
+    // below so that it is all -1 between calls.
+    thread_local std::vector<int> local;
+    if (local.size() < g.nodes.size())
+        local.assign(g.nodes.size(), -1);
     for (std::size_t k = 0; k < nodes.size(); ++k)
         local[static_cast<std::size_t>(nodes[k])] = static_cast<int>(k);
     Hasher h;
@@ -144,6 +148,8 @@ std::uint64_t structureHash(const graph::Graph& g, const std::vector<int>& nodes
             hashArg(h, a, local);
         }
     }
+    for (int i : nodes)
+        local[static_cast<std::size_t>(i)] = -1;
     return h.h;
 }
 
