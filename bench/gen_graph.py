@@ -3,8 +3,10 @@
 readable file + .input-free), for load/parse benchmarks: residual MLP blocks with stack-trace comments,
 frees after last use, annotations with strides. Stdlib only.
 
-usage: gen_graph.py OUT_DIR [--nodes 20000]"""
+usage: gen_graph.py OUT_DIR [--nodes 20000] [--modules]
+  --modules  also write node_meta.json (as tools/capture does): block b is module layers.b, its linear layers.b.fc"""
 import argparse
+import json
 import os
 
 
@@ -12,6 +14,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--nodes", type=int, default=20000)
+    ap.add_argument("--modules", action="store_true")
     args = ap.parse_args()
     name = os.path.basename(os.path.normpath(args.out))
     os.makedirs(args.out, exist_ok=True)
@@ -51,6 +54,17 @@ def main():
     with open(os.path.join(args.out, name + ".readable.py"), "w") as f:
         f.write("class GraphModule(torch.nn.Module):\n"
                 f"    def forward({sig_readable}):\n" + "\n".join(readable) + "\n")
+    if args.modules:
+        stacks, nodes = [], {}
+        for b in range(blocks):
+            stacks += [[[f"layers.{b}", "Block"], [f"layers.{b}.fc", "Linear"]], [[f"layers.{b}", "Block"]]]
+            nodes[f"w_{b}"] = {"phase": "forward", "param": f"layers.{b}.fc.weight"}
+            nodes[f"b_{b}"] = {"phase": "forward", "param": f"layers.{b}.fc.bias"}
+            for k, lhs in enumerate(["t", "addmm", "relu", "mul", "var_mean", "getitem", "sub", "add"]):
+                nodes[f"{lhs}_{b}"] = {"phase": "forward", "module_stack": 2 * b + (0 if k < 2 else 1)}
+        with open(os.path.join(args.out, "node_meta.json"), "w") as f:
+            json.dump({"format": "fxray-node-meta", "version": 1, "stack_traces": [], "module_stacks": stacks,
+                       "nodes": nodes}, f)
     print(f"{args.out}: {len(params) + blocks * per_block + 1} nodes")
 
 

@@ -1,4 +1,5 @@
 #include "views/main_window.h"
+#include "views/panels/outline_panel.h"
 
 #include "views/models/dump_browser_model.h"
 #include "views/panels/compile_report_panel.h"
@@ -27,10 +28,14 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
+#include <QStyle>
+#include <QTimer>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QDockWidget>
+#include <QFontDatabase>
+#include <QFontMetrics>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -115,8 +120,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_graphSplit->setObjectName(QStringLiteral("graphSplit"));
     m_graphSplit->addWidget(m_graphPanel);
     m_graphSplit->addWidget(m_textPanel);
-    m_graphSplit->setStretchFactor(0, 3);
-    m_graphSplit->setStretchFactor(1, 2);
+    // The graph takes what the window gains; the code keeps its width (at least 80 columns by default, below).
+    m_graphSplit->setStretchFactor(0, 1);
+    m_graphSplit->setStretchFactor(1, 0);
     m_tabs->addTab(m_graphSplit, tr("Graph"));
     // The graph tab stays; diff tabs close.
     m_tabs->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
@@ -154,7 +160,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
     m_inspectorDock->setWidget(m_inspector);
-    addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
+    // Left, under the Dumps: the centre keeps room for the graph and 80+ columns of code side by side.
+    addDockWidget(Qt::LeftDockWidgetArea, m_inspectorDock);
+    splitDockWidget(m_dumpsDock, m_inspectorDock, Qt::Vertical);
     tabifyDockWidget(m_inspectorDock, m_minimizeDock);
     m_inspectorDock->raise();
     m_replayDock->setObjectName(QStringLiteral("replayDock"));
@@ -194,6 +202,7 @@ MainWindow::MainWindow(QWidget* parent)
                                 "(File > Open), then pick a graph in the Dumps list."));
     statusBar()->addPermanentWidget(m_statusCounts);
 
+    createOutlineDock();
     createActions();
 
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
@@ -216,9 +225,37 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::showCurrentGraph);
 
     resize(1500, 940);
-    resizeDocks({m_dumpsDock, m_inspectorDock}, {300, 340}, Qt::Horizontal);
+    resizeDocks({m_dumpsDock}, {320}, Qt::Horizontal);
+    resizeDocks({m_dumpsDock, m_inspectorDock}, {330, 420}, Qt::Vertical);
     resizeDocks({m_replayDock}, {230}, Qt::Vertical);
     restoreSettings();
+}
+
+void MainWindow::createOutlineDock()
+{
+    m_outline = new OutlinePanel(this);
+    m_outlineDock = new QDockWidget(tr("Outline"), this);
+    m_outlineDock->setObjectName(QStringLiteral("outlineDock"));
+    m_outlineDock->setWidget(m_outline);
+    addDockWidget(Qt::LeftDockWidgetArea, m_outlineDock);
+    tabifyDockWidget(m_dumpsDock, m_outlineDock);
+    m_dumpsDock->raise();
+    connect(m_graphPanel, &GraphPanel::scopeTreeChanged, this, [this] {
+        const auto graph = m_graphPanel->graph();
+        QString why;
+        if (graph && !graph->modules.hasModules())
+            why = tr("This graph's nodes do not say which module they come from (no node_meta.json beside the dump, no "
+                     "parameter names to derive it from).");
+        else if (graph && !m_graphPanel->scopeTree())
+            why = tr("Small graph (%1 nodes): drawn node by node.").arg(graph->graph.nodes.size());
+        m_outline->setTree(m_graphPanel->scopeTree(), why);
+        // A large graph with a hierarchy: show the outline rather than the list of dumps.
+        if (m_graphPanel->scopeTree() && graph && graph->graph.nodes.size() > kGroupAboveNodes)
+            m_outlineDock->raise();
+    });
+    connect(m_graphPanel, &GraphPanel::focusScopeChanged, m_outline, &OutlinePanel::selectScope);
+    connect(m_outline, &OutlinePanel::scopeActivated, m_graphPanel, &GraphPanel::revealScope);
+    connect(m_outline, &OutlinePanel::scopeOpened, m_graphPanel, &GraphPanel::openScope);
 }
 
 void MainWindow::createActions()
@@ -252,6 +289,7 @@ void MainWindow::createActions()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_dumpsDock->toggleViewAction());
+    view->addAction(m_outlineDock->toggleViewAction());
     view->addAction(m_inspectorDock->toggleViewAction());
     view->addAction(m_replayDock->toggleViewAction());
     view->addAction(m_minimizeDock->toggleViewAction());
@@ -454,12 +492,55 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->setEnabled(!m_recent.isEmpty());
 }
 
+namespace {
+
+// Keeps the code panel (the splitter's second widget) 80 columns wide, plus what it spends beside its text (line
+// numbers, scroll bar, margins), through every resize of the window, until the user drags the handle (then the
+// sizes are theirs and are saved). Stretch factors alone shrink both sides in proportion.
+class CodeWidthKeeper : public QObject {
+public:
+    explicit CodeWidthKeeper(QSplitter* splitter)
+        : QObject(splitter)
+        , m_splitter(splitter)
+    {
+        connect(splitter, &QSplitter::splitterMoved, this, [this] {
+            if (!m_applying) {
+                m_splitter->removeEventFilter(this);
+                deleteLater();
+            }
+        });
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == m_splitter && (event->type() == QEvent::Resize || event->type() == QEvent::Show)) {
+            const int column = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).horizontalAdvance(QLatin1Char('x'));
+            const int code = 85 * column + m_splitter->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 20;
+            const int total = m_splitter->width();
+            m_applying = true;
+            m_splitter->setSizes({std::max(total / 3, total - code), std::min(code, total * 2 / 3)});
+            m_applying = false;
+        }
+        return false;
+    }
+
+private:
+    QSplitter* m_splitter;
+    bool m_applying = false;
+};
+
+}  // namespace
+
 void MainWindow::restoreSettings()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_graphSplit->restoreState(settings.value(QStringLiteral("window/graphSplit")).toByteArray());
+    if (!m_graphSplit->restoreState(settings.value(QStringLiteral("window/graphSplit")).toByteArray())) {
+        // No saved sizes: the code keeps 80 columns whatever size the window gets; the graph the rest.
+        m_graphSplit->installEventFilter(new CodeWidthKeeper(m_graphSplit));
+    }
     m_recent = settings.value(QStringLiteral("recent")).toStringList();
     updateRecentMenu();
     m_replayPanel->restoreSettings(settings);

@@ -98,6 +98,7 @@ protected:
 
 private:
     void createActions();
+    void createOutlineDock();  // the module hierarchy of the graph shown (views/panels/outline_panel.h)
     void restoreSettings();
     void saveSettings() const;
     void addRecent(const QString& path);
@@ -136,6 +137,8 @@ private:
     QDockWidget* m_replayDock = nullptr;
     ReplayPanel* m_replayPanel = nullptr;
     QDockWidget* m_reportDock = nullptr;
+    QDockWidget* m_outlineDock = nullptr;
+    class OutlinePanel* m_outline = nullptr;
     CompileReportPanel* m_reportPanel = nullptr;
     QWidget* m_banner = nullptr;
     QLabel* m_bannerText = nullptr;

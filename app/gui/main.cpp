@@ -8,7 +8,12 @@
 // --show-report shows the Compile report dock; --report ID also selects that compile ("[0/1]").
 // --stages <log>#<frame>/<compile> opens a Stages tab comparing that compile's stages and runs it (its log is the
 // path for the Dumps list when none is given).
+// --open-scope PATH opens that module scope ("model.layers.5": the folded layers and layer 5) of the first graph shown
+// with a module hierarchy, then fits the drawing (the README's screenshots).
+#include "render/scope_tree.h"
+#include "views/graph/graph_view.h"
 #include "views/main_window.h"
+#include "views/panels/graph_panel.h"
 #include "views/panels/compile_report_panel.h"
 #include "views/panels/minimize_panel.h"
 #include "views/panels/replay_panel.h"
@@ -17,6 +22,8 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+
+#include <memory>
 
 namespace {
 
@@ -76,6 +83,10 @@ int main(int argc, char** argv)
                                           QStringLiteral("compare the stages of this compile (<trace log>#<frame>/<compile>)"),
                                           QStringLiteral("compile"));
     parser.addOption(stagesOption);
+    const QCommandLineOption openScopeOption(QStringLiteral("open-scope"),
+                                             QStringLiteral("open this module scope (e.g. model.layers.5) of the first graph shown"),
+                                             QStringLiteral("path"));
+    parser.addOption(openScopeOption);
     parser.process(app);
 
     QStringList positional = parser.positionalArguments();
@@ -103,6 +114,27 @@ int main(int argc, char** argv)
             QObject::connect(window.compileReportPanel(), &fxray::views::CompileReportPanel::reportReady, &window,
                              [&window, id] { window.compileReportPanel()->selectCompile(id); });
         }
+    }
+    if (parser.isSet(openScopeOption)) {
+        // First drawing: open the scope; the drawing after that: fit it.
+        auto* panel = window.graphPanel();
+        auto step = std::make_shared<int>(0);
+        const std::string scopePath = parser.value(openScopeOption).toStdString();
+        QObject::connect(panel, &fxray::views::GraphPanel::drawingReady, panel, [panel, step, scopePath] {
+            const fxray::render::ScopeTree* tree = panel->scopeTree();
+            if (*step == 0 && tree) {
+                for (std::size_t s = 0; s < tree->scopes.size(); ++s)
+                    if (tree->scopes[s].path == scopePath) {
+                        *step = 1;
+                        panel->openScope(static_cast<int>(s));
+                        return;
+                    }
+                *step = 2;
+            } else if (*step == 1) {
+                *step = 2;
+                panel->view()->fitAll();
+            }
+        });
     }
     if (!path.isEmpty())
         window.openPath(path);

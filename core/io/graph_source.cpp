@@ -348,6 +348,15 @@ LoadedGraph loadSeed(const GraphEntry& entry)
         lg.expectedOutputsPath = (dir / (name + ".expected.pt")).string();
     if (fs::exists(dir / "state_dict.pt", ec))
         lg.stateDictPath = (dir / "state_dict.pt").string();
+    // The module hierarchy: optional, so a missing sidecar is silent and a broken one only a warning.
+    const fs::path sidecar = dir / "node_meta.json";
+    if (fs::exists(sidecar, ec)) {
+        try {
+            lg.modules = graph::parseNodeMeta(lg.graph, readTextFile(sidecar.string()), sidecar.string());
+        } catch (const Error& e) {
+            lg.warnings.push_back(formatError(e.message(), e.where(), e.excerpt()) + " (module hierarchy from parameter names instead)");
+        }
+    }
     return lg;
 }
 
@@ -421,6 +430,32 @@ void borrowRunnableMeta(graph::Graph& g, const TraceLog& log, const TraceOrigin&
     }
 }
 
+// The placeholder names of the Dynamo graph of `origin`'s compile: an AOT graph's `PlainAOTInput(idx=i)` input is
+// its input i, whose name says which parameter it is. Empty when the log has none or it does not parse.
+std::vector<std::string> dynamoInputNames(const TraceLog& log, const TraceOrigin& origin)
+{
+    std::vector<std::string> names;
+    if (origin.record == "dynamo_output_graph")
+        return names;
+    for (const auto& [o, index] : traceGraphs(log)) {
+        if (o.record != "dynamo_output_graph" || o.rank != origin.rank || o.frameId != origin.frameId ||
+            o.frameCompileId != origin.frameCompileId || o.attempt != origin.attempt || o.frameId < 0)
+            continue;
+        const TraceRecord& r = log.records[index];
+        if (!r.payloadOk)
+            return names;
+        try {
+            const graph::Graph g = graph::parseFxModule(r.payload, {log.path, r.payloadLine}).graph;
+            for (int p : g.placeholders())
+                names.push_back(g.nodes[static_cast<std::size_t>(p)].name);
+        } catch (const Error&) {
+            names.clear();
+        }
+        return names;
+    }
+    return names;
+}
+
 LoadedGraph loadTrace(const GraphEntry& entry)
 {
     if (!entry.trace)
@@ -455,6 +490,7 @@ LoadedGraph loadTrace(const GraphEntry& entry)
         if (entry.kind == GraphKind::Runnable)
             borrowRunnableMeta(lg.graph, log, *entry.trace);
         lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
+        lg.modules = graph::deriveModuleScopes(lg.graph, dynamoInputNames(log, *entry.trace));
         return lg;
     }
     throw Error("no graph '" + selectorFor(*entry.trace) + "' in this log (see `fxray info " + entry.path + "`)",
@@ -606,7 +642,9 @@ Discovery discover(const std::string& pathText)
                 fileLocation(pathText));
 }
 
-LoadedGraph loadGraph(const GraphEntry& entry)
+namespace {
+
+LoadedGraph loadAnyGraph(const GraphEntry& entry)
 {
     switch (entry.format) {
     case SourceFormat::SeedDump: return loadSeed(entry);
@@ -618,6 +656,16 @@ LoadedGraph loadGraph(const GraphEntry& entry)
     case SourceFormat::LazyDot: return loadIrFile(entry);
     }
     throw Error("unknown graph source", fileLocation(entry.path));
+}
+
+}  // namespace
+
+LoadedGraph loadGraph(const GraphEntry& entry)
+{
+    LoadedGraph lg = loadAnyGraph(entry);
+    if (lg.modules.source == graph::ModuleScopes::Source::None)
+        lg.modules = graph::deriveModuleScopes(lg.graph);
+    return lg;
 }
 
 namespace {

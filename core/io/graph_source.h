@@ -5,6 +5,7 @@
 // Every graph gets a stable address usable on the command line: "<path>" for a dump folder or .py file,
 // "<log path>#<selector>" for a graph inside a trace log (see trace_address.h).
 #include "graph/graph.h"
+#include "graph/module_scopes.h"
 
 #include <optional>
 #include <string>
@@ -73,6 +74,9 @@ struct LoadedGraph {
     std::string savedInputsPath;         // seed layout <name>.pt (real example inputs), empty if none
     std::string stateDictPath;           // seed layout state_dict.pt, empty if none
     std::string expectedOutputsPath;     // seed layout <name>.expected.pt (eager outputs on the saved inputs), if any
+    // Each node's module and phase: the seed layout's node_meta.json (tools/capture), else derived from parameter
+    // names (a trace's AOT graphs through the same compile's Dynamo graph). A broken sidecar is a warning.
+    graph::ModuleScopes modules;
 };
 
 struct Discovery {

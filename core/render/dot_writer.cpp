@@ -171,6 +171,10 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
     const auto isFar = [&](int p, std::size_t u) {
         const std::size_t producer = static_cast<std::size_t>(p);
         const int limit = isSource(g.nodes[producer].kind) ? options.stubDistance : options.valueStubDistance;
+        // A value read by an earlier node (graphs of collapsed groups: a scope holds its forward and backward nodes
+        // and sits at its first) is drawn as a stub too: as edges, dot breaks the cycles its own way, a tangle.
+        if (options.unconstrainedBackEdges && producer > u)
+            return stubbable(p);
         return stubbable(p) && callPos[u] - callPos[producer] > limit;
     };
 
@@ -208,10 +212,18 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
         if (options.customLabel) {
             if (const std::optional<std::string> label = options.customLabel(static_cast<int>(i))) {
                 const std::size_t cut = label->find('\n');
-                out += "  " + quoted(n.name) + " [label=<<B>" + escapeHtmlLabel(label->substr(0, cut)) + "</B>";
-                if (cut != std::string::npos)
-                    out += "<BR/><FONT POINT-SIZE=\"9\">" + escapeHtmlLabel(label->substr(cut + 1)) + "</FONT>";
-                out += ">, shape=box, style=\"filled\", fillcolor=\"#e8e8f0\", color=\"#7070a0\", penwidth=2";
+                // Large type: a box stands for many nodes and must stay legible when the whole drawing is fitted.
+                out += "  " + quoted(n.name) + " [label=<<FONT POINT-SIZE=\"" + std::to_string(kBlockTitlePoints) + "\"><B>" +
+                       escapeHtmlLabel(label->substr(0, cut)) + "</B></FONT>";
+                // Further lines (the summary, possibly several lines: narrow boxes make a fitted drawing larger).
+                for (std::size_t at = cut; at != std::string::npos;) {
+                    const std::size_t next = label->find('\n', at + 1);
+                    out += "<BR/><FONT POINT-SIZE=\"" + std::to_string(kBlockSummaryPoints) + "\">" +
+                           escapeHtmlLabel(label->substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1)) + "</FONT>";
+                    at = next;
+                }
+                out += ">, margin=\"0.25,0.12\"";
+                out += ", shape=box, style=\"filled\", fillcolor=\"#e8e8f0\", color=\"#7070a0\", penwidth=2";
                 if (options.tooltips)
                     out += ", tooltip=" + quoted(*label);
                 out += "];\n";
@@ -248,7 +260,10 @@ DotDocument buildDot(const graph::Graph& g, const DotOptions& options)
             }
             const graph::Node& producer = g.nodes[static_cast<std::size_t>(p)];
             doc.edges.push_back({producer.name, user.name, p, userIndex});
-            out += "  " + quoted(producer.name) + " -> " + quoted(user.name) + ";\n";
+            out += "  " + quoted(producer.name) + " -> " + quoted(user.name);
+            // A value read by an earlier node: only quotient graphs have these (a module scope holds its forward and
+            // its backward nodes, placed at its first). Ranked by program order, they are drawn without reranking.
+            out += options.unconstrainedBackEdges && p > userIndex ? " [constraint=false];\n" : ";\n";
         }
         if (far.empty())
             continue;

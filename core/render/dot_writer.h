@@ -48,9 +48,17 @@ struct DotOptions {
     // A user with more far inputs than this gets one stub listing them all instead of one stub each.
     std::size_t maxStubsPerUser = 4;
     std::string graphName = "fxray";
+    // Edges from a later node to an earlier one (possible only in graphs of collapsed groups) become stubs where the
+    // value can be stubbed, else edges that do not rank: dot keeps program order top to bottom instead of breaking
+    // the cycles its own way (for a joint graph's scopes, which hold forward and backward nodes: a tangle).
+    bool unconstrainedBackEdges = false;
     // A label of its own for some nodes (plain text, first line bold): the collapsed blocks of a large graph.
     std::function<std::optional<std::string>(int node)> customLabel;
 };
+
+// Type sizes of custom-labelled boxes (blocks, module scopes): the drawing is laid out and painted with them.
+inline constexpr int kBlockTitlePoints = 22;
+inline constexpr int kBlockSummaryPoints = 14;
 
 // One drawn vertex: an FX node, or a stub standing for `node` (or for all of `merged`) next to its user `user`.
 struct DotVertex {

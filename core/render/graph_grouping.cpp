@@ -24,11 +24,20 @@ std::string opName(const graph::Node& n)
     return n.target.op.empty() ? n.target.str() : n.target.op;
 }
 
-void describe(const graph::Graph& g, Block& b)
+}  // namespace
+
+void describeBlock(const graph::Graph& g, Block& b)
 {
+    if (b.nodes.empty())
+        for (int i = b.first; i <= b.last; ++i)
+            b.nodes.push_back(i);
+    if (b.nodes.empty())
+        return;
+    b.first = b.nodes.front();
+    b.last = b.nodes.back();
     std::map<int, int> stackCount;
     std::map<std::string, int> opCount;
-    for (int i = b.first; i <= b.last; ++i) {
+    for (int i : b.nodes) {
         const graph::Node& n = g.nodes[static_cast<std::size_t>(i)];
         if (n.stack >= 0)
             ++stackCount[n.stack];
@@ -44,7 +53,7 @@ void describe(const graph::Graph& g, Block& b)
         if (stackCount.size() > 1)
             b.title += " (+" + std::to_string(stackCount.size() - 1) + " more)";
     } else {
-        b.title = b.first == b.last ? first.name : first.name + " … " + last.name;
+        b.title = b.nodes.size() == 1 ? first.name : first.name + " … " + last.name;
     }
     std::vector<std::pair<std::string, int>> ops(opCount.begin(), opCount.end());
     std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& c) { return a.second > c.second; });
@@ -52,8 +61,6 @@ void describe(const graph::Graph& g, Block& b)
     for (std::size_t k = 0; k < ops.size() && k < 4; ++k)
         b.summary += " · " + ops[k].first + " " + std::to_string(ops[k].second);
 }
-
-}  // namespace
 
 std::string blockNodeName(int block)
 {
@@ -129,7 +136,7 @@ Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks)
         Block b;
         b.first = first;
         b.last = last;
-        describe(g, b);
+        describeBlock(g, b);
         for (int i = first; i <= last; ++i)
             out.blockOf[static_cast<std::size_t>(i)] = static_cast<int>(out.blocks.size());
         out.blocks.push_back(std::move(b));
@@ -151,11 +158,11 @@ CollapsedGraph collapseBlocks(const graph::Graph& g, const Grouping& grouping, c
     // Nodes first get their quotient index, in program order (a block sits where its first node was).
     for (std::size_t i = 0; i < count; ++i) {
         const int block = grouping.blockOf.empty() ? -1 : grouping.blockOf[i];
-        if (isExpanded(block) || grouping.blocks[static_cast<std::size_t>(block)].first == static_cast<int>(i)) {
+        if (isExpanded(block) || grouping.blocks[static_cast<std::size_t>(block)].nodes.front() == static_cast<int>(i)) {
             quotientOf[i] = static_cast<int>(out.origin.size());
             out.origin.push_back(isExpanded(block) ? static_cast<int>(i) : -1 - block);
         } else {
-            quotientOf[i] = quotientOf[static_cast<std::size_t>(grouping.blocks[static_cast<std::size_t>(block)].first)];
+            quotientOf[i] = quotientOf[static_cast<std::size_t>(grouping.blocks[static_cast<std::size_t>(block)].nodes.front())];
         }
     }
     out.graph.nodes.resize(out.origin.size());
@@ -181,16 +188,17 @@ CollapsedGraph collapseBlocks(const graph::Graph& g, const Grouping& grouping, c
         node.name = blockNodeName(block);
         // A block of inputs is an input: the DOT writer then draws its far uses as stubs next to the users
         // instead of edges across the whole drawing.
-        node.kind = isInput(g.nodes[static_cast<std::size_t>(b.first)]) ? graph::NodeKind::Placeholder
-                                                                       : graph::NodeKind::CallFunction;
+        node.kind = std::all_of(b.nodes.begin(), b.nodes.end(), [&](int i) { return isInput(g.nodes[static_cast<std::size_t>(i)]); })
+                        ? graph::NodeKind::Placeholder
+                        : graph::NodeKind::CallFunction;
         node.target.kind = graph::Target::Kind::Python;
         node.target.op = "group";
         node.stack = g.nodes[static_cast<std::size_t>(b.first)].stack;
         // Its inputs: every value read from outside the block, once.
         std::vector<int> reads;
-        for (int i = b.first; i <= b.last; ++i)
+        for (int i : b.nodes)
             graph::forEachNodeRef(g.nodes[static_cast<std::size_t>(i)], [&](int p) {
-                if (p >= 0 && (p < b.first || p > b.last) && static_cast<std::size_t>(p) < count) {
+                if (p >= 0 && static_cast<std::size_t>(p) < count && grouping.blockOf[static_cast<std::size_t>(p)] != block) {
                     const int qp = quotientOf[static_cast<std::size_t>(p)];
                     if (std::find(reads.begin(), reads.end(), qp) == reads.end())
                         reads.push_back(qp);

@@ -16,10 +16,16 @@
 namespace fxray::render {
 
 struct Block {
-    int first = 0, last = 0;   // program-order range of its nodes, inclusive
+    int first = 0, last = 0;   // program-order range of its nodes, inclusive (first and last of `nodes`)
+    std::vector<int> nodes;    // its nodes, program order: the whole range for statement blocks; a module scope's
+                               // nodes need not be contiguous (render/scope_tree.h)
     std::string title;          // the model statement most of its nodes come from ("x = self.fc1(x)"), or names
     std::string summary;        // "34 nodes · mm 2 · add 5 · view 7"
-    int size() const { return last - first + 1; }
+    // Module hierarchy (render/scope_tree.h): the scope or fold this box stands for; `direct`: some of the nodes
+    // directly in scope `scope` (an open scope with many nodes of its own shows them as blocks).
+    int scope = -1, fold = -1;
+    bool direct = false;
+    int size() const { return static_cast<int>(nodes.size()); }
 };
 
 struct Grouping {
@@ -33,8 +39,11 @@ struct Grouping {
 // Every node belongs to exactly one block.
 Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks);
 
+// Fills a block's title and summary from its nodes (the most common statement, the most common ops).
+void describeBlock(const graph::Graph& g, Block& b);
+
 // The graph with every collapsed block replaced by one node ("group#<k>", its inputs the values it reads from
-// outside). `origin[i]` says what quotient node i stands for: an original node index (>= 0) or block k as -1-k.
+// outside, placed where its first node was). Nodes of no block (blockOf -1) are drawn as themselves. `origin[i]` says what quotient node i stands for: an original node index (>= 0) or block k as -1-k.
 struct CollapsedGraph {
     graph::Graph graph;
     std::vector<int> origin;

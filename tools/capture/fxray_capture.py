@@ -67,6 +67,20 @@ is the same numbering as functorch's "graph_index increases after each backward 
     SymFloat/float:  (builtins.float,)
     SymBool / bool:  (builtins.bool, hint)
 Symbolic sizes/strides are recorded by their hints (the readable file keeps the symbols).
+
+``node_meta.json`` (beside module.py): where each node comes from in the model, for fxray's module hierarchy::
+
+    {"format": "fxray-node-meta", "version": 1, "graph": "<stem>",
+     "stack_traces": ["  File ...", ...],            # deduplicated: layers share long traces
+     "module_stacks": [[["layers.0", "Blk"], ["layers.0.fc", "Linear"]], ...],   # deduplicated, outer -> inner
+     "nodes": {"<node name>": {"phase": "forward"|"backward", "module_stack": k, "stack_trace": k,
+                               "seq_nr": n, "param": "layers.0.fc.weight"}, ...}}
+
+torch 2.11 puts ``nn_module_stack`` on forward nodes and ``fwd_nn_module_stack`` (the forward twin's) on
+backward nodes; gradient accumulation nodes carry only the loss's ``seq_nr`` and get their inputs' common module.
+Placeholders carry ``desc`` (``PlainAOTInput(idx=i)``): input i of the Dynamo graph, whose lifted parameter
+name (``L_self_modules_layers_modules_0_modules_fc_parameters_weight_``) gives ``param``. Module paths lose
+Dynamo's ``L['self']`` root. Every key but ``phase`` is optional; a failed sidecar never fails the dump.
 """
 
 from __future__ import annotations
@@ -75,7 +89,9 @@ import builtins
 import copy
 import logging
 import os
+import json
 import pickle
+import re
 import threading
 import traceback
 import warnings
@@ -155,6 +171,105 @@ def input_meta(args: Sequence[Any]) -> list:
 
 
 # --------------------------------------------------------------------------------------------------
+# module hierarchy (node_meta.json)
+# --------------------------------------------------------------------------------------------------
+_ROOT_RE = re.compile(r"^L\[['\"][^'\"]*['\"]\]\.?")
+
+
+def module_path(key: str) -> str:
+    """Dynamo's module key ("L['self'].layers[0]._modules['fc']") as a dotted path ("layers.0.fc")."""
+    key = _ROOT_RE.sub("", key)
+    key = re.sub(r"\._modules\[['\"]([^'\"]+)['\"]\]", r".\1", key)
+    key = re.sub(r"\[['\"]?([^'\"\]]+)['\"]?\]", r".\1", key)
+    return key.strip(".")
+
+
+def param_path(dynamo_input: str) -> Optional[str]:
+    """A lifted parameter/buffer placeholder name of a Dynamo graph as a dotted path, else None.
+
+    "L_self_modules_layers_modules_0_modules_fc_parameters_weight_" -> "layers.0.fc.weight" (the root is the
+    forward's first argument's name, not always ``self``)."""
+    m = re.match(r"^[lL]_.+?_(modules|parameters|buffers)_(.+?)_?$", dynamo_input)
+    if not m:
+        return None
+    parts = re.split(r"_(?:modules|parameters|buffers)_", m.group(2))
+    return ".".join(p for p in parts if p) or None
+
+
+def _type_name(t: Any) -> str:
+    return getattr(t, "__qualname__", None) or getattr(t, "__name__", None) or str(t)
+
+
+def node_meta(gm: fx.GraphModule, kind: str, dynamo_inputs: Sequence[str] = ()) -> dict:
+    """The node_meta.json object of an AOT graph (see the module docstring)."""
+    traces: dict[str, int] = {}
+    stacks: dict[tuple, int] = {}
+    nodes: dict[str, dict] = {}
+    by_seq: dict[int, Any] = {}
+    by_node: dict[str, tuple] = {}  # module stack given to each node so far
+
+    def intern(table: dict, key: Any) -> int:
+        return table.setdefault(key, len(table))
+
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and n.meta.get("nn_module_stack") and n.meta.get("seq_nr") is not None:
+            by_seq.setdefault(n.meta["seq_nr"], n.meta["nn_module_stack"])
+    for n in gm.graph.nodes:
+        m = n.meta
+        entry: dict[str, Any] = {}
+        tag = m.get("partitioner_tag")
+        backward = tag == "is_backward" or (tag is None and kind == "backward")
+        entry["phase"] = "backward" if backward else "forward"
+        stack = m.get("nn_module_stack") or m.get("fwd_nn_module_stack")
+        if not stack and m.get("seq_nr") is not None and n.op == "call_function" and not m.get("is_gradient_acc"):
+            stack = by_seq.get(m["seq_nr"])
+        items: tuple = ()
+        if stack:
+            # {id: (key, type)} (older releases: {key: type})
+            items = tuple(
+                (module_path(str(v[0])), _type_name(v[1])) if isinstance(v, tuple) and len(v) == 2
+                else (module_path(str(k)), _type_name(v))
+                for k, v in stack.items()
+            )
+            items = tuple((p, t) for p, t in items if p)
+        elif backward and n.op == "call_function":
+            # Gradient accumulation (is_gradient_acc: seq_nr of the loss) sums the gradients its inputs computed: it
+            # belongs where they do (their common module), not to the model as a whole.
+            inputs = [by_node.get(a.name, ()) for a in n.all_input_nodes]
+            if inputs:
+                common = inputs[0]
+                for other in inputs[1:]:
+                    k = 0
+                    while k < min(len(common), len(other)) and common[k] == other[k]:
+                        k += 1
+                    common = common[:k]
+                items = common
+        by_node[n.name] = items
+        if items:
+            entry["module_stack"] = intern(stacks, items)
+        if m.get("stack_trace"):
+            entry["stack_trace"] = intern(traces, m["stack_trace"])
+        if m.get("seq_nr") is not None:
+            entry["seq_nr"] = int(m["seq_nr"])
+        desc = m.get("desc")
+        if n.op == "placeholder" and desc is not None:
+            idx = getattr(desc, "idx", None)
+            if isinstance(idx, int) and 0 <= idx < len(dynamo_inputs):
+                p = param_path(dynamo_inputs[idx])
+                if p:
+                    entry["param"] = p
+        nodes[n.name] = entry
+    return {
+        "format": "fxray-node-meta",
+        "version": 1,
+        "graph_kind": kind,
+        "stack_traces": list(traces),
+        "module_stacks": [[list(x) for x in k] for k in stacks],
+        "nodes": nodes,
+    }
+
+
+# --------------------------------------------------------------------------------------------------
 # real values (.pt)
 # --------------------------------------------------------------------------------------------------
 def _real_copy(x: Any) -> Any:
@@ -228,6 +343,7 @@ class _Compilation:
         self.fw_names: list[str] = []
         self.fw_first_args: Optional[list] = None
         self.joint_written = False
+        self.dynamo_inputs: list[str] = []  # the Dynamo graph's placeholder names (lifted parameters)
 
 
 class CaptureBackend:
@@ -266,19 +382,20 @@ class CaptureBackend:
         with self._lock:
             comp = _Compilation(self, self.graph_index)
             self.graph_index += 1
+        comp.dynamo_inputs = _placeholder_names(gm)
 
         def fw_compiler(fw_gm: fx.GraphModule, fw_inputs: list) -> Callable:
-            d = self._save_graph(fw_gm, fw_inputs, "forward", comp.index)
+            d = self._save_graph(fw_gm, fw_inputs, "forward", comp.index, comp.dynamo_inputs)
             comp.fw_names = _placeholder_names(fw_gm)
             return self._runner(fw_gm, d, "forward", comp)
 
         def bw_compiler(bw_gm: fx.GraphModule, bw_inputs: list) -> Callable:
-            d = self._save_graph(bw_gm, bw_inputs, "backward", comp.index)
+            d = self._save_graph(bw_gm, bw_inputs, "backward", comp.index, comp.dynamo_inputs)
             return self._runner(bw_gm, d, "backward", comp, bw_names=_placeholder_names(bw_gm))
 
         def partition(joint_gm: fx.GraphModule, joint_inputs: Any, **kwargs: Any):
             # 2.11 passes num_fwd_outputs=, static_lifetime_input_indices= ...: forward them all.
-            comp.joint_dir = self._save_graph(joint_gm, joint_inputs, "joint", comp.index)
+            comp.joint_dir = self._save_graph(joint_gm, joint_inputs, "joint", comp.index, comp.dynamo_inputs)
             comp.joint_names = _placeholder_names(joint_gm)
             if comp.joint_dir is not None and self.dump_example_input:
                 try:
@@ -303,12 +420,13 @@ class CaptureBackend:
         stem = f"{self.name}_{kind}_{index}"
         return os.path.join(self.folder, self.name, stem), stem
 
-    def _save_graph(self, gm: fx.GraphModule, args: Any, kind: str, index: int) -> Optional[str]:
+    def _save_graph(self, gm: fx.GraphModule, args: Any, kind: str, index: int,
+                    dynamo_inputs: Sequence[str] = ()) -> Optional[str]:
         try:
             # The compiler callbacks run under AOTAutograd's FakeTensorMode; the graph's real tensor constants
             # (state_dict, deepcopy, torch.save) must not be dispatched through it.
             with unset_fake_temporarily():
-                return self._write_graph(gm, args, kind, index)
+                d = self._write_graph(gm, args, kind, index)
         except Exception as e:
             if self.strict:
                 raise
@@ -320,6 +438,24 @@ class CaptureBackend:
                 pass
             self._record_error(kind, index, "graph", e)
             return None
+        if d is not None:
+            self._write_node_meta(gm, d, kind, index, dynamo_inputs)
+        return d
+
+    def _write_node_meta(self, gm: fx.GraphModule, d: str, kind: str, index: int, dynamo_inputs: Sequence[str]) -> None:
+        """node_meta.json beside module.py; optional, so a failure is recorded, never raised (unless strict)."""
+        try:
+            meta = node_meta(gm, kind, dynamo_inputs)
+            meta["graph"] = self._graph_dir(kind, index)[1]
+            path = os.path.join(d, "node_meta.json")
+            with open(path + ".tmp", "w") as f:
+                json.dump(meta, f, separators=(",", ":"))
+            os.replace(path + ".tmp", path)
+        except Exception as e:
+            if self.strict:
+                raise
+            log.exception("fxray_capture: writing node_meta.json of %s failed", d)
+            self._record_error(kind, index, "node_meta.json", e)
 
     def _record_error(self, kind: str, index: int, stage: str, exc: BaseException) -> None:
         """<stem>.capture_error.txt beside the graph: what was lost and why (never raises)."""

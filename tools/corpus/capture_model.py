@@ -9,6 +9,7 @@ Writes <out>/<mode>.json: what ran, how long, what failed (each step is tried on
 step does not stop the inference step), graph breaks, and for capture the graphs written and the capture errors.
 One model per process: a crash or a hang costs one model (run_corpus.py runs this with a timeout)."""
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -59,7 +60,10 @@ def run(args) -> dict:
     library, build = models.MODELS[args.model]
     torch.manual_seed(0)
     t0 = time.time()
-    built = build(SIZES[args.size], args.keep_dropout)
+    size = SIZES[args.size]
+    if args.layers:
+        size = dataclasses.replace(size, layers=args.layers)
+    built = build(size, args.keep_dropout)
     built.model.to(args.device)
     report = {"model": args.model, "library": library, "mode": args.mode, "device": args.device, "size": args.size,
               "keep_dropout": args.keep_dropout, "torch": torch.__version__, "steps": {},
@@ -92,6 +96,8 @@ def main() -> int:
     p.add_argument("--mode", choices=("capture", "trace"), default="capture")
     p.add_argument("--device", default="cpu")
     p.add_argument("--size", choices=sorted(SIZES), default="tiny")
+    p.add_argument("--layers", type=int, default=0, help="layers of the model (default: the size's); e.g. 24 for a "
+                   "deep model to look at in the GUI's module hierarchy")
     p.add_argument("--keep-dropout", action="store_true", help="keep the configs' dropout (eager refs then differ)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)

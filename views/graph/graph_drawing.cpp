@@ -105,12 +105,13 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
             options.tunedLimits = render::Toggle::On;
             options.stubDistance = 2;
             options.valueStubDistance = 6;
+            options.unconstrainedBackEdges = true;
             options.customLabel = [&](int q) -> std::optional<std::string> {
                 const int origin = collapsed.origin[static_cast<std::size_t>(q)];
                 if (origin >= 0)
                     return std::nullopt;
                 const render::Block& b = request.grouping->blocks[static_cast<std::size_t>(-1 - origin)];
-                std::string title = b.title.size() > 60 ? b.title.substr(0, 57) + "..." : b.title;
+                std::string title = b.title.size() > 48 ? b.title.substr(0, 45) + "..." : b.title;
                 return title + "\n" + b.summary;
             };
         }

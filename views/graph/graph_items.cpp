@@ -1,5 +1,7 @@
 #include "views/graph/graph_items.h"
 
+#include "render/dot_writer.h"
+
 #include "views/graph/graph_scene.h"
 
 #include <QGraphicsScene>
@@ -95,12 +97,15 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->setBrush(Qt::NoBrush);
         painter->drawRect(m_rect.adjusted(-2.5, -2.5, 2.5, 2.5));
     }
-    if (lod < 0.35 || m_lines.isEmpty())
+    // Blocks carry large type (render::kBlockTitlePoints): legible when a whole drawing of them is fitted.
+    const bool block = m_kind == Kind::Block;
+    const qreal sizes[] = {block ? qreal(render::kBlockTitlePoints) : 10, block ? qreal(render::kBlockSummaryPoints) : 9,
+                           block ? qreal(render::kBlockSummaryPoints) : 8};
+    if (lod * sizes[0] < 3.5 || m_lines.isEmpty())
         return;  // too small to read: shapes only
     painter->setPen(Qt::black);
     QFont font = painter->font();
     font.setFamily(QStringLiteral("Helvetica"));
-    const qreal sizes[] = {10, 9, 8};
     qreal total = 0;
     for (int i = 0; i < m_lines.size(); ++i)
         total += (m_kind == Kind::Stub ? 8 : sizes[std::min(i, 2)]) * 1.25;

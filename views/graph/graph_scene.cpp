@@ -103,12 +103,13 @@ void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
         if (block >= 0) {
             const render::Block& b = m_drawing->grouping->blocks[static_cast<std::size_t>(block)];
             QString title = QString::fromStdString(b.title);
-            if (title.size() > 60)
-                title = title.left(57) + QStringLiteral("...");
+            if (title.size() > 48)  // as graph_drawing.cpp cut it for the layout
+                title = title.left(45) + QStringLiteral("...");
             item = new NodeItem(static_cast<int>(i), NodeItem::Kind::Block, rect,
-                                {title, QString::fromStdString(b.summary)}, QColor(0xe8, 0xe8, 0xf0), QColor(0x70, 0x70, 0xa0), false);
+                                QStringList{title} + QString::fromStdString(b.summary).split(QLatin1Char('\n')), QColor(0xe8, 0xe8, 0xf0),
+                                QColor(0x70, 0x70, 0xa0), false);
             item->block = block;
-            item->setToolTip(QStringLiteral("%1\n%2\nnodes %3 … %4\nDouble-click to expand")
+            item->setToolTip(QStringLiteral("%1\n%2\nnodes %3 … %4\nDouble-click to open")
                                  .arg(QString::fromStdString(b.title), QString::fromStdString(b.summary),
                                       QString::fromStdString(g.nodes[static_cast<std::size_t>(b.first)].name),
                                       QString::fromStdString(g.nodes[static_cast<std::size_t>(b.last)].name)));
@@ -254,8 +255,8 @@ void GraphScene::setMarks(const std::vector<NodeMark>& marks)
             mark = marks[static_cast<std::size_t>(item->node)];
         else if (item->block >= 0 && m_drawing && m_drawing->grouping) {
             const render::Block& b = m_drawing->grouping->blocks[static_cast<std::size_t>(item->block)];
-            for (int i = b.first; i <= b.last && static_cast<std::size_t>(i) < marks.size(); ++i)
-                if (severity(marks[static_cast<std::size_t>(i)]) > severity(mark))
+            for (int i : b.nodes)
+                if (static_cast<std::size_t>(i) < marks.size() && severity(marks[static_cast<std::size_t>(i)]) > severity(mark))
                     mark = marks[static_cast<std::size_t>(i)];
         }
         item->setMark(mark);

@@ -52,10 +52,11 @@ GraphPanel::GraphPanel(QWidget* parent)
     , m_view(new GraphView(this))
     , m_search(new QLineEdit(this))
     , m_searchCount(new QLabel(this))
-    , m_byStatus(new QCheckBox(tr("Colour by replay status"), this))
+    , m_byStatus(new QCheckBox(tr("By status"), this))
     , m_expandAll(new QToolButton(this))
     , m_collapseAll(new QToolButton(this))
     , m_status(new QLabel(this))
+    , m_breadcrumb(new QLabel(this))
 {
     m_view->setScene(m_scene);
     m_view->setObjectName(QStringLiteral("graphView"));
@@ -97,13 +98,27 @@ GraphPanel::GraphPanel(QWidget* parent)
     connect(m_expandAll, &QToolButton::clicked, this, &GraphPanel::expandAll);
     connect(m_collapseAll, &QToolButton::clicked, this, &GraphPanel::collapseAll);
     bar->addStretch(1);
-    m_search->setMinimumWidth(140);
+    m_search->setMinimumWidth(100);
+    m_byStatus->setToolTip(tr("Colour nodes by replay status (mismatch, error, NaN origin, unsupported, passed) instead of op category"));
     m_status->setObjectName(QStringLiteral("graphStatus"));
+    // Long status and path lines must not set the panel's minimum width: that squeezed the code panel beside the
+    // graph to ~25 characters. They are clipped instead (the status's whole text is also its tooltip).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_breadcrumb->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(2);
     layout->addLayout(bar);
+    m_breadcrumb->setObjectName(QStringLiteral("graphBreadcrumb"));
+    m_breadcrumb->setTextFormat(Qt::RichText);
+    m_breadcrumb->setVisible(false);
+    m_breadcrumb->setToolTip(tr("Module path of the selection; click a scope to show it as one box again"));
+    connect(m_breadcrumb, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QStringLiteral("scope:")))
+            closeScope(link.mid(6).toInt());
+    });
+    layout->addWidget(m_breadcrumb);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
 
@@ -122,6 +137,10 @@ GraphPanel::GraphPanel(QWidget* parent)
         Q_EMIT nodeSelected(node);
     });
     connect(m_scene, &GraphScene::blockActivated, this, &GraphPanel::expandBlock);
+    connect(m_scene, &GraphScene::blockSelected, this, [this](int block) {
+        if (m_tree && m_grouping && block >= 0 && static_cast<std::size_t>(block) < m_grouping->blocks.size())
+            setFocusScope(m_grouping->blocks[static_cast<std::size_t>(block)].scope);
+    });
     connect(m_watcher, &QFutureWatcher<GraphDrawing>::finished, this, &GraphPanel::onLayoutDone);
     updateStatus();
 }
@@ -140,7 +159,10 @@ void GraphPanel::clear(const QString& message)
         m_cancel->store(true);
     m_graph.reset();
     m_grouping.reset();
+    m_tree.reset();
+    m_focusScope = 0;
     m_scene->clearDrawing();
+    updateBreadcrumb();
     m_selected = -1;
     m_hits.clear();
     m_error = message;
@@ -157,11 +179,23 @@ void GraphPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph)
     m_marks.clear();
     if (!m_graph)
         return;
-    const bool large = m_graph->graph.nodes.size() > kGroupAboveNodes;
-    if (large)
+    const std::size_t count = m_graph->graph.nodes.size();
+    if (count > kScopesAboveNodes && m_graph->modules.hasModules()) {
+        auto tree = std::make_shared<render::ScopeTree>(render::buildScopeTree(m_graph->graph, m_graph->modules));
+        if (tree->useful())
+            m_tree = std::move(tree);
+    }
+    Q_EMIT scopeTreeChanged();
+    m_refit = true;
+    if (m_tree) {
+        m_scopeView = render::initialView(*m_tree, kMaxScopeBoxes);
+        applyScopeView(-1);
+        applySearch(false);
+        return;
+    }
+    if (count > kGroupAboveNodes)
         m_grouping = std::make_shared<render::Grouping>(render::groupIntoBlocks(m_graph->graph, kMaxBlocks));
     m_expanded.assign(m_grouping ? m_grouping->blocks.size() : 0, false);
-    m_refit = true;
     requestLayout();
     applySearch(false);
 }
@@ -226,7 +260,10 @@ void GraphPanel::onLayoutDone()
         m_scene->selectNode(select);
         if (m_scene->itemForNode(select))
             m_view->centerOnItem(m_scene->itemForNode(select));
+    } else if (m_pendingCenter >= 0 && m_scene->itemForNode(m_pendingCenter)) {
+        m_view->centerOnItem(m_scene->itemForNode(m_pendingCenter));
     }
+    m_pendingCenter = -1;
     updateStatus();
     Q_EMIT drawingReady();
 }
@@ -238,7 +275,15 @@ void GraphPanel::selectNode(int node)
         m_scene->selectNode(-1);
         return;
     }
-    if (m_grouping) {
+    if (m_tree) {
+        setFocusScope(m_tree->scopeOf[static_cast<std::size_t>(node)]);
+        if (m_grouping && m_grouping->blockOf[static_cast<std::size_t>(node)] >= 0) {
+            render::openPathTo(*m_tree, m_scopeView, node);
+            m_pendingSelect = node;
+            applyScopeView(-1);
+            return;
+        }
+    } else if (m_grouping) {
         const int block = m_grouping->blockOf[static_cast<std::size_t>(node)];
         if (!m_expanded[static_cast<std::size_t>(block)]) {
             m_expanded[static_cast<std::size_t>(block)] = true;
@@ -270,6 +315,18 @@ void GraphPanel::setReport(std::shared_ptr<const replay::ReplayReport> report)
 
 void GraphPanel::expandBlock(int block)
 {
+    if (m_tree && m_grouping && block >= 0 && static_cast<std::size_t>(block) < m_grouping->blocks.size()) {
+        const render::Block& b = m_grouping->blocks[static_cast<std::size_t>(block)];
+        if (b.fold >= 0)
+            m_scopeView.foldOpen[static_cast<std::size_t>(b.fold)] = 1;
+        else if (b.direct)
+            m_scopeView.directOpen[static_cast<std::size_t>(b.scope)] = 1;
+        else if (b.scope >= 0)
+            m_scopeView.scopeOpen[static_cast<std::size_t>(b.scope)] = 1;
+        setFocusScope(b.fold >= 0 ? m_tree->folds[static_cast<std::size_t>(b.fold)].parent : b.scope);
+        applyScopeView(b.nodes.empty() ? -1 : b.nodes.front());
+        return;
+    }
     if (!m_grouping || block < 0 || static_cast<std::size_t>(block) >= m_expanded.size() || m_expanded[static_cast<std::size_t>(block)])
         return;
     m_expanded[static_cast<std::size_t>(block)] = true;
@@ -277,8 +334,98 @@ void GraphPanel::expandBlock(int block)
     requestLayout();
 }
 
+void GraphPanel::applyScopeView(int centerNode)
+{
+    if (!m_tree || !m_graph)
+        return;
+    m_grouping = std::make_shared<render::Grouping>(render::groupingForView(m_graph->graph, *m_tree, m_scopeView));
+    m_expanded.assign(m_grouping->blocks.size(), false);
+    m_pendingCenter = centerNode;
+    requestLayout();
+    updateBreadcrumb();
+}
+
+void GraphPanel::revealScope(int scope)
+{
+    if (!m_tree || scope < 0 || static_cast<std::size_t>(scope) >= m_tree->scopes.size())
+        return;
+    render::revealScope(*m_tree, m_scopeView, scope);
+    setFocusScope(scope);
+    applyScopeView(m_tree->scopes[static_cast<std::size_t>(scope)].nodes.front());
+}
+
+void GraphPanel::openScope(int scope)
+{
+    if (!m_tree || scope < 0 || static_cast<std::size_t>(scope) >= m_tree->scopes.size())
+        return;
+    render::revealScope(*m_tree, m_scopeView, scope);
+    m_scopeView.scopeOpen[static_cast<std::size_t>(scope)] = 1;
+    setFocusScope(scope);
+    applyScopeView(m_tree->scopes[static_cast<std::size_t>(scope)].nodes.front());
+}
+
+void GraphPanel::closeScope(int scope)
+{
+    if (!m_tree || scope < 0 || static_cast<std::size_t>(scope) >= m_tree->scopes.size())
+        return;
+    if (scope == 0) {
+        m_scopeView = render::initialView(*m_tree, kMaxScopeBoxes);
+        m_refit = true;
+    } else {
+        render::closeScope(*m_tree, m_scopeView, scope);
+        render::revealScope(*m_tree, m_scopeView, scope);
+    }
+    m_selected = -1;
+    m_scene->selectNode(-1);
+    setFocusScope(scope);
+    applyScopeView(m_tree->scopes[static_cast<std::size_t>(scope)].nodes.front());
+}
+
+void GraphPanel::setFocusScope(int scope)
+{
+    if (!m_tree || scope < 0 || static_cast<std::size_t>(scope) >= m_tree->scopes.size() || scope == m_focusScope) {
+        updateBreadcrumb();
+        return;
+    }
+    m_focusScope = scope;
+    updateBreadcrumb();
+    Q_EMIT focusScopeChanged(scope);
+}
+
+QString GraphPanel::breadcrumbText() const
+{
+    return m_breadcrumb->text();
+}
+
+void GraphPanel::updateBreadcrumb()
+{
+    m_breadcrumb->setVisible(m_tree != nullptr);
+    if (!m_tree) {
+        m_breadcrumb->clear();
+        return;
+    }
+    QStringList parts;
+    for (int s : m_tree->ancestry(m_focusScope)) {
+        const render::Scope& scope = m_tree->scopes[static_cast<std::size_t>(s)];
+        QString name = QString::fromStdString(s == 0 ? scope.name : scope.name).toHtmlEscaped();
+        if (scope.fold >= 0)
+            name += QStringLiteral(" <span style='color:gray'>(%1)</span>")
+                        .arg(QString::fromStdString(m_tree->folds[static_cast<std::size_t>(scope.fold)].title).toHtmlEscaped());
+        parts << QStringLiteral("<a href='scope:%1' style='text-decoration:none'>%2</a>").arg(s).arg(name);
+    }
+    const render::Scope& focus = m_tree->scopes[static_cast<std::size_t>(m_focusScope)];
+    m_breadcrumb->setText(parts.join(QStringLiteral(" › ")) +
+                          QStringLiteral(" <span style='color:gray'>· %1 nodes%2</span>")
+                              .arg(focus.nodes.size())
+                              .arg(focus.type.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(focus.type).toHtmlEscaped()));
+}
+
 void GraphPanel::collapseAll()
 {
+    if (m_tree) {
+        closeScope(0);
+        return;
+    }
     if (!m_grouping)
         return;
     std::fill(m_expanded.begin(), m_expanded.end(), false);
@@ -288,6 +435,14 @@ void GraphPanel::collapseAll()
 
 void GraphPanel::expandAll()
 {
+    if (m_tree) {
+        std::fill(m_scopeView.scopeOpen.begin(), m_scopeView.scopeOpen.end(), 1);
+        std::fill(m_scopeView.foldOpen.begin(), m_scopeView.foldOpen.end(), 1);
+        std::fill(m_scopeView.directOpen.begin(), m_scopeView.directOpen.end(), 1);
+        m_refit = true;
+        applyScopeView(-1);
+        return;
+    }
     if (!m_grouping)
         return;
     std::fill(m_expanded.begin(), m_expanded.end(), true);
@@ -377,10 +532,15 @@ void GraphPanel::updateStatus()
         return;
     }
     QString text = tr("%1 nodes").arg(m_graph->graph.nodes.size());
-    if (grouped)
+    if (m_tree)
+        text += tr(" · module hierarchy from %1 · %2 boxes (double-click one to open it)")
+                    .arg(QString::fromStdString(m_graph->modules.describe()))
+                    .arg(d->collapsedBlocks());
+    else if (grouped)
         text += tr(" · %1 of %2 blocks collapsed (double-click one to expand)").arg(d->collapsedBlocks()).arg(m_grouping->blocks.size());
     text += tr(" · layout %1 s").arg(d->totalSeconds, 0, 'f', 2);
     m_status->setText(text);
+    m_status->setToolTip(text);
 }
 
 }  // namespace fxray::views

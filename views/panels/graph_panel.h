@@ -6,6 +6,7 @@
 #include "io/graph_source.h"
 #include "views/graph/graph_drawing.h"
 #include "views/graph/graph_items.h"
+#include "render/scope_tree.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -44,6 +45,16 @@ public:
     void setReport(std::shared_ptr<const replay::ReplayReport> report);
     void expandBlock(int block);
     void collapseAll();
+
+    // Module hierarchy (render/scope_tree.h): graphs whose nodes know their modules open as a tree of module scopes
+    // (null otherwise). Reveal shows a scope as one box (opening what holds it); open shows what is inside.
+    const render::ScopeTree* scopeTree() const { return m_tree.get(); }
+    const render::ScopeView& scopeView() const { return m_scopeView; }
+    void revealScope(int scope);
+    void openScope(int scope);
+    void closeScope(int scope);  // the scope as one box again; 0: the first view
+    int focusScope() const { return m_focusScope; }
+    QString breadcrumbText() const;
     void expandAll();  // lays out every node: slow for thousands of nodes, runs in the background like any layout
 
     // Search: nodes whose name or op contains the text (case-insensitive); next/previous select them in turn.
@@ -61,6 +72,8 @@ public:
 Q_SIGNALS:
     void nodeSelected(int node);
     void drawingReady();               // a new layout is on screen
+    void scopeTreeChanged();           // a new graph: its scope tree (or none)
+    void focusScopeChanged(int scope); // the scope the breadcrumb shows (selected node's or box's)
     void layoutFailed(const QString& message);
 
 private:
@@ -69,6 +82,9 @@ private:
     void updateStatus();
     void applySearch(bool select);
     void stepSearch(int step);  // +1 next, -1 previous, wrapping
+    void applyScopeView(int centerNode);  // new grouping from m_scopeView, laid out; centre on the node's item
+    void setFocusScope(int scope);
+    void updateBreadcrumb();
 
     std::shared_ptr<const io::LoadedGraph> m_graph;
     std::shared_ptr<const render::Grouping> m_grouping;
@@ -81,6 +97,11 @@ private:
     bool m_refit = true;            // fit the view when the next layout arrives (a new graph)
     int m_selected = -1;
     int m_pendingSelect = -1;       // select once the layout that expands its block arrives
+    int m_pendingCenter = -1;       // centre on this node's item (or its box) once the next layout arrives
+    std::shared_ptr<const render::ScopeTree> m_tree;
+    render::ScopeView m_scopeView;
+    int m_focusScope = 0;
+    QLabel* m_breadcrumb = nullptr;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QFutureWatcher<GraphDrawing>* m_watcher = nullptr;
     std::vector<int> m_hits;
@@ -96,6 +117,11 @@ private:
     QToolButton* m_collapseAll = nullptr;
     QLabel* m_status = nullptr;
 };
+
+// Graphs with module scopes open as the scope tree from this many nodes on (a 652-node Llama joint graph drawn node
+// by node is a long thin column); the first view keeps at most kMaxScopeBoxes boxes and nodes on screen.
+inline constexpr std::size_t kScopesAboveNodes = 200;
+inline constexpr std::size_t kMaxScopeBoxes = 40;
 
 // Per FX node: what a replay report says of it (None without a report).
 std::vector<NodeMark> marksFromReport(const replay::ReplayReport* report, std::size_t nodes);

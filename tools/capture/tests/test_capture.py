@@ -78,9 +78,11 @@ def graph_dir(root: Path, name: str, kind: str, i: int) -> Path:
     return root / name / f"{name}_{kind}_{i}"
 
 
-def check_graph_dir(d: Path, real_inputs: bool = True, eager_outputs: bool = True) -> list:
+def check_graph_dir(d: Path, real_inputs: bool = True, eager_outputs: bool = True, node_meta: bool = True) -> list:
     stem = d.name
     expected = {"module.py", "__init__.py", "state_dict.pt", f"{stem}.input", f"{stem}.readable.py"}
+    if node_meta:  # (the committed samples predate node_meta.json)
+        expected.add("node_meta.json")
     if real_inputs:
         expected.add(f"{stem}.pt")
         if eager_outputs:  # (the committed samples predate .expected.pt)
@@ -290,6 +292,67 @@ def _samples_present():
         pytest.skip("samples/cpu not generated (run tools/capture/make_samples.py)")
 
 
+class _Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ln = nn.LayerNorm(8)
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return x + torch.relu(self.fc(self.ln(x)))
+
+
+class _Stack(nn.Module):
+    def __init__(self, n=3):
+        super().__init__()
+        self.layers = nn.ModuleList([_Block() for _ in range(n)])
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return self.head(x)
+
+
+def test_node_meta_sidecar(tmp_path):
+    """node_meta.json: module stacks of forward nodes, the forward twins' of backward nodes, parameter paths of
+    placeholders, stack traces stored once."""
+    compiled = torch.compile(_Stack(), backend=fxray_capture.backend("stk", tmp_path, strict=True))
+    compiled(torch.randn(2, 8)).sum().backward()
+    for kind in KINDS:
+        check_graph_dir(graph_dir(tmp_path, "stk", kind, 0))
+    joint = json.loads((graph_dir(tmp_path, "stk", "joint", 0) / "node_meta.json").read_text())
+    assert joint["format"] == "fxray-node-meta" and joint["version"] == 1 and joint["graph"] == "stk_joint_0"
+    nodes, stacks = joint["nodes"], joint["module_stacks"]
+
+    def module(name):
+        return stacks[nodes[name]["module_stack"]][-1][0]
+
+    assert nodes["primals_1"]["param"] == "layers.0.ln.weight"
+    assert module("addmm") == "layers.0.fc" and stacks[nodes["addmm"]["module_stack"]][0] == ["layers.0", "_Block"]
+    assert module("addmm_1") == "layers.1.fc" and module("relu_2") == "layers.2"
+    assert nodes["addmm"]["phase"] == "forward"
+    # backward twins: relu's backward (decomposed: le + where) belongs to layers.2, in the backward phase
+    assert nodes["where"]["phase"] == "backward" and module("where") == "layers.2"
+    assert nodes["mm"]["phase"] == "backward" and module("mm") == "head"
+    # stack traces are deduplicated: fewer distinct traces than nodes that carry one
+    with_trace = [n for n in nodes.values() if "stack_trace" in n]
+    assert with_trace and len(joint["stack_traces"]) < len(with_trace)
+    assert all(0 <= n["stack_trace"] < len(joint["stack_traces"]) for n in with_trace)
+    backward = json.loads((graph_dir(tmp_path, "stk", "backward", 0) / "node_meta.json").read_text())
+    assert any(v.get("phase") == "backward" and "module_stack" in v for v in backward["nodes"].values())
+
+
+def test_module_path_and_param_path():
+    assert fxray_capture.module_path("L['self'].layers[0]._modules['fc']") == "layers.0.fc"
+    assert fxray_capture.module_path("L['self'].model.layers.3.self_attn") == "model.layers.3.self_attn"
+    assert fxray_capture.module_path("L['self']") == ""
+    assert (fxray_capture.param_path("L_self_modules_layers_modules_0_modules_self_attn_modules_q_proj_parameters_weight_")
+            == "layers.0.self_attn.q_proj.weight")
+    assert fxray_capture.param_path("l_s_modules_head_buffers_running_mean_") == "head.running_mean"
+    assert fxray_capture.param_path("l_x_") is None
+
+
 def test_committed_samples_match_make_samples():
     _samples_present()
     manifest = json.loads((SAMPLES / "MANIFEST.json").read_text())
@@ -314,7 +377,7 @@ def test_committed_samples_match_make_samples():
 def test_committed_samples_contents():
     _samples_present()
     for inp in sorted((SAMPLES / "dumps").rglob("*.input")):
-        meta = check_graph_dir(inp.parent, eager_outputs=False)
+        meta = check_graph_dir(inp.parent, eager_outputs=False, node_meta=False)
         check_real_inputs(inp.parent, meta, every_tensor_nonzero=False)
         assert str(REPO) not in (inp.parent / f"{inp.parent.name}.readable.py").read_text()
     mlp_fw = (SAMPLES / "dumps/mlp/mlp_forward_0/mlp_forward_0.readable.py").read_text()

@@ -1,0 +1,500 @@
+#include "render/scope_tree.h"
+
+#include "graph/tensor_meta.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <utility>
+
+namespace fxray::render {
+
+namespace {
+
+struct Hasher {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+    void bytes(const void* p, std::size_t n)
+    {
+        const auto* c = static_cast<const unsigned char*>(p);
+        for (std::size_t i = 0; i < n; ++i) {
+            h ^= c[i];
+            h *= 1099511628211ull;
+        }
+    }
+    void str(std::string_view s)
+    {
+        bytes(s.data(), s.size());
+        const char end = 0;
+        bytes(&end, 1);
+    }
+    template <class T>
+    void value(const T& v)
+    {
+        bytes(&v, sizeof v);
+    }
+};
+
+void hashArg(Hasher& h, const graph::Arg& a, const std::vector<int>& local)
+{
+    h.value(static_cast<int>(a.kind));
+    switch (a.kind) {
+    case graph::Arg::Kind::Bool: h.value(a.b); break;
+    case graph::Arg::Kind::Int: h.value(a.i); break;
+    case graph::Arg::Kind::Float: h.value(a.f); break;
+    case graph::Arg::Kind::Complex: h.value(a.f); h.value(a.imag); break;
+    case graph::Arg::Kind::String:
+    case graph::Arg::Kind::Layout:
+    case graph::Arg::Kind::MemoryFormat: h.str(a.s); break;
+    case graph::Arg::Kind::DType: h.value(static_cast<int>(a.dtype)); break;
+    case graph::Arg::Kind::Node: {
+        const int at = a.node >= 0 && static_cast<std::size_t>(a.node) < local.size() ? local[static_cast<std::size_t>(a.node)] : -1;
+        h.value(at);
+        break;
+    }
+    default: break;
+    }
+    for (const graph::Arg& item : a.items)
+        hashArg(h, item, local);
+}
+
+bool isInput(const graph::Node& n)
+{
+    return n.kind == graph::NodeKind::Placeholder || n.kind == graph::NodeKind::GetAttr;
+}
+
+// "layers.3" -> ("layers", 3); other names -> ("name", -1)
+std::pair<std::string, long> splitIndex(const std::string& name)
+{
+    const std::size_t dot = name.rfind('.');
+    if (dot == std::string::npos || dot + 1 == name.size())
+        return {name, -1};
+    const std::string tail = name.substr(dot + 1);
+    if (!std::all_of(tail.begin(), tail.end(), [](char c) { return c >= '0' && c <= '9'; }) || tail.size() > 9)
+        return {name, -1};
+    return {name.substr(0, dot), std::stol(tail)};
+}
+
+std::string foldTitle(const ScopeTree& tree, const std::vector<int>& scopes)
+{
+    const std::string count = " ×" + std::to_string(scopes.size());
+    std::vector<long> indices;
+    std::string prefix;
+    bool numbered = true;
+    for (int s : scopes) {
+        auto [p, k] = splitIndex(tree.scopes[static_cast<std::size_t>(s)].name);
+        if (k < 0 || (!prefix.empty() && p != prefix)) {
+            numbered = false;
+            break;
+        }
+        prefix = p;
+        indices.push_back(k);
+    }
+    if (numbered) {
+        std::sort(indices.begin(), indices.end());
+        bool consecutive = true;
+        for (std::size_t i = 1; i < indices.size(); ++i)
+            consecutive = consecutive && indices[i] == indices[i - 1] + 1;
+        if (consecutive)
+            return prefix + "." + std::to_string(indices.front()) + "–" + std::to_string(indices.back()) + count;
+    }
+    return tree.scopes[static_cast<std::size_t>(scopes.front())].name + " … " +
+           tree.scopes[static_cast<std::size_t>(scopes.back())].name + count;
+}
+
+// An open scope's own nodes, when many: runs in program order, about 4 blocks, cut where
+// the statement changes when possible; inputs never share a block with computation.
+std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vector<int>& direct)
+{
+    std::vector<std::vector<int>> out;
+    if (direct.empty())
+        return out;
+    const std::size_t target = std::max<std::size_t>(4, (direct.size() + 3) / 4);
+    for (std::size_t k = 0; k < direct.size(); ++k) {
+        const graph::Node& n = g.nodes[static_cast<std::size_t>(direct[k])];
+        bool cut = out.empty();
+        if (!cut) {
+            const graph::Node& prev = g.nodes[static_cast<std::size_t>(out.back().back())];
+            cut = isInput(prev) != isInput(n) || out.back().size() >= 2 * target ||
+                  (out.back().size() >= target && prev.stack != n.stack);
+        }
+        if (cut)
+            out.emplace_back();
+        out.back().push_back(direct[k]);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::uint64_t structureHash(const graph::Graph& g, const std::vector<int>& nodes)
+{
+    // Position of each node in the set; one scratch array reused (a 20,000-node graph has thousands of scopes), reset
+    // below so that it is all -1 between calls.
+    thread_local std::vector<int> local;
+    if (local.size() < g.nodes.size())
+        local.assign(g.nodes.size(), -1);
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+        local[static_cast<std::size_t>(nodes[k])] = static_cast<int>(k);
+    Hasher h;
+    for (int i : nodes) {
+        const graph::Node& n = g.nodes[static_cast<std::size_t>(i)];
+        h.value(static_cast<int>(n.kind));
+        h.str(n.target.str());
+        h.str(n.meta ? graph::formatAnnotation(*n.meta) : std::string());
+        for (const graph::Arg& a : n.args)
+            hashArg(h, a, local);
+        for (const auto& [key, a] : n.kwargs) {
+            h.str(key);
+            hashArg(h, a, local);
+        }
+    }
+    for (int i : nodes)
+        local[static_cast<std::size_t>(i)] = -1;
+    return h.h;
+}
+
+std::vector<int> ScopeTree::ancestry(int scope) const
+{
+    std::vector<int> out;
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent)
+        out.push_back(s);
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+std::string ScopeTree::title(int scope) const
+{
+    const Scope& s = scopes[static_cast<std::size_t>(scope)];
+    return s.type.empty() ? s.name : s.name + " (" + s.type + ")";
+}
+
+ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modules)
+{
+    ScopeTree tree;
+    tree.source = modules.source;
+    const std::size_t count = g.nodes.size();
+    Scope root;
+    root.name = "model";
+    tree.scopes.push_back(root);
+    tree.scopeOf.assign(count, 0);
+    tree.phase.assign(count, graph::Phase::Unknown);
+    std::map<std::pair<int, std::string>, int> childByName;
+    const bool known = modules.nodes.size() == count;
+    for (std::size_t i = 0; i < count; ++i) {
+        const graph::Node& n = g.nodes[i];
+        int scope = 0;
+        if (known && n.kind != graph::NodeKind::Output) {
+            const graph::NodeOrigin& o = modules.nodes[i];
+            tree.phase[i] = o.phase;
+            std::vector<std::string> parts = graph::moduleComponents(o.module);
+            if (!modules.backwardTwins && o.phase == graph::Phase::Backward && !isInput(n))
+                parts.insert(parts.begin(), "backward");
+            for (std::size_t k = 0; k < parts.size(); ++k) {
+                const auto key = std::make_pair(scope, parts[k]);
+                auto it = childByName.find(key);
+                if (it == childByName.end()) {
+                    Scope s;
+                    s.name = parts[k];
+                    const Scope& parent = tree.scopes[static_cast<std::size_t>(scope)];
+                    s.path = parent.path.empty() ? parts[k] : parent.path + "." + parts[k];
+                    s.parent = scope;
+                    s.depth = parent.depth + 1;
+                    tree.scopes.push_back(std::move(s));
+                    const int id = static_cast<int>(tree.scopes.size()) - 1;
+                    tree.scopes[static_cast<std::size_t>(scope)].children.push_back(id);
+                    it = childByName.emplace(key, id).first;
+                }
+                scope = it->second;
+            }
+            if (!o.moduleType.empty() && !parts.empty() && tree.scopes[static_cast<std::size_t>(scope)].type.empty())
+                tree.scopes[static_cast<std::size_t>(scope)].type = o.moduleType;
+        }
+        tree.scopeOf[i] = scope;
+        tree.scopes[static_cast<std::size_t>(scope)].direct.push_back(static_cast<int>(i));
+        for (int s = scope; s >= 0; s = tree.scopes[static_cast<std::size_t>(s)].parent)
+            tree.scopes[static_cast<std::size_t>(s)].nodes.push_back(static_cast<int>(i));
+    }
+    // A scope that holds only parameters read elsewhere (tied weights) is still a scope; one with nothing is not made.
+    for (Scope& s : tree.scopes) {
+        std::sort(s.children.begin(), s.children.end(), [&](int a, int b) {
+            return tree.scopes[static_cast<std::size_t>(a)].nodes.front() < tree.scopes[static_cast<std::size_t>(b)].nodes.front();
+        });
+    }
+    for (Scope& s : tree.scopes)
+        s.hash = structureHash(g, s.nodes);
+    // Folds: runs of consecutive siblings with the same structure.
+    for (std::size_t p = 0; p < tree.scopes.size(); ++p) {
+        const std::vector<int> children = tree.scopes[p].children;
+        for (std::size_t a = 0; a < children.size();) {
+            std::size_t b = a + 1;
+            const Scope& first = tree.scopes[static_cast<std::size_t>(children[a])];
+            while (b < children.size()) {
+                const Scope& other = tree.scopes[static_cast<std::size_t>(children[b])];
+                if (other.hash != first.hash || other.nodes.size() != first.nodes.size())
+                    break;
+                ++b;
+            }
+            // Numbered siblings (a ModuleList's layers.0, layers.1, ...) fold from two on; others (q_proj, k_proj and
+            // v_proj are often identical) only in longer runs, where folding is what makes the drawing readable.
+            bool numbered = true;
+            for (std::size_t k = a; k < b; ++k)
+                numbered = numbered && splitIndex(tree.scopes[static_cast<std::size_t>(children[k])].name).second >= 0;
+            if (b - a >= (numbered ? 2u : 4u)) {
+                Fold f;
+                f.parent = static_cast<int>(p);
+                for (std::size_t k = a; k < b; ++k) {
+                    f.scopes.push_back(children[k]);
+                    tree.scopes[static_cast<std::size_t>(children[k])].fold = static_cast<int>(tree.folds.size());
+                    const std::vector<int>& nodes = tree.scopes[static_cast<std::size_t>(children[k])].nodes;
+                    f.nodes.insert(f.nodes.end(), nodes.begin(), nodes.end());
+                }
+                std::sort(f.nodes.begin(), f.nodes.end());
+                f.title = foldTitle(tree, f.scopes);
+                tree.folds.push_back(std::move(f));
+            }
+            a = b;
+        }
+    }
+    return tree;
+}
+
+namespace {
+
+ScopeView emptyView(const ScopeTree& tree)
+{
+    ScopeView v;
+    v.scopeOpen.assign(tree.scopes.size(), 0);
+    v.foldOpen.assign(tree.folds.size(), 0);
+    v.directOpen.assign(tree.scopes.size(), 0);
+    if (!v.scopeOpen.empty())
+        v.scopeOpen[0] = 1;
+    return v;
+}
+
+bool isOpen(const std::vector<char>& v, int i)
+{
+    return i >= 0 && static_cast<std::size_t>(i) < v.size() && v[static_cast<std::size_t>(i)];
+}
+
+// Walks what an open scope draws: its own nodes (or their chunks) and its children (shut scope, shut fold, or the
+// open child's own items, recursively).
+struct Visitor {
+    std::function<void(int node)> node;
+    std::function<void(int scope, std::vector<int> nodes)> direct;  // a chunk of an open scope's own nodes
+    std::function<void(int scope)> shutScope;
+    std::function<void(int fold)> shutFold;
+};
+
+void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, int scope, const Visitor& v)
+{
+    const Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
+    if (isOpen(view.directOpen, scope) || s.direct.size() <= kDirectNodesShown) {
+        for (int n : s.direct)
+            v.node(n);
+    } else {
+        for (std::vector<int>& chunk : directChunks(g, s.direct))
+            v.direct(scope, std::move(chunk));
+    }
+    for (std::size_t k = 0; k < s.children.size(); ++k) {
+        const int c = s.children[k];
+        const int fold = tree.scopes[static_cast<std::size_t>(c)].fold;
+        if (fold >= 0 && !isOpen(view.foldOpen, fold)) {
+            if (tree.folds[static_cast<std::size_t>(fold)].scopes.front() == c)
+                v.shutFold(fold);
+            continue;
+        }
+        if (isOpen(view.scopeOpen, c))
+            visit(g, tree, view, c, v);
+        else
+            v.shutScope(c);
+    }
+}
+
+std::size_t itemsOfOpen(const ScopeTree& tree, const ScopeView& view, int scope)
+{
+    // Counting needs no graph except for chunking, which only depends on sizes: approximate chunks by 8.
+    const Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
+    std::size_t n = (isOpen(view.directOpen, scope) || s.direct.size() <= kDirectNodesShown) ? s.direct.size()
+                                                                                            : std::min<std::size_t>(4, s.direct.size());
+    for (int c : s.children) {
+        const int fold = tree.scopes[static_cast<std::size_t>(c)].fold;
+        if (fold >= 0 && !isOpen(view.foldOpen, fold)) {
+            n += tree.folds[static_cast<std::size_t>(fold)].scopes.front() == c;
+            continue;
+        }
+        n += isOpen(view.scopeOpen, c) ? itemsOfOpen(tree, view, c) : 1;
+    }
+    return n;
+}
+
+}  // namespace
+
+std::size_t visibleCount(const ScopeTree& tree, const ScopeView& view)
+{
+    return tree.scopes.empty() ? 0 : itemsOfOpen(tree, view, 0);
+}
+
+ScopeView initialView(const ScopeTree& tree, std::size_t maxBoxes)
+{
+    ScopeView view = emptyView(tree);
+    if (tree.scopes.empty())
+        return view;
+    std::size_t visible = visibleCount(tree, view);
+    std::vector<char> tried(tree.scopes.size(), 0);
+    for (;;) {
+        // Shut scopes on screen (not inside a shut fold), largest first.
+        std::vector<int> shut;
+        std::function<void(int)> collect = [&](int scope) {
+            for (int c : tree.scopes[static_cast<std::size_t>(scope)].children) {
+                const int fold = tree.scopes[static_cast<std::size_t>(c)].fold;
+                if (fold >= 0 && !isOpen(view.foldOpen, fold))
+                    continue;
+                if (isOpen(view.scopeOpen, c))
+                    collect(c);
+                else if (!tried[static_cast<std::size_t>(c)])
+                    shut.push_back(c);
+            }
+        };
+        collect(0);
+        std::stable_sort(shut.begin(), shut.end(), [&](int a, int b) {
+            return tree.scopes[static_cast<std::size_t>(a)].nodes.size() > tree.scopes[static_cast<std::size_t>(b)].nodes.size();
+        });
+        bool opened = false;
+        for (int c : shut) {
+            tried[static_cast<std::size_t>(c)] = 1;
+            if (tree.scopes[static_cast<std::size_t>(c)].children.empty())
+                continue;  // a leaf module (q_proj) opens into single nodes: only on demand
+            view.scopeOpen[static_cast<std::size_t>(c)] = 1;
+            const std::size_t now = visibleCount(tree, view);
+            if (now <= maxBoxes) {
+                visible = now;
+                opened = true;
+                break;
+            }
+            view.scopeOpen[static_cast<std::size_t>(c)] = 0;
+        }
+        if (!opened)
+            break;
+    }
+    (void)visible;
+    return view;
+}
+
+void openPathTo(const ScopeTree& tree, ScopeView& view, int node)
+{
+    if (node < 0 || static_cast<std::size_t>(node) >= tree.scopeOf.size())
+        return;
+    const int scope = tree.scopeOf[static_cast<std::size_t>(node)];
+    for (int s : tree.ancestry(scope)) {
+        view.scopeOpen[static_cast<std::size_t>(s)] = 1;
+        if (const int fold = tree.scopes[static_cast<std::size_t>(s)].fold; fold >= 0)
+            view.foldOpen[static_cast<std::size_t>(fold)] = 1;
+    }
+    view.directOpen[static_cast<std::size_t>(scope)] = 1;
+}
+
+void revealScope(const ScopeTree& tree, ScopeView& view, int scope)
+{
+    if (scope < 0 || static_cast<std::size_t>(scope) >= tree.scopes.size())
+        return;
+    for (int s : tree.ancestry(scope)) {
+        if (s != scope)
+            view.scopeOpen[static_cast<std::size_t>(s)] = 1;
+        if (const int fold = tree.scopes[static_cast<std::size_t>(s)].fold; fold >= 0)
+            view.foldOpen[static_cast<std::size_t>(fold)] = 1;
+    }
+}
+
+void closeScope(const ScopeTree& tree, ScopeView& view, int scope)
+{
+    if (scope < 0 || static_cast<std::size_t>(scope) >= tree.scopes.size())
+        return;
+    std::function<void(int)> shut = [&](int s) {
+        if (s != 0)
+            view.scopeOpen[static_cast<std::size_t>(s)] = 0;
+        view.directOpen[static_cast<std::size_t>(s)] = 0;
+        for (int c : tree.scopes[static_cast<std::size_t>(s)].children) {
+            if (const int fold = tree.scopes[static_cast<std::size_t>(c)].fold; fold >= 0)
+                view.foldOpen[static_cast<std::size_t>(fold)] = 0;
+            shut(c);
+        }
+    };
+    shut(scope);
+}
+
+namespace {
+
+// "34 nodes · mm 2 · add 5 · view 7" -> "34 nodes · mm 2 · add 5": short lines keep boxes narrow, so that a fitted
+// drawing of them is drawn larger.
+std::string shortSummary(const graph::Graph& g, const std::vector<int>& nodes, std::size_t ops = 2)
+{
+    Block b;
+    b.nodes = nodes;
+    describeBlock(g, b);
+    std::size_t at = 0;
+    for (std::size_t k = 0; k <= ops; ++k) {
+        at = b.summary.find(" · ", at == 0 ? 0 : at + 1);
+        if (at == std::string::npos)
+            return b.summary;
+    }
+    return b.summary.substr(0, at);
+}
+
+}  // namespace
+
+Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view)
+{
+    Grouping out;
+    out.blockOf.assign(g.nodes.size(), -1);
+    if (tree.scopes.empty())
+        return out;
+    const auto add = [&](Block b) {
+        const int id = static_cast<int>(out.blocks.size());
+        for (int n : b.nodes)
+            out.blockOf[static_cast<std::size_t>(n)] = id;
+        out.blocks.push_back(std::move(b));
+    };
+    Visitor v;
+    v.node = [](int) {};
+    std::vector<int> chunkCount(tree.scopes.size(), 0);
+    v.direct = [&](int scope, std::vector<int> nodes) {
+        Block b;
+        b.nodes = std::move(nodes);
+        b.scope = scope;
+        b.direct = true;
+        describeBlock(g, b);
+        // "model · backward 2": what these are (the scope's own nodes, not a submodule), then the statements.
+        const bool inputs = std::all_of(b.nodes.begin(), b.nodes.end(), [&](int n) { return isInput(g.nodes[static_cast<std::size_t>(n)]); });
+        const graph::Phase phase = tree.phase.empty() ? graph::Phase::Unknown : tree.phase[static_cast<std::size_t>(b.nodes.front())];
+        const std::string what = inputs ? "inputs" : phase == graph::Phase::Backward ? "backward" : phase == graph::Phase::Forward ? "forward" : "own nodes";
+        b.title = tree.scopes[static_cast<std::size_t>(scope)].name + " · " + what + " " + std::to_string(++chunkCount[static_cast<std::size_t>(scope)]);
+        b.summary = shortSummary(g, b.nodes, 1);
+        add(std::move(b));
+    };
+    v.shutScope = [&](int scope) {
+        const Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
+        Block b;
+        b.nodes = s.nodes;
+        b.scope = scope;
+        describeBlock(g, b);
+        b.title = s.name;
+        b.summary = (s.type.empty() ? "" : s.type + "\n") + shortSummary(g, s.nodes, 1);
+        add(std::move(b));
+    };
+    v.shutFold = [&](int fold) {
+        const Fold& f = tree.folds[static_cast<std::size_t>(fold)];
+        Block b;
+        b.nodes = f.nodes;
+        b.fold = fold;
+        b.scope = f.scopes.front();
+        describeBlock(g, b);
+        const Scope& one = tree.scopes[static_cast<std::size_t>(f.scopes.front())];
+        b.title = f.title;
+        b.summary = (one.type.empty() ? "" : one.type + "\n") + "each " + shortSummary(g, one.nodes, 1);
+        add(std::move(b));
+    };
+    visit(g, tree, view, 0, v);
+    return out;
+}
+
+}  // namespace fxray::render
