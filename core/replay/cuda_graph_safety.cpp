@@ -57,17 +57,6 @@ bool hasTrueKwargOrArg(const Node& n, std::string_view key, std::size_t position
     return n.args.size() > position && n.args[position].kind == Arg::Kind::Bool && n.args[position].b;
 }
 
-// The graph's outputs, flattened in the order the replayer collects them; -1 for non-node entries.
-void flattenOutputs(const Arg& a, std::vector<int>& out)
-{
-    if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
-        for (const Arg& item : a.items)
-            flattenOutputs(item, out);
-        return;
-    }
-    out.push_back(a.kind == Arg::Kind::Node ? a.node : -1);
-}
-
 // Node references inside one argument plan (lists included).
 void refsOf(const ArgPlan& a, std::vector<int>& out)
 {
@@ -96,6 +85,17 @@ std::string placeholderList(const graph::Graph& g, const std::set<int>& phs)
 }
 
 }  // namespace
+
+// The graph's outputs, flattened in the order the replayer collects them; -1 for non-node entries.
+void flattenOutputs(const Arg& a, std::vector<int>& out)
+{
+    if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
+        for (const Arg& item : a.items)
+            flattenOutputs(item, out);
+        return;
+    }
+    out.push_back(a.kind == Arg::Kind::Node ? a.node : -1);
+}
 
 bool isRandomOp(const Node& n)
 {

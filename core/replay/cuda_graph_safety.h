@@ -24,6 +24,10 @@ struct OutputNondeterminism {
     std::set<std::string> random;   // "aten.native_dropout.default", "aten._scaled_dot_product_efficient_attention.default philox_seed"
     std::set<std::string> uninitialised;  // the output is an empty*() op's memory itself ("aten.empty.memory_format")
 };
+// The graph's outputs (the output node's argument), flattened in the order the replayer collects them; -1 for
+// non-node entries.
+void flattenOutputs(const graph::Arg& a, std::vector<int>& out);
+
 // One entry per graph output, flattened in output-node order as the replayer collects them.
 std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans);
 

@@ -84,6 +84,21 @@ def a_literal_changed_in_the_aot_graph_diverges_there_and_later_stages_are_still
 
 
 @check
+def outputs_of_a_constant_the_log_has_no_value_for_are_not_compared():
+    # AOTAutograd lifts a literal of the dynamo graph into a constant tensor that the log holds no value for (BART's
+    # and Whisper's decoder start token on the H100): its generated stand-in is no compiler divergence.
+    log = edit_trace_payload(BREAKS, os.path.join(TMP, "constant.log"), "aot_inference_graph",
+                             'add: "f32[4][1]cpu" = torch.ops.aten.add.Tensor(sin, 1);  sin = None',
+                             '_tensor_constant0: "f32[][]cpu" = self._tensor_constant0\n'
+                             '        add: "f32[4][1]cpu" = torch.ops.aten.add.Tensor(sin, _tensor_constant0);  sin = None')
+    code, r = compare_json(log + "#0/0")
+    s = stage(r, "aot_inference")
+    c = s["comparisons"][0]
+    assert r["verdict"] != "diverge" and s["verdict"] == "not compared" and not c["compared"], (r["reason"], c)
+    assert "_tensor_constant0" in c["note"] and "no value" in c["note"], c
+
+
+@check
 def a_compile_without_an_aot_graph_cannot_be_lined_up_and_says_why():
     # frame 4 of graph_breaks.log: the backend raised, so dynamo's graph is all there is
     code, r = compare_json(BREAKS + "#4/0")
