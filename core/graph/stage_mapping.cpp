@@ -180,11 +180,17 @@ StageIoMap mapDownstream(const Graph& stage, const Graph& aot, int userOutputs)
         }
     }
     const std::size_t outs = flatOutputCount(stage), aotOuts = flatOutputCount(aot);
-    if (outs != aotOuts) {
+    StageIoMap a = mapAot(aot, userOutputs);
+    // A joint graph returns the forward's outputs (mutated inputs, user outputs) first, then gradients where the
+    // forward returns saved activations: the user outputs sit at the same positions.
+    const bool joint = !aot.pytreeInputs.empty() || aotCount > stageInputs.size();
+    const bool within = std::all_of(a.outputs.begin(), a.outputs.end(), [&](int k) { return k < static_cast<int>(outs); });
+    if (outs != aotOuts && !(joint && within)) {
         m.unmappable = "it returns " + std::to_string(outs) + " values, the AOT graph " + std::to_string(aotOuts);
         return m;
     }
-    StageIoMap a = mapAot(aot, userOutputs);
+    if (outs != aotOuts)
+        m.notes.push_back("user outputs at the AOT joint graph's positions (its forward part)");
     m.outputs = a.outputs;
     return m;
 }

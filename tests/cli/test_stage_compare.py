@@ -84,6 +84,27 @@ def a_literal_changed_in_the_aot_graph_diverges_there_and_later_stages_are_still
 
 
 @check
+def a_compile_that_logged_only_the_joint_graph_compares_its_forward_part():
+    # The AOT forward and backward records dropped: the joint graph (primals and tangents in, forward outputs and
+    # gradients out) is the AOT stage; the post-grad forward's inputs line up with its primals by name.
+    with open(MLP) as f:
+        lines = f.read().split("\n")
+    kept, skipping = [], False
+    for line in lines:
+        if not line.startswith("\t"):
+            skipping = '"aot_forward_graph": {}' in line or '"aot_backward_graph": {}' in line
+        if not skipping:
+            kept.append(line)
+    log = os.path.join(TMP, "joint_only.log")
+    with open(log, "w") as f:
+        f.write("\n".join(kept))
+    code, r = compare_json(log + "#0/0")
+    assert code == 0 and r["verdict"] == "agree", (r["reason"], r["stages"])
+    assert [s["stage"] for s in r["stages"]] == ["dynamo", "aot_joint", "post_grad"], r["stages"]
+    assert all(s["compared"] == 1 for s in r["stages"][1:]), r["stages"]
+
+
+@check
 def a_compile_without_an_aot_graph_cannot_be_lined_up_and_says_why():
     # frame 4 of graph_breaks.log: the backend raised, so dynamo's graph is all there is
     code, r = compare_json(BREAKS + "#4/0")
