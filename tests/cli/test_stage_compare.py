@@ -47,6 +47,10 @@ def a_clean_training_compile_agrees_at_every_stage():
         c = s["comparisons"][0]
         assert c["what"].startswith("f32[8, 10]") and c["tolerance"] == "f32: atol 0.0001 rtol 0.0001", c
         assert s["max_abs"] < 1e-4, s["max_abs"]
+    # --runnable adds inductor's input (fx_graph_runnable) between the AOT forward and the post-grad graph
+    code, r = compare_json(MLP + "#0/0", "--runnable")
+    assert code == 0 and [s["stage"] for s in r["stages"]] == ["dynamo", "aot_forward", "runnable", "post_grad"], r["stages"]
+    assert stage(r, "runnable")["verdict"] == "agree", stage(r, "runnable")
     # the text form says the same, with the tolerance used
     code, out, _ = run("compare", MLP + "#0/0")
     assert code == 0 and ": agree" in out.splitlines()[0] and "tolerance: f32: atol 0.0001" in out, out
