@@ -15,7 +15,9 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
                                          ReplayReport& report)
 {
     const StageIo& stage = *options.stage;
-    const io::LoadedGraph from = stage.inputsFrom == lg.entry.address ? lg : io::loadAddress(stage.inputsFrom);
+    // Loaded from its address for every stage, the AOT stage included (whose own graph came over the wire as
+    // printed text): every stage's inputs come from the very same graph, hence the same values.
+    const io::LoadedGraph from = io::loadAddress(stage.inputsFrom);
     ReplayOptions plain = options;
     plain.stage.reset();
     std::vector<c10::IValue> reference = makeInputs(from, plain, device, report);
