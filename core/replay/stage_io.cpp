@@ -48,11 +48,19 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
     return inputs;
 }
 
-std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<int>& outputMap)
+std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<c10::IValue>& inputs,
+                                     const std::vector<int>& outputMap)
 {
     std::vector<c10::IValue> out;
-    for (int k : outputMap)
-        out.push_back(k >= 0 && k < static_cast<int>(outputs.size()) ? outputs[static_cast<std::size_t>(k)] : c10::IValue());
+    for (int k : outputMap) {
+        const int input = -k - 2;
+        if (k >= 0 && k < static_cast<int>(outputs.size()))
+            out.push_back(outputs[static_cast<std::size_t>(k)]);
+        else if (k <= -2 && input < static_cast<int>(inputs.size()))
+            out.push_back(inputs[static_cast<std::size_t>(input)]);
+        else
+            out.emplace_back();
+    }
     return out;
 }
 
