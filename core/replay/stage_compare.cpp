@@ -204,8 +204,11 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
                 const graph::Node& p = dynamo->nodes[static_cast<std::size_t>(dynamo->placeholders()[static_cast<std::size_t>(n)])];
                 name = p.attr.empty() ? p.name : p.attr;
             }
-            names += (k ? ", " : "") + std::to_string(userOutputs + static_cast<int>(k)) + " = " + name;
+            if (k < 6)
+                names += (k ? ", " : "") + std::to_string(userOutputs + static_cast<int>(k)) + " = " + name;
         }
+        if (mutated.size() > 6)
+            names += ", ... (" + std::to_string(mutated.size()) + " in all)";
         out.notes.push_back("outputs after the " + std::to_string(userOutputs) +
                             " user output(s) are the inputs the compile mutates, as each stage leaves them: " + names);
     }
