@@ -85,6 +85,8 @@ StageIoMap mapAot(const Graph& aot, int userOutputs)
     for (std::size_t u = 0; u < m.outputs.size(); ++u)
         if (m.outputs[u] < 0)
             m.notes.push_back("user output " + std::to_string(u) + " is not among the AOT graph's outputs");
+    for (const MutatedInput& mi : mutatedInputs(aot))
+        m.outputs.push_back(mi.aotOutput >= 0 ? mi.aotOutput : -(mi.aotInput + 2));
     return m;
 }
 
@@ -96,6 +98,8 @@ StageIoMap mapDynamo(const Graph& dynamo, const Graph& aot, int userOutputs)
     m.inputs.assign(count, -1);
     for (int u = 0; u < userOutputs; ++u)
         m.outputs.push_back(u);
+    for (const MutatedInput& mi : mutatedInputs(aot))
+        m.outputs.push_back(mi.dynamoInput >= 0 && static_cast<std::size_t>(mi.dynamoInput) < count ? -(mi.dynamoInput + 2) : -1);
     bool described = false;
     std::string reshaping;  // a descriptor under which inputs do not line up one to one
     for (std::size_t j = 0; j < aotCount; ++j) {
@@ -180,12 +184,24 @@ StageIoMap mapDownstream(const Graph& stage, const Graph& aot, int userOutputs)
         }
     }
     const std::size_t outs = flatOutputCount(stage), aotOuts = flatOutputCount(aot);
-    if (outs != aotOuts) {
+    StageIoMap a = mapAot(aot, userOutputs);
+    // A joint graph returns the forward's outputs (mutated inputs, user outputs) first, then gradients where the
+    // forward returns saved activations: the user outputs sit at the same positions.
+    const bool joint = !aot.pytreeInputs.empty() || aotCount > stageInputs.size();
+    const bool within = std::all_of(a.outputs.begin(), a.outputs.end(), [&](int k) { return k < static_cast<int>(outs); });
+    if (outs != aotOuts && !(joint && within)) {
         m.unmappable = "it returns " + std::to_string(outs) + " values, the AOT graph " + std::to_string(aotOuts);
         return m;
     }
-    StageIoMap a = mapAot(aot, userOutputs);
+    if (outs != aotOuts)
+        m.notes.push_back("user outputs at the AOT joint graph's positions (its forward part)");
     m.outputs = a.outputs;
+    for (int& k : m.outputs) {
+        if (k > -2)
+            continue;
+        const auto it = std::find(m.inputs.begin(), m.inputs.end(), -k - 2);  // the AOT input mutated in place: ours
+        k = it == m.inputs.end() ? -1 : -static_cast<int>(it - m.inputs.begin()) - 2;
+    }
     return m;
 }
 
@@ -219,6 +235,40 @@ AotDescriptor parseAotDescriptor(const std::string& comment)
             d.index = v;
     }
     return d;
+}
+
+std::vector<MutatedInput> mutatedInputs(const Graph& aot)
+{
+    std::vector<MutatedInput> out;
+    const auto placeholders = aot.placeholders();
+    // AOT placeholder j -> dynamo's input (its PlainAOTInput index, or j itself in a log without descriptors).
+    auto dynamoIndex = [&](int j) {
+        const AotDescriptor d = parseAotDescriptor(aot.nodes[static_cast<std::size_t>(placeholders[static_cast<std::size_t>(j)])].comment);
+        return d.kind.empty() ? j : d.kind == "PlainAOTInput" ? d.index : -1;
+    };
+    const std::string key = "mutated_input=";
+    for (std::size_t k = 0; k < aot.outputComments.size(); ++k) {
+        const std::string& c = aot.outputComments[k];
+        const std::size_t at = c.find(key);
+        if (parseAotDescriptor(c).kind != "InputMutationAOTOutput" || at == std::string::npos)
+            continue;
+        const AotDescriptor inner = parseAotDescriptor(c.substr(at + key.size(), c.size() - 1 - at - key.size()));
+        if (inner.kind == "PlainAOTInput" && inner.index >= 0)
+            out.push_back({inner.index, -1, static_cast<int>(k)});
+    }
+    // Mutations kept in the graph (inference graphs, and training graphs of recent torch): copy_ into a placeholder.
+    for (const Node& n : aot.nodes) {
+        if (!n.isOp() || n.target.op != "copy_" || n.args.empty() || n.args[0].kind != Arg::Kind::Node)
+            continue;
+        const auto it = std::find(placeholders.begin(), placeholders.end(), n.args[0].node);
+        if (it == placeholders.end())
+            continue;
+        const int j = static_cast<int>(it - placeholders.begin());
+        const int dyn = dynamoIndex(j);
+        if (dyn >= 0 && std::none_of(out.begin(), out.end(), [&](const MutatedInput& m) { return m.dynamoInput == dyn; }))
+            out.push_back({dyn, j, -1});
+    }
+    return out;
 }
 
 int userOutputCount(const Graph* dynamo, const Graph& aot)

@@ -38,7 +38,9 @@ struct StageIoMap {
     // generates this input from its own metadata (inputNotes says why).
     std::vector<int> inputs;
     std::vector<std::string> inputNotes;  // one line per input that is not taken from the reference inputs
-    // Per user output u (dynamo's outputs, in order): the position in the stage's flattened outputs; -1: none.
+    // Per user output u (dynamo's outputs, in order), then per input the compile mutates (mutatedInputs): the
+    // position in the stage's flattened outputs; -1: none; -(j + 2): the stage's input j as it is after the run
+    // (dynamo's graph mutates its inputs in place, the AOT graphs return the new values).
     std::vector<int> outputs;
     // Why this stage cannot be lined up with the AOT graph ("" when it can): nothing is compared for it.
     std::string unmappable;
@@ -48,6 +50,16 @@ struct StageIoMap {
 // The number of user outputs: the dynamo graph's flattened output count, or without one the AOT graph's
 // PlainAOTOutput descriptors (or all its outputs when it has none).
 int userOutputCount(const Graph* dynamo, const Graph& aot);
+
+// An input the compile mutates: returned by the AOT graph (InputMutationAOTOutput(mutated_input=PlainAOTInput(
+// idx=n)) at aotOutput), or written in place by it (copy_ into its placeholder aotInput; aotOutput -1).
+// Compared after the user outputs, as each stage leaves it.
+struct MutatedInput {
+    int dynamoInput = -1;  // n: dynamo's placeholder
+    int aotInput = -1;     // the AOT graph's placeholder
+    int aotOutput = -1;
+};
+std::vector<MutatedInput> mutatedInputs(const Graph& aot);
 
 // Maps one stage onto the AOT graph. `aot` is the graph the reference inputs are generated for.
 StageIoMap mapStage(const Graph& stage, StageRole role, const Graph& aot, int userOutputs);

@@ -754,7 +754,7 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
         report.notes.push_back("outputs not compared: the stage did not run cleanly to the end");
         return;
     }
-    const std::vector<c10::IValue> mine = detail::userOutputs(outputs, stage.outputMap);
+    const std::vector<c10::IValue> mine = detail::userOutputs(outputs, p.inputs, stage.outputMap);
     if (!stage.saveOutputs.empty())
         detail::saveValues(mine, stage.saveOutputs);
     if (stage.referenceOutputs.empty())
@@ -769,13 +769,13 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
                                   [](const graph::Node& n) { return n.target.op.find("conv") != std::string::npos; });
     for (std::size_t u = 0; u < mine.size(); ++u) {
         const int at = stage.outputMap[u];
-        std::string why = at < 0 ? "not compared: this stage has no counterpart of user output " + std::to_string(u)
+        std::string why = at == -1 ? "not compared: this stage has no counterpart of user output " + std::to_string(u)
                           : u >= reference.size() || (reference[u].isNone() && !mine[u].isNone())
                               ? "not compared: the reference stage has no counterpart"
                               : "";
-        if (why.empty() && static_cast<std::size_t>(at) < nondeterminism.size())
+        if (why.empty() && at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size())
             why = notComparable(nondeterminism[static_cast<std::size_t>(at)]);
-        if (why.empty() && static_cast<std::size_t>(at) < madeUp.size() && !madeUp[static_cast<std::size_t>(at)].empty())
+        if (why.empty() && at >= 0 && static_cast<std::size_t>(at) < madeUp.size() && !madeUp[static_cast<std::size_t>(at)].empty())
             why = "not compared: depends on constant " + madeUp[static_cast<std::size_t>(at)] +
                   ", which the log holds no value for (generated here; the other stages have its real value)";
         if (why.empty()) {

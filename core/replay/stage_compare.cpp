@@ -193,6 +193,25 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
         if (cs.stages[k].role == graph::StageRole::Dynamo && graphs[k])
             dynamo = &graphs[k]->graph;
     const int userOutputs = graph::userOutputCount(dynamo, aot.graph);
+    // Inputs the compile mutates are compared too, after the user outputs, as each stage leaves them.
+    const auto mutated = graph::mutatedInputs(aot.graph);
+    if (!mutated.empty()) {
+        std::string names;
+        for (std::size_t k = 0; k < mutated.size(); ++k) {
+            const int n = mutated[k].dynamoInput;
+            std::string name = "input " + std::to_string(n);
+            if (dynamo && n >= 0 && static_cast<std::size_t>(n) < dynamo->placeholders().size()) {
+                const graph::Node& p = dynamo->nodes[static_cast<std::size_t>(dynamo->placeholders()[static_cast<std::size_t>(n)])];
+                name = p.attr.empty() ? p.name : p.attr;
+            }
+            if (k < 6)
+                names += (k ? ", " : "") + std::to_string(userOutputs + static_cast<int>(k)) + " = " + name;
+        }
+        if (mutated.size() > 6)
+            names += ", ... (" + std::to_string(mutated.size()) + " in all)";
+        out.notes.push_back("outputs after the " + std::to_string(userOutputs) +
+                            " user output(s) are the inputs the compile mutates, as each stage leaves them: " + names);
+    }
 
     std::unique_ptr<ScratchDir> scratch;
     try {

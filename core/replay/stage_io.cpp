@@ -15,7 +15,9 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
                                          ReplayReport& report)
 {
     const StageIo& stage = *options.stage;
-    const io::LoadedGraph from = stage.inputsFrom == lg.entry.address ? lg : io::loadAddress(stage.inputsFrom);
+    // Loaded from its address for every stage, the AOT stage included (whose own graph came over the wire as
+    // printed text): every stage's inputs come from the very same graph, hence the same values.
+    const io::LoadedGraph from = io::loadAddress(stage.inputsFrom);
     ReplayOptions plain = options;
     plain.stage.reset();
     std::vector<c10::IValue> reference = makeInputs(from, plain, device, report);
@@ -46,11 +48,19 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
     return inputs;
 }
 
-std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<int>& outputMap)
+std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<c10::IValue>& inputs,
+                                     const std::vector<int>& outputMap)
 {
     std::vector<c10::IValue> out;
-    for (int k : outputMap)
-        out.push_back(k >= 0 && k < static_cast<int>(outputs.size()) ? outputs[static_cast<std::size_t>(k)] : c10::IValue());
+    for (int k : outputMap) {
+        const int input = -k - 2;
+        if (k >= 0 && k < static_cast<int>(outputs.size()))
+            out.push_back(outputs[static_cast<std::size_t>(k)]);
+        else if (k <= -2 && input < static_cast<int>(inputs.size()))
+            out.push_back(inputs[static_cast<std::size_t>(input)]);
+        else
+            out.emplace_back();
+    }
     return out;
 }
 

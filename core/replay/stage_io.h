@@ -18,8 +18,10 @@ namespace fxray::replay::detail {
 std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
                                          ReplayReport& report);
 
-// The graph's outputs at outputMap's positions, in user-output order (None where the stage has no counterpart).
-std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<int>& outputMap);
+// The graph's outputs at outputMap's positions, in user-output order (None where the stage has no counterpart);
+// an entry -(j + 2) takes input j as the run left it (an input the graph mutated in place).
+std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<c10::IValue>& inputs,
+                                     const std::vector<int>& outputMap);
 
 // Values as a LibTorch pickle (what torch.load reads too), tensors moved to the CPU first; and back.
 void saveValues(const std::vector<c10::IValue>& values, const std::string& path);

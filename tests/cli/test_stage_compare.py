@@ -47,6 +47,10 @@ def a_clean_training_compile_agrees_at_every_stage():
         c = s["comparisons"][0]
         assert c["what"].startswith("f32[8, 10]") and c["tolerance"] == "f32: atol 0.0001 rtol 0.0001", c
         assert s["max_abs"] < 1e-4, s["max_abs"]
+    # --runnable adds inductor's input (fx_graph_runnable) between the AOT forward and the post-grad graph
+    code, r = compare_json(MLP + "#0/0", "--runnable")
+    assert code == 0 and [s["stage"] for s in r["stages"]] == ["dynamo", "aot_forward", "runnable", "post_grad"], r["stages"]
+    assert stage(r, "runnable")["verdict"] == "agree", stage(r, "runnable")
     # the text form says the same, with the tolerance used
     code, out, _ = run("compare", MLP + "#0/0")
     assert code == 0 and ": agree" in out.splitlines()[0] and "tolerance: f32: atol 0.0001" in out, out
@@ -96,6 +100,27 @@ def outputs_of_a_constant_the_log_has_no_value_for_are_not_compared():
     c = s["comparisons"][0]
     assert r["verdict"] != "diverge" and s["verdict"] == "not compared" and not c["compared"], (r["reason"], c)
     assert "_tensor_constant0" in c["note"] and "no value" in c["note"], c
+
+
+@check
+def a_compile_that_logged_only_the_joint_graph_compares_its_forward_part():
+    # The AOT forward and backward records dropped: the joint graph (primals and tangents in, forward outputs and
+    # gradients out) is the AOT stage; the post-grad forward's inputs line up with its primals by name.
+    with open(MLP) as f:
+        lines = f.read().split("\n")
+    kept, skipping = [], False
+    for line in lines:
+        if not line.startswith("\t"):
+            skipping = '"aot_forward_graph": {}' in line or '"aot_backward_graph": {}' in line
+        if not skipping:
+            kept.append(line)
+    log = os.path.join(TMP, "joint_only.log")
+    with open(log, "w") as f:
+        f.write("\n".join(kept))
+    code, r = compare_json(log + "#0/0")
+    assert code == 0 and r["verdict"] == "agree", (r["reason"], r["stages"])
+    assert [s["stage"] for s in r["stages"]] == ["dynamo", "aot_joint", "post_grad"], r["stages"]
+    assert all(s["compared"] == 1 for s in r["stages"][1:]), r["stages"]
 
 
 @check
@@ -162,10 +187,13 @@ def bf16_autocast_mutated_inputs_and_symints_line_up():
     assert [s["stage"] for s in r["stages"]] == ["dynamo", "aot_inference", "post_grad"], r["stages"]
     for s in r["stages"][1:]:
         assert s["comparisons"][0]["what"].startswith("bf16") and s["comparisons"][0]["tolerance"].startswith("bf16: atol 0.01"), s
-    # conv + batch norm in training: the running statistics come back first (mutated inputs), the user output after
+    # conv + batch norm in training: the user output, then the 3 buffers the compile mutates (dynamo's graph in
+    # place, the AOT and post-grad graphs through copy_ into their inputs), as each stage leaves them
     code, r = compare_json(STAGES + "#1/0")
     assert code == 0 and r["verdict"] == "agree", (r["reason"], r["stages"])
-    assert all(s["compared"] == 1 for s in r["stages"][1:]), r["stages"]
+    assert all(s["compared"] == 4 for s in r["stages"][1:]), r["stages"]
+    assert "3 = L_self_modules_bn_buffers_running_var_" in r["notes"][0], r["notes"]
+    assert r["stages"][1]["comparisons"][1]["tolerance"] == "exact", r["stages"][1]["comparisons"]  # num_batches_tracked
     # a dynamic int: SymInt inputs line up, the int output compares exactly
     code, r = compare_json(STAGES + "#2/0")
     assert code == 0 and r["verdict"] == "agree", (r["reason"], r["stages"])
