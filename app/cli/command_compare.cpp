@@ -29,34 +29,6 @@ constexpr std::string_view kUsage =
     "[--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--runnable] [--json] [-o OUT.json] [--timeout S] "
     "[--in-process]";
 
-class InProcessRunner : public replay::ReplayRunner {
-public:
-    replay::ReplayReport run(const io::LoadedGraph& graph, const replay::ReplayOptions& options, replay::CancelToken* cancel,
-                             const replay::ProgressSink& progress) override
-    {
-        return replay::replayGraph(graph, options, cancel, progress);
-    }
-};
-
-std::unique_ptr<replay::ReplayRunner> makeRunner(const ArgParser& p)
-{
-    if (p.flag("--in-process"))
-        return std::make_unique<InProcessRunner>();
-    worker::WorkerConfig wc;
-    wc.program = worker::ReplayWorker::locateProgram(selfExe());
-    if (auto t = p.value("--timeout")) {
-        double s = 0;
-        try {
-            s = std::stod(*t);
-        } catch (const std::exception&) {
-        }
-        if (!(s > 0))
-            throw Error("--timeout wants a positive number of seconds, got '" + *t + "'");
-        wc.replayTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000));
-    }
-    return std::make_unique<worker::ReplayWorker>(wc);
-}
-
 std::string shortNumber(double v)
 {
     char buf[32];
@@ -142,7 +114,7 @@ int runCompare(const Args& args)
     options.replay = parseReplayOptions(p);
     options.withRunnable = p.flag("--runnable");
     const std::string& target = p.positionals()[0];
-    std::unique_ptr<replay::ReplayRunner> runner = makeRunner(p);
+    std::unique_ptr<replay::ReplayRunner> runner = makeReplayRunner(p);
     if (!io::isCompileAddress(target)) {
         if (target.find('#') != std::string::npos)
             throw Error("'" + target + "' names a graph, not a compile: give <trace log>#<frame>/<compile> (e.g. " +

@@ -34,34 +34,6 @@ constexpr std::string_view kUsage =
     "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
     "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain]";
 
-class InProcessRunner : public replay::ReplayRunner {
-public:
-    replay::ReplayReport run(const io::LoadedGraph& graph, const replay::ReplayOptions& options, replay::CancelToken* cancel,
-                             const replay::ProgressSink& progress) override
-    {
-        return replay::replayGraph(graph, options, cancel, progress);
-    }
-};
-
-std::unique_ptr<replay::ReplayRunner> makeRunner(const ArgParser& p)
-{
-    if (p.flag("--in-process"))
-        return std::make_unique<InProcessRunner>();
-    worker::WorkerConfig wc;
-    wc.program = worker::ReplayWorker::locateProgram(selfExe());
-    if (auto t = p.value("--timeout")) {
-        double s = 0;
-        try {
-            s = std::stod(*t);
-        } catch (const std::exception&) {
-        }
-        if (!(s > 0))
-            throw Error("--timeout wants a positive number of seconds, got '" + *t + "'");
-        wc.replayTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000));
-    }
-    return std::make_unique<worker::ReplayWorker>(wc);
-}
-
 void printJson(const std::vector<replay::ReplayReport>& reports)
 {
     json::Value out;
@@ -101,7 +73,7 @@ int runReplay(const Args& args)
     p.expectPositionals(1, kUsage);
     const replay::ReplayOptions options = parseReplayOptions(p);
     const std::string& target = p.positionals()[0];
-    std::unique_ptr<replay::ReplayRunner> runner = makeRunner(p);
+    std::unique_ptr<replay::ReplayRunner> runner = makeReplayRunner(p);
 
     io::Discovery d = io::discover(target);
     std::vector<replay::ReplayReport> reports;

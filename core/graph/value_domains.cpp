@@ -341,6 +341,20 @@ std::optional<std::int64_t> constantShift(const Node& user, int v)
     return std::nullopt;
 }
 
+// Whether `user` adds a non-negative float to `v` (`running_var + eps` under the sqrt of inductor's decomposed
+// batch norm): whatever keeps the sum's domain positive holds for `v` too when `v` itself is generated positive.
+bool addsNonNegativeFloat(const Node& user, int v)
+{
+    if (!user.isOp() || user.args.size() != 2 || !user.kwargs.empty() || (user.target.op != "add" && user.target.op != "sub"))
+        return false;
+    const Arg& a = user.args[0];
+    const Arg& b = user.args[1];
+    const bool sub = user.target.op == "sub";
+    if (a.kind == Arg::Kind::Node && a.node == v && b.kind == Arg::Kind::Float)
+        return sub ? b.f <= 0 : b.f >= 0;
+    return !sub && b.kind == Arg::Kind::Node && b.node == v && a.kind == Arg::Kind::Float && a.f >= 0;
+}
+
 // Keeps the tighter of two domains: the narrower integer range, Positive over UnitInterval over Any.
 void tighten(ValueDomain& cur, const ValueDomain& found)
 {
@@ -439,6 +453,10 @@ struct Walker {
                 }
                 if (auto c = constantShift(user, v)) {
                     frontier.emplace_back(u, shift + *c);
+                    continue;
+                }
+                if (addsNonNegativeFloat(user, v)) {
+                    frontier.emplace_back(u, shift);
                     continue;
                 }
                 for (std::size_t pos = 0; pos < user.args.size(); ++pos)

@@ -74,6 +74,20 @@ private Q_SLOTS:
         QVERIFY(!domainOf(g, "mean").constrained());
     }
 
+    void inductorsDecomposedBatchNormKeepsItsVariancePositive()
+    {
+        // Inductor's inference graphs compute sqrt(running_var + eps): on random running_var, resnet50's and
+        // shufflenet's trace graphs turned NaN at that sqrt on the CPU.
+        const auto g = parse("        add: \"f32[8]\" = torch.ops.aten.add.Tensor(var, 1e-05)\n"
+                             "        sqrt: \"f32[8]\" = torch.ops.aten.sqrt.default(add)\n"
+                             "        sub: \"f32[8]\" = torch.ops.aten.sub.Tensor(x, 0.5)\n"
+                             "        log: \"f32[8]\" = torch.ops.aten.log.default(sub)\n"
+                             "        return (sqrt, log)\n",
+                             "var: \"f32[8]\", x: \"f32[8]\"");
+        QVERIFY(domainOf(g, "var").kind == ValueDomain::Kind::Positive);
+        QVERIFY(!domainOf(g, "x").constrained());  // x - 0.5 > 0 needs more than a positive x
+    }
+
     void attentionBackwardPhiloxStateIsACpuScalar()
     {
         const auto g = parse("        bw = torch.ops.aten._scaled_dot_product_efficient_attention_backward.default(go, q, k, v, None, out, lse, "
