@@ -20,7 +20,8 @@ bool isViewLike(const Node& n)
     static const OpSet kOps = {"view", "_unsafe_view", "reshape", "clone", "permute", "expand", "squeeze", "unsqueeze",
                                "flatten", "t", "transpose", "contiguous", "alias", "_to_copy", "slice", "select",
                                "repeat", "expand_as", "view_as", "narrow", "unflatten", "movedim", "_reshape_alias",
-                               "as_strided", "lift_fresh_copy", "detach", "to", "type_as", "index_select"};
+                               "as_strided", "lift_fresh_copy", "detach", "to", "type_as", "index_select",
+                               "convert_element_type"};  // prims: inductor casts bf16 statistics up first
     return opIn(n, kOps) && !n.args.empty() && n.args[0].kind == Arg::Kind::Node;
 }
 

@@ -78,12 +78,13 @@ private Q_SLOTS:
     {
         // Inductor's inference graphs compute sqrt(running_var + eps): on random running_var, resnet50's and
         // shufflenet's trace graphs turned NaN at that sqrt on the CPU.
-        const auto g = parse("        add: \"f32[8]\" = torch.ops.aten.add.Tensor(var, 1e-05)\n"
+        const auto g = parse("        cast: \"f32[8]\" = torch.ops.prims.convert_element_type.default(var, torch.float32)\n"
+                             "        add: \"f32[8]\" = torch.ops.aten.add.Tensor(cast, 1e-05)\n"
                              "        sqrt: \"f32[8]\" = torch.ops.aten.sqrt.default(add)\n"
                              "        sub: \"f32[8]\" = torch.ops.aten.sub.Tensor(x, 0.5)\n"
                              "        log: \"f32[8]\" = torch.ops.aten.log.default(sub)\n"
                              "        return (sqrt, log)\n",
-                             "var: \"f32[8]\", x: \"f32[8]\"");
+                             "var: \"bf16[8]\", x: \"f32[8]\"");
         QVERIFY(domainOf(g, "var").kind == ValueDomain::Kind::Positive);
         QVERIFY(!domainOf(g, "x").constrained());  // x - 0.5 > 0 needs more than a positive x
     }
