@@ -68,7 +68,9 @@ QString artifactsHtml(const io::CompileEntry& c, int rank, int compile)
         using K = io::CompileArtifact::Kind;
         if (a.kind == K::Graph && !a.address.empty())
             h += QStringLiteral("<li><a href=\"fxray-graph:%1\">%2</a> <small>(line %3)</small></li>")
-                     .arg(QString::fromLatin1(QUrl::toPercentEncoding(QString::fromStdString(a.address))), esc(a.name)).arg(a.line);
+                     // One arg() call: a chained .arg(line) would fill the encoded address's "%2F" ('/') first.
+                     .arg(QString::fromLatin1(QUrl::toPercentEncoding(QString::fromStdString(a.address))), esc(a.name),
+                          QString::number(a.line));
         else if (a.kind == K::OutputCode)
             h += QStringLiteral("<li><a href=\"fxray-code:%1/%2/%3\">output code %4</a> <small>(%5 chars)</small></li>")
                      .arg(rank).arg(compile).arg(i).arg(esc(a.name)).arg(a.text.size());
