@@ -24,6 +24,11 @@ fi
 bash scripts/bootstrap.sh
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/fxray/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# Paths below the checkout hashed relative to it, and the build directory not hashed: a fresh clone elsewhere (CI)
+# hits what an earlier build cached. The precompiled headers are only cacheable with this sloppiness.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
 
 echo "[build] configuring $BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_PYTHON="$FXRAY_VENV/bin/python" "${extra[@]}" "$@" >"$BUILD_DIR.configure.log" 2>&1 \

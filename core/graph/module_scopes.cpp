@@ -215,12 +215,13 @@ std::size_t countInputs(const Node& n)
 
 }  // namespace
 
-ModuleScopes deriveModuleScopes(const Graph& g, const std::vector<std::string>& dynamoInputs)
+namespace {
+
+// Per node, the module of the parameter it reads directly or through a view of that parameter alone ("" if none);
+// placeholders name their own parameter's module.
+std::vector<std::string> parameterAnchors(const Graph& g, const std::vector<std::string>& dynamoInputs)
 {
     const std::size_t count = g.nodes.size();
-    ModuleScopes out;
-    out.nodes.resize(count);
-    // Parameters (and views of one parameter: t, permute, convert_element_type) -> their module.
     std::vector<std::string> anchor(count);
     for (std::size_t i = 0; i < count; ++i) {
         const Node& n = g.nodes[i];
@@ -259,7 +260,13 @@ ModuleScopes deriveModuleScopes(const Graph& g, const std::vector<std::string>& 
         });
         anchor[i] = best;
     }
-    // Phase: a joint graph runs its backward after the first node that reads a tangent.
+    return anchor;
+}
+
+// Phase: a joint graph runs its backward after the first node that reads a tangent.
+void assignJointPhases(const Graph& g, ModuleScopes& out)
+{
+    const std::size_t count = g.nodes.size();
     std::vector<char> fromTangent(count, 0);
     std::size_t backwardFrom = count;
     bool hasTangents = false;
@@ -289,9 +296,15 @@ ModuleScopes deriveModuleScopes(const Graph& g, const std::vector<std::string>& 
         else if (joint && n.kind == NodeKind::Placeholder)
             out.nodes[i].phase = fromTangent[i] ? Phase::Backward : Phase::Forward;
     }
-    // Nodes that read no parameter: the common module of the nearest anchored nodes before and after them (in the
-    // same phase). A residual add between layers.0.mlp and layers.1.ln belongs to neither layer: the model itself.
-    std::vector<int> prev(count, -1), next(count, -1);
+}
+
+// For each node, the nearest node before (`prev`) and after (`next`) it in the same phase that reads a parameter.
+void nearestAnchored(const Graph& g, const std::vector<std::string>& anchor, const ModuleScopes& out, std::vector<int>& prev,
+                     std::vector<int>& next)
+{
+    const std::size_t count = g.nodes.size();
+    prev.assign(count, -1);
+    next.assign(count, -1);
     int last = -1;
     for (std::size_t i = 0; i < count; ++i) {
         if (last >= 0 && out.nodes[static_cast<std::size_t>(last)].phase != out.nodes[i].phase)
@@ -310,6 +323,21 @@ ModuleScopes deriveModuleScopes(const Graph& g, const std::vector<std::string>& 
         if (!anchor[i].empty() && n.kind != NodeKind::Placeholder)
             last = static_cast<int>(i);
     }
+}
+
+}  // namespace
+
+ModuleScopes deriveModuleScopes(const Graph& g, const std::vector<std::string>& dynamoInputs)
+{
+    const std::size_t count = g.nodes.size();
+    ModuleScopes out;
+    out.nodes.resize(count);
+    const std::vector<std::string> anchor = parameterAnchors(g, dynamoInputs);
+    assignJointPhases(g, out);
+    // Nodes that read no parameter: the common module of the nearest anchored nodes before and after them (in the
+    // same phase). A residual add between layers.0.mlp and layers.1.ln belongs to neither layer: the model itself.
+    std::vector<int> prev, next;
+    nearestAnchored(g, anchor, out, prev, next);
     bool any = false;
     for (std::size_t i = 0; i < count; ++i) {
         const Node& n = g.nodes[i];
