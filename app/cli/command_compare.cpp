@@ -10,6 +10,7 @@
 #include "base/json.h"
 #include "commands.h"
 #include "replay_args.h"
+#include "replay_isolation.h"
 #include "self_exe.h"
 #include "io/compile_stages.h"
 #include "replay/replayer.h"

@@ -16,6 +16,7 @@
 #include "base/json.h"
 #include "commands.h"
 #include "replay_args.h"
+#include "replay_isolation.h"
 #include "self_exe.h"
 #include "io/graph_source.h"
 #include "replay/replayer.h"

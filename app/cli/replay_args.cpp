@@ -1,11 +1,5 @@
 #include "replay_args.h"
 
-#include "self_exe.h"
-#include "replay/replayer.h"
-#include "worker/replay_worker.h"
-
-#include <chrono>
-
 #include <charconv>
 
 namespace fxray::cli {
@@ -71,38 +65,6 @@ replay::ReplayOptions parseReplayOptions(const ArgParser& p)
     o.cudaGraph = p.flag("--cuda-graph");
     o.chain = !p.flag("--no-chain");
     return o;
-}
-
-namespace {
-
-class InProcessRunner : public replay::ReplayRunner {
-public:
-    replay::ReplayReport run(const io::LoadedGraph& graph, const replay::ReplayOptions& options, replay::CancelToken* cancel,
-                             const replay::ProgressSink& progress) override
-    {
-        return replay::replayGraph(graph, options, cancel, progress);
-    }
-};
-
-}  // namespace
-
-std::unique_ptr<replay::ReplayRunner> makeReplayRunner(const ArgParser& p)
-{
-    if (p.flag("--in-process"))
-        return std::make_unique<InProcessRunner>();
-    worker::WorkerConfig wc;
-    wc.program = worker::ReplayWorker::locateProgram(selfExe());
-    if (auto t = p.value("--timeout")) {
-        double s = 0;
-        try {
-            s = std::stod(*t);
-        } catch (const std::exception&) {
-        }
-        if (!(s > 0))
-            throw Error("--timeout wants a positive number of seconds, got '" + *t + "'");
-        wc.replayTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000));
-    }
-    return std::make_unique<worker::ReplayWorker>(wc);
 }
 
 }  // namespace fxray::cli
