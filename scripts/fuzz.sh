@@ -16,6 +16,8 @@ mkdir -p "$OUT"
 CXX=${FXRAY_FUZZ_CXX:-clang++}
 FLAGS=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icore)
 IO=(core/base/error.cpp core/base/json.cpp core/base/md5.cpp core/io/*.cpp core/graph/*.cpp)
+# core/graph reads module sidecars (node_meta.json) through core/base/json.
+GRAPH=(core/base/error.cpp core/base/json.cpp core/graph/*.cpp)
 status=0
 for harness in tests/fuzz/fuzz_*.cpp; do
   name=$(basename "$harness" .cpp)
@@ -24,10 +26,10 @@ for harness in tests/fuzz/fuzz_*.cpp; do
   mkdir -p "$corpus"
   case "$name" in
     fuzz_fx_parser)
-      sources=(core/base/error.cpp core/graph/*.cpp)
+      sources=("${GRAPH[@]}")
       find samples tests/data/fx tests/data/bad/dumps -name '*.py' -size -64k -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
     fuzz_annotation)
-      sources=(core/base/error.cpp core/graph/*.cpp)
+      sources=("${GRAPH[@]}")
       grep -rhoE '"(f|bf|i|u|c|b)[0-9]*\[[^"]*\][^"]*"|"Sym\([^"]*\)"' samples tests/data/fx 2>/dev/null | tr -d '"' | sort -u | head -400 |
         while read -r a; do printf '%s' "$a" > "$corpus/$(printf '%s' "$a" | md5sum | cut -c1-16)"; done ;;
     fuzz_pickle)
@@ -42,7 +44,7 @@ for harness in tests/fuzz/fuzz_*.cpp; do
       sources=("${IO[@]}")
       find samples tests/data/bad/trace tests/data/bad/trace_md5 -name '*.log' -size -256k -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
     fuzz_ir_parsers)
-      sources=(core/base/error.cpp core/graph/*.cpp)
+      sources=("${GRAPH[@]}")
       find samples/cpu/torchscript samples/cpu/ltc -type f ! -name '*.pt' -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
     *) echo "no source list for $name" >&2; exit 2 ;;
   esac
