@@ -57,6 +57,17 @@ bool hasTrueKwargOrArg(const Node& n, std::string_view key, std::size_t position
     return n.args.size() > position && n.args[position].kind == Arg::Kind::Bool && n.args[position].b;
 }
 
+// The graph's outputs, flattened in the order the replayer collects them; -1 for non-node entries.
+void flattenOutputs(const Arg& a, std::vector<int>& out)
+{
+    if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
+        for (const Arg& item : a.items)
+            flattenOutputs(item, out);
+        return;
+    }
+    out.push_back(a.kind == Arg::Kind::Node ? a.node : -1);
+}
+
 // Node references inside one argument plan (lists included).
 void refsOf(const ArgPlan& a, std::vector<int>& out)
 {
@@ -85,17 +96,6 @@ std::string placeholderList(const graph::Graph& g, const std::set<int>& phs)
 }
 
 }  // namespace
-
-// The graph's outputs, flattened in the order the replayer collects them; -1 for non-node entries.
-void flattenOutputs(const Arg& a, std::vector<int>& out)
-{
-    if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
-        for (const Arg& item : a.items)
-            flattenOutputs(item, out);
-        return;
-    }
-    out.push_back(a.kind == Arg::Kind::Node ? a.node : -1);
-}
 
 bool isRandomOp(const Node& n)
 {
@@ -158,7 +158,8 @@ bool isAtomicOp(const Node& n)
     return false;
 }
 
-std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans)
+std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans,
+                                                       const std::set<std::string>& generated)
 {
     std::vector<OutputNondeterminism> upstream(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -168,7 +169,10 @@ std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, co
             const auto& from = upstream[static_cast<std::size_t>(ref)];
             here.atomics.insert(from.atomics.begin(), from.atomics.end());
             here.random.insert(from.random.begin(), from.random.end());
+            here.generatedConstants.insert(from.generatedConstants.begin(), from.generatedConstants.end());
         });
+        if (n.kind == NodeKind::GetAttr && generated.contains(n.attr))
+            here.generatedConstants.insert(n.attr);
         if (isAtomicOp(n))
             here.atomics.insert(n.target.str());
         if (isRandomOp(n))

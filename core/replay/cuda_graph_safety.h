@@ -23,13 +23,12 @@ struct OutputNondeterminism {
     std::set<std::string> atomics;  // "aten.index_add.default"
     std::set<std::string> random;   // "aten.native_dropout.default", "aten._scaled_dot_product_efficient_attention.default philox_seed"
     std::set<std::string> uninitialised;  // the output is an empty*() op's memory itself ("aten.empty.memory_format")
+    std::set<std::string> generatedConstants;  // get_attr constants the dump holds no value for (`generated` below)
 };
-// The graph's outputs (the output node's argument), flattened in the order the replayer collects them; -1 for
-// non-node entries.
-void flattenOutputs(const graph::Arg& a, std::vector<int>& out);
-
 // One entry per graph output, flattened in output-node order as the replayer collects them.
-std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans);
+// `generated` names the constants whose values were made up for this replay (no logged value).
+std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans,
+                                                       const std::set<std::string>& generated = {});
 
 // Random numbers: a captured graph draws from the generator's philox offsets, not eager's sequence.
 bool isRandomOp(const graph::Node& n);

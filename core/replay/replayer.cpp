@@ -714,35 +714,6 @@ std::string expectedOutputsFile(const io::LoadedGraph& lg, const ReplayOptions& 
     return lg.expectedOutputsPath;
 }
 
-// Per graph output (flattened as the replayer collects them), a generated constant it depends on ("" if none).
-// An AOT graph lifts a literal of the dynamo graph into a constant tensor (BART's and Whisper's decoder start token
-// in shift_tokens_right) that a trace log logs no value for: an output computed from its generated stand-in differs
-// from the dynamo stage's for no fault of the compiler (2 elements of BART's decoder ids on the H100).
-std::vector<std::string> outputsFromGeneratedConstants(const graph::Graph& g, const std::set<std::string>& generated)
-{
-    std::vector<std::string> upstream(g.nodes.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-        const graph::Node& n = g.nodes[i];
-        if (n.kind == graph::NodeKind::GetAttr && generated.contains(n.attr)) {
-            upstream[i] = n.attr;
-            continue;
-        }
-        graph::forEachNodeRef(n, [&](int ref) {
-            if (upstream[i].empty())
-                upstream[i] = upstream[static_cast<std::size_t>(ref)];
-        });
-    }
-    std::vector<std::string> out;
-    const int o = g.outputNode();
-    if (o < 0 || g.nodes[static_cast<std::size_t>(o)].args.empty())
-        return out;
-    std::vector<int> refs;
-    detail::flattenOutputs(g.nodes[static_cast<std::size_t>(o)].args[0], refs);
-    for (int r : refs)
-        out.push_back(r >= 0 ? upstream[static_cast<std::size_t>(r)] : std::string());
-    return out;
-}
-
 // Stage compare: the user outputs saved for the stages after this one, or compared with the reference stage's,
 // only when every node ran (a stage with errors or unsupported nodes is a failed stage, not a divergent one).
 void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vector<c10::IValue>& outputs,
@@ -761,8 +732,10 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
         return;
     const std::vector<c10::IValue> reference = detail::loadValues(stage.referenceOutputs);
     report.reference = "reference stage";
-    const auto nondeterminism = detail::outputNondeterminism(*p.graph, p.plans);
-    const std::vector<std::string> madeUp = outputsFromGeneratedConstants(*p.graph, p.generatedConstants);
+    // An AOT graph lifts a literal of the dynamo graph into a constant tensor (BART's and Whisper's decoder start
+    // token) that a trace log logs no value for: an output computed from its generated stand-in differs from the
+    // dynamo stage's for no fault of the compiler.
+    const auto nondeterminism = detail::outputNondeterminism(*p.graph, p.plans, p.generatedConstants);
     // cuDNN's TF32 convolutions: either stage may have them (a dynamo graph calls torch.conv2d, not convolution).
     const bool tf32 = p.device.is_cuda() && at::globalContext().allowTF32CuDNN() &&
                       std::any_of(p.graph->nodes.begin(), p.graph->nodes.end(),
@@ -775,8 +748,9 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
                               : "";
         if (why.empty() && at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size())
             why = notComparable(nondeterminism[static_cast<std::size_t>(at)]);
-        if (why.empty() && at >= 0 && static_cast<std::size_t>(at) < madeUp.size() && !madeUp[static_cast<std::size_t>(at)].empty())
-            why = "not compared: depends on constant " + madeUp[static_cast<std::size_t>(at)] +
+        if (why.empty() && at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size() &&
+            !nondeterminism[static_cast<std::size_t>(at)].generatedConstants.empty())
+            why = "not compared: depends on constant " + *nondeterminism[static_cast<std::size_t>(at)].generatedConstants.begin() +
                   ", which the log holds no value for (generated here; the other stages have its real value)";
         if (why.empty()) {
             report.comparisons.push_back(detail::compareOutput(mine[u], reference[u], static_cast<int>(u), false, tf32));
