@@ -2,6 +2,8 @@
 
 #include "graph/printer.h"
 #include "replay/compiled_autograd_ops.h"
+#include "replay/fsdp_ops.h"
+#include "replay/random_ops.h"
 #include "replay/torch_level.h"
 #include "replay/torch_level_natives.h"
 #include "replay/torch_types.h"
@@ -412,10 +414,13 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
 {
     std::vector<NodePlan> plans;
     plans.reserve(g.nodes.size());
+    registerFsdpOps();
     TorchLevelPlanner torchLevel(g, device);  // dynamo-level nodes: torch functions, Tensor methods, indexing
+    RngPlan rng{options.alignedRng, options.rngSeed};
     for (const graph::Node& n : g.nodes) {
         if (auto tl = torchLevel.plan(plans.size(), plans)) {
-            plans.push_back(std::move(*tl));
+            auto aligned = alignedRandomPlan(*tl, rng);
+            plans.push_back(aligned ? std::move(*aligned) : std::move(*tl));
             continue;
         }
         NodePlan p;
@@ -431,6 +436,16 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             case graph::NodeKind::CallFunction:
                 switch (n.target.kind) {
                 case graph::Target::Kind::Op:
+                    if (n.target.ns == "prims" && n.target.op.starts_with("inductor_")) {
+                        try {
+                            if (auto r = planInductorRandomPrim(g, n, device, rng)) {
+                                p = std::move(*r);
+                                break;
+                            }
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                    }
                     if (options.viewAsReshape && n.target.ns == "aten" && n.target.op == "view" && n.target.overload == "default") {
                         graph::Node reshape = n;
                         reshape.target.op = "reshape";
@@ -481,6 +496,8 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             p.args.clear();
             p.why = e.what();
         }
+        if (auto aligned = alignedRandomPlan(p, rng))
+            p = std::move(*aligned);
         plans.push_back(std::move(p));
     }
     return plans;

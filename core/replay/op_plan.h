@@ -7,6 +7,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/ivalue.h>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -56,6 +57,9 @@ struct NodePlan {
 // must be replayed as that reshape.
 struct PlanOptions {
     bool viewAsReshape = false;
+    // Stage compare's aligned RNG (random_ops.h): the k-th random call draws from a stream seeded by (rngSeed, k).
+    bool alignedRng = false;
+    std::uint64_t rngSeed = 0;
 };
 
 // Compiles every node of g for the given device. Never throws for a node: a node that cannot be planned
