@@ -10,6 +10,7 @@ compiles on the CPU (tests/data/rng/dropout_training.log, written by make_rng_lo
   an output still fails, naming its origin."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -149,6 +150,46 @@ def an_inf_that_reaches_an_output_still_fails_naming_its_origin():
     edit_record_holding(planted, planted, "inductor_post_grad_graph", "aten.log.default", ";  %s = None" % name, "")
     r = reports_of(fxray_json("replay", planted + "#" + address.split("#", 1)[1]))[0]
     assert r["verdict"] == "nan" and r["first_nan_node"] == name, (r["verdict"], r["first_nan_node"], name)
+
+
+CAPTURE = r"""
+import sys
+sys.path.insert(0, sys.argv[2])
+import torch, torch.nn as nn
+import fxray_capture
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Dropout(0.3), nn.Linear(64, 8)).train()
+compiled = torch.compile(model, backend=fxray_capture.backend("drop", sys.argv[1]))
+compiled(torch.randn(16, 32, requires_grad=True)).sum().backward()
+"""
+
+
+def captured_dropout_dumps():
+    """A training step with dropout on, through fxray's capture backend (which writes <stem>.rng.pt)."""
+    out = os.path.join(TMP, "captured")
+    if not os.path.isdir(out):
+        subprocess.run([sys.executable, "-c", CAPTURE, out, os.path.join(SOURCE, "tools", "capture")], check=True,
+                       capture_output=True, timeout=300)
+    return os.path.join(out, "drop")
+
+
+@check
+def a_saved_input_replay_with_the_captured_random_state_draws_what_eager_drew():
+    dumps = captured_dropout_dumps()
+    forward = os.path.join(dumps, "drop_forward_0")
+    assert os.path.exists(os.path.join(forward, "drop_forward_0.rng.pt")), os.listdir(forward)
+    r = reports_of(fxray_json("replay", forward, "--inputs", "saved", "--expected", "auto"))[0]
+    assert r["verdict"] == "pass", (r["verdict"], r["comparisons"])
+    assert any("random state restored" in n for n in r["notes"]), r["notes"]
+    # every output compared by value, the dropout mask and the masked activations included
+    assert r["comparisons"] and all(c["compared"] and c["ok"] and not c.get("by_rate") for c in r["comparisons"]), r["comparisons"]
+    # without the state the draws differ: the random outputs are compared by rate instead, and say so
+    bare = os.path.join(TMP, "bare_forward")
+    shutil.copytree(forward, bare)
+    os.remove(os.path.join(bare, "drop_forward_0.rng.pt"))
+    r = reports_of(fxray_json("replay", bare, "--inputs", "saved", "--expected", "auto"))[0]
+    by_rate = [c for c in r["comparisons"] if c.get("by_rate")]
+    assert by_rate and all(c["ok"] for c in by_rate), r["comparisons"]
 
 
 if __name__ == "__main__":
