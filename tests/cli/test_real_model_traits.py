@@ -167,7 +167,9 @@ def saved_view_inputs_keep_their_layout_and_outputs_equal_eager():
         assert node(r, ph)["status"] == "passed", node(r, ph)
     mul, dropped, empty = r["comparisons"]
     assert mul["compared"] and mul["ok"] and mul["max_abs"] == 0, mul
-    assert not dropped["compared"] and "random op aten.native_dropout.default" in dropped["note"], dropped
+    # Without a recorded generator state the dropout's draws cannot be reproduced: compared by keep/zero rate.
+    assert dropped["compared"] and dropped["by_rate"] and dropped["ok"], dropped
+    assert "random op aten.native_dropout.default" in dropped["note"], dropped
     assert not empty["compared"] and "uninitialised memory" in empty["note"], empty
 
 
