@@ -37,7 +37,8 @@ import torch.nn.functional as F  # noqa: E402
 
 WORLD = 2
 ENTRIES = {"tp": "dtensor_tp", "fsdp2": "fsdp2"}
-COLLECTIVE = re.compile(r"\b(?:_c10d_functional|c10d_functional|_dtensor|fsdp|c10d)\.(\w+)")
+# an op call as graph code prints it: torch.ops._c10d_functional.all_reduce.default(...), torch.ops.fsdp.chunk_cat...
+COLLECTIVE = re.compile(r"torch\.ops\.((?:_c10d_functional|c10d_functional|_dtensor|fsdp|c10d)\.\w+)")
 
 
 class Attention(nn.Module):
