@@ -8,9 +8,10 @@
          attention output and the MLP's down projection; compiled, one training step (forward, loss, backward)
   fsdp2  a 2-block MLP stack sharded with FSDP2 (fully_shard per block and at the root); compiled, one training
          step, then an eager SGD step and a second training step (parameters resharded and gathered again).
-         Dynamo skips FSDP2's hooks (skip_fsdp_hooks, the default): the graphs are the blocks' compute, one per
-         block, and hold no collective; with skip_fsdp_hooks=False and compiled autograd torch 2.11 still gave
-         the same per-block graphs on the CPU (tried), so the fsdp custom ops are not in this corpus yet.
+         Dynamo skips FSDP2's hooks (skip_fsdp_hooks, the default): the all-gathers and reduce-scatters run eagerly
+         around one graph of both blocks' compute, which holds no collective; the second training step recompiles
+         it. With skip_fsdp_hooks=False and compiled autograd torch 2.11 gave the same graphs on the CPU (tried),
+         so FSDP2's custom ops (fsdp.all_gather_copy_in, chunk_cat) are not in this corpus yet.
 
 Each rank runs the same step: --mode capture with fxray_capture (dumps under <out>/dumps/<entry>_rank<N>/, real
 inputs, eager outputs, RNG state), --mode trace with inductor; the parent sets TORCH_TRACE and torch names each
