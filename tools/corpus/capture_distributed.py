@@ -10,8 +10,10 @@
          step, then an eager SGD step and a second training step (parameters resharded and gathered again).
          Dynamo skips FSDP2's hooks (skip_fsdp_hooks, the default): the all-gathers and reduce-scatters run eagerly
          around one graph of both blocks' compute, which holds no collective; the second training step recompiles
-         it. With skip_fsdp_hooks=False and compiled autograd torch 2.11 gave the same graphs on the CPU (tried),
-         so FSDP2's custom ops (fsdp.all_gather_copy_in, chunk_cat) are not in this corpus yet.
+         it. Traced hooks (skip_fsdp_hooks=False) on the CPU in torch 2.11 (tried): the forward graphs still hold
+         no collective, and compiled autograd (fullgraph, as FSDP2's queue_callback demands) stops at
+         "NotImplementedError: UserDefinedObjectVariable(Stream)"; so FSDP2's custom ops (fsdp.all_gather_copy_in,
+         chunk_cat) are not in this corpus yet.
 
 Each rank runs the same step: --mode capture with fxray_capture (dumps under <out>/dumps/<entry>_rank<N>/, real
 inputs, eager outputs, RNG state), --mode trace with inductor; the parent sets TORCH_TRACE and torch names each
