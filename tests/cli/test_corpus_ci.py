@@ -96,7 +96,7 @@ def the_tensor_parallel_step_is_captured_loaded_and_replayed_rank_by_rank():
         assert mine <= replayed, (mine, replayed)
     row = next(r for r in SUMMARY["rows"] if r["model"] == "dtensor_tp")
     assert row["loaded"] == row["captured"] == len(graphs), row
-    assert row["collectives"]["dumps"].get("all_reduce", 0) > 0, row["collectives"]
+    assert row["collectives"]["dumps"].get("_c10d_functional.all_reduce", 0) > 0, row["collectives"]
 
 
 @check

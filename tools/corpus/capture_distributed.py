@@ -8,9 +8,12 @@
          attention output and the MLP's down projection; compiled, one training step (forward, loss, backward)
   fsdp2  a 2-block MLP stack sharded with FSDP2 (fully_shard per block and at the root); compiled, one training
          step, then an eager SGD step and a second training step (parameters resharded and gathered again).
-         Dynamo skips FSDP2's hooks (skip_fsdp_hooks, the default): the graphs are the blocks' compute, one per
-         block, and hold no collective; with skip_fsdp_hooks=False and compiled autograd torch 2.11 still gave
-         the same per-block graphs on the CPU (tried), so the fsdp custom ops are not in this corpus yet.
+         Dynamo skips FSDP2's hooks (skip_fsdp_hooks, the default): the all-gathers and reduce-scatters run eagerly
+         around one graph of both blocks' compute, which holds no collective; the second training step recompiles
+         it. Traced hooks (skip_fsdp_hooks=False) on the CPU in torch 2.11 (tried): the forward graphs still hold
+         no collective, and compiled autograd (fullgraph, as FSDP2's queue_callback demands) stops at
+         "NotImplementedError: UserDefinedObjectVariable(Stream)"; so FSDP2's custom ops (fsdp.all_gather_copy_in,
+         chunk_cat) are not in this corpus yet.
 
 Each rank runs the same step: --mode capture with fxray_capture (dumps under <out>/dumps/<entry>_rank<N>/, real
 inputs, eager outputs, RNG state), --mode trace with inductor; the parent sets TORCH_TRACE and torch names each
@@ -37,7 +40,8 @@ import torch.nn.functional as F  # noqa: E402
 
 WORLD = 2
 ENTRIES = {"tp": "dtensor_tp", "fsdp2": "fsdp2"}
-COLLECTIVE = re.compile(r"\b(?:_c10d_functional|c10d_functional|_dtensor|fsdp|c10d)\.(\w+)")
+# an op call as graph code prints it: torch.ops._c10d_functional.all_reduce.default(...), torch.ops.fsdp.chunk_cat...
+COLLECTIVE = re.compile(r"torch\.ops\.((?:_c10d_functional|c10d_functional|_dtensor|fsdp|c10d)\.\w+)")
 
 
 class Attention(nn.Module):

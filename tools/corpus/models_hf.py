@@ -130,7 +130,9 @@ def t5(s: Size, keep_dropout: bool) -> Built:
     cfg = T5Config(vocab_size=s.vocab, d_model=s.hidden, d_kv=s.hidden // s.heads, d_ff=2 * s.hidden,
                    num_layers=s.layers, num_decoder_layers=s.layers, num_heads=s.heads, decoder_start_token_id=0,
                    pad_token_id=0, eos_token_id=1)
-    return _lm(cfg, T5ForConditionalGeneration, s, keep_dropout)
+    built = _lm(cfg, T5ForConditionalGeneration, s, keep_dropout)
+    built.infer_batch["decoder_input_ids"] = built.infer_batch["input_ids"]  # T5 does not shift inputs itself
+    return built
 
 
 def wav2vec2(s: Size, keep_dropout: bool) -> Built:

@@ -19,8 +19,10 @@ def _built(model: torch.nn.Module, s: Size, keep_dropout: bool) -> Built:
                 m.p = 0.0
             elif hasattr(m, "drop_prob"):  # timm DropPath (stochastic depth)
                 m.drop_prob = 0.0
-    x, labels = image_batch(s, CLASSES)
-    return Built(model, {"x": x}, {"x": x}, loss=lambda out: F.cross_entropy(out.float(), labels.to(out.device)))
+    x, _ = image_batch(s, CLASSES)
+    # Labels from the output's batch (image_batch's arange(batch) % CLASSES): the dynamic recipe changes the batch.
+    return Built(model, {"x": x}, {"x": x}, loss=lambda out: F.cross_entropy(
+        out.float(), torch.arange(out.shape[0], device=out.device) % CLASSES))
 
 
 def _timm(name: str, s: Size, keep_dropout: bool, **kwargs) -> Built:

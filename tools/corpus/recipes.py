@@ -12,8 +12,11 @@ whose attention has no flex implementation.
                   the second recompiles with dynamic shapes (automatic dynamic), the third reuses that graph
   checkpoint      activation checkpointing: HF gradient_checkpointing_enable(use_reentrant=False), timm
                   set_grad_checkpointing, else torch.utils.checkpoint around the whole model
-  sac             selective activation checkpointing around the whole model (matmuls saved, the rest recomputed)
-  flex            HF attn_implementation="flex_attention" (models that have one)
+  sac             selective activation checkpointing (matmuls and convolutions saved, the rest recomputed): per
+                  layer through HF's gradient checkpointing, else around the whole model
+  flex            HF attn_implementation="flex_attention" (models that have one), attention dropout off (HF's
+                  flex path refuses it in training), the other dropouts as configured; on the CPU an fp32
+                  inference (eval, no_grad) only: torch 2.11 has no flex_attention backward on the CPU
   optimizer       training step, then a compiled AdamW step (twice: state initialised in the first)
   accum           gradient accumulation: a compiled micro-step (forward, loss / 2, backward) twice, then SGD
   reduce-overhead training step compiled with mode="reduce-overhead" (CUDA graphs; CUDA only)
@@ -144,16 +147,49 @@ def _save_matmuls(ctx_, op, *args, **kwargs):
 
 
 def sac(ctx: Ctx) -> list:
+    """Per layer where the library checkpoints layers (HF), as torchtitan-style SAC does; around the whole model
+    otherwise. (Around a whole HF model Dynamo gives up on the checkpoint: "HOP: Unsafe side effect", all eager.)"""
     from torch.utils.checkpoint import create_selective_checkpoint_contexts
     context_fn = functools.partial(create_selective_checkpoint_contexts, _save_matmuls)
-    compiled = ctx.compile(_whole_model_checkpoint(ctx.model, context_fn))
+    m = ctx.model
+    if hasattr(m, "gradient_checkpointing_enable") and getattr(m, "supports_gradient_checkpointing", False):
+        m.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False, "context_fn": context_fn})
+        target = m
+    else:
+        target = _whole_model_checkpoint(m, context_fn)
+    compiled = ctx.compile(target)
     return [("train_selective_ac", lambda: _train(ctx, compiled))]
+
+
+def _attention_dropout_off(model: torch.nn.Module) -> None:
+    """What transformers asks of flex_attention training ("turn off the attention dropout"): attention-probability
+    dropout 0, every other dropout left as configured."""
+    if hasattr(model, "config") and isinstance(getattr(model.config, "attention_dropout", None), float):
+        model.config.attention_dropout = 0.0
+    for mod in model.modules():
+        if "Attention" not in type(mod).__name__:
+            continue
+        for name in ("attention_dropout", "attn_dropout", "dropout"):
+            value = getattr(mod, name, None)
+            if isinstance(value, float):
+                setattr(mod, name, 0.0)
+            elif isinstance(value, torch.nn.Dropout):
+                value.p = 0.0
 
 
 def flex(ctx: Ctx) -> list:
     ctx.model.set_attn_implementation("flex_attention")  # raises for models without one: see skip()
+    _attention_dropout_off(ctx.model)
     compiled = ctx.compile(ctx.model)
-    return [("train_flex", lambda: _train(ctx, compiled))]
+    if ctx.device.startswith("cuda"):
+        return [("train_flex", lambda: _train(ctx, compiled))]
+
+    def infer():  # torch 2.11: "FlexAttention does not support backward on CPU"
+        ctx.model.eval()
+        with torch.no_grad():
+            compiled(**_to(ctx.built.infer_batch, ctx.device))
+
+    return [("inference_flex", infer)]
 
 
 def optimizer(ctx: Ctx) -> list:
