@@ -240,8 +240,11 @@ private:
                 onComment(l.tokens[0]);
                 continue;
             }
-            // FX writes the return last; code after it would be nodes after the output node.
-            const int output = m_graph.outputNode();
+            // FX writes the return last; code after it would be nodes after the output node. (The output node, when
+            // there is one, is the last node added: Graph::outputNode() would scan the whole graph per statement.)
+            const int output = !m_graph.nodes.empty() && m_graph.nodes.back().kind == NodeKind::Output
+                                   ? static_cast<int>(m_graph.nodes.size()) - 1
+                                   : -1;
             m_nodeName.clear();
             if (output >= 0 && !l.tokens[0].isName("return"))
                 fail(l.tokens[0], "statement after the return statement (line " +
