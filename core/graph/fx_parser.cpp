@@ -220,6 +220,8 @@ private:
         const LogicalLine& def = m_lines[i];
         std::size_t end = skipBlock(i);
         m_graph.nodes.reserve(end - i + 8);
+        m_definedAt.reserve(end - i);
+        m_names.reserve(end - i + 64);
         // Where each name is assigned, so that a use before that line can say so (a cycle, or moved lines).
         for (std::size_t j = i + 1; j < end; ++j) {
             const auto& t = m_lines[j].tokens;
@@ -234,6 +236,8 @@ private:
                 m_definedAt.emplace(t[0].text, t[0].line);
         }
         parseSignature(def);
+        // The body's nodes after the placeholders, without moving every node again when the vector grows.
+        m_graph.nodes.reserve(m_graph.nodes.size() + (end - i) + 8);
         for (std::size_t j = i + 1; j < end; ++j) {
             const LogicalLine& l = m_lines[j];
             if (l.commentOnly()) {
