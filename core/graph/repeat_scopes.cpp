@@ -202,9 +202,9 @@ private:
     {
         std::map<std::string_view, std::size_t> byFile;
         for (std::size_t p = lo; p < hi; ++p)
-            if (const int s = m_g.nodes[static_cast<std::size_t>(m_body[p])].stack; s >= 0)
-                ++byFile[m_g.stacks[static_cast<std::size_t>(s)].file];
-        if (byFile.empty() || byFile.begin()->first.empty())
+            if (const int s = m_g.nodes[static_cast<std::size_t>(m_body[p])].stack; s >= 0 && !m_g.stacks[static_cast<std::size_t>(s)].file.empty())
+                ++byFile[m_g.stacks[static_cast<std::size_t>(s)].file];  // comments of other forms name no file
+        if (byFile.empty())
             return {"block", ""};
         const std::string_view file =
             std::max_element(byFile.begin(), byFile.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
