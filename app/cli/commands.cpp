@@ -23,7 +23,9 @@ const std::vector<Command>& commands()
          "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values]\n"
          "                   [--compare-device DEV | --expected OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes]\n"
          "                   [--json] [--in-process] [--timeout S] [--no-chain]   (each graph runs in an `fxray worker` child\n"
-         "                   unless --in-process; a backward graph takes its saved activations from its forward unless --no-chain)",
+         "                   unless --in-process; a backward graph takes its saved activations from its forward unless --no-chain)\n"
+         "                   [--rng natural|aligned] [--strict-nonfinite]   (NaN/Inf no output holds is transient, a pass, unless\n"
+         "                   --strict-nonfinite; --rng aligned draws the k-th random call from its own stream, as stage compare does)",
          &runReplayModule},
         {"compare", "replay the stages of one compile (dynamo, AOT forward, inductor post-grad) on the same inputs; find where they diverge",
          "fxray compare <trace log>#<frame>/<compile> | <log or folder> [--device cpu|cuda|cuda:N] [--seed N] [--runnable] "

@@ -64,6 +64,11 @@ replay::ReplayOptions parseReplayOptions(const ArgParser& p)
     o.valueChecks = !p.flag("--no-values");
     o.cudaGraph = p.flag("--cuda-graph");
     o.chain = !p.flag("--no-chain");
+    const std::string rng = p.value("--rng").value_or("natural");
+    if (rng != "natural" && rng != "aligned")
+        throw Error("--rng is natural or aligned, got '" + rng + "'");
+    o.rng = rng == "aligned" ? replay::ReplayOptions::Rng::Aligned : replay::ReplayOptions::Rng::Natural;
+    o.strictNonFinite = p.flag("--strict-nonfinite");
     return o;
 }
 

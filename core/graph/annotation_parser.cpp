@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 
 namespace fxray::graph {
 namespace {
@@ -134,9 +135,47 @@ void checkAddressable(const TensorMeta& t, std::string_view text, const SourceLo
 
 }  // namespace
 
+// "Cls(<tensor>[, detail])": a tensor subclass around a tensor annotation (nullopt when text is not one).
+static std::optional<ValueMeta> parseSubclass(std::string_view text, const SourceLocation& where)
+{
+    const std::size_t open = text.find('(');
+    if (open == std::string_view::npos || open == 0 || text.back() != ')' || text.rfind("Sym(", 0) == 0 ||
+        !std::isupper(static_cast<unsigned char>(text[0])) ||
+        !std::all_of(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(open),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+        return std::nullopt;
+    const std::string_view inner = text.substr(open + 1, text.size() - open - 2);
+    // The tensor ends at the first ", " outside brackets; the rest is the subclass's own text.
+    int depth = 0;
+    std::size_t split = std::string_view::npos;
+    for (std::size_t i = 0; i < inner.size() && split == std::string_view::npos; ++i) {
+        depth += inner[i] == '[' || inner[i] == '(' ? 1 : inner[i] == ']' || inner[i] == ')' ? -1 : 0;
+        if (depth == 0 && inner[i] == ',')
+            split = i;
+    }
+    ValueMeta meta = parseAnnotation(inner.substr(0, split), where);
+    if (!meta.isTensor() || !meta.tensor.subclass.empty())
+        fail("a tensor subclass wraps one tensor annotation", text, where);
+    meta.tensor.subclass = std::string(text.substr(0, open));
+    if (split != std::string_view::npos) {
+        std::string_view detail = inner.substr(split + 1);
+        while (!detail.empty() && detail.front() == ' ')
+            detail.remove_prefix(1);
+        meta.tensor.subclassDetail = std::string(detail);
+    }
+    return meta;
+}
+
 ValueMeta parseAnnotation(std::string_view text, const SourceLocation& where)
 {
     ValueMeta meta;
+    // A Python number without a hint: how an input record's builtins.int / builtins.float prints (formatAnnotation).
+    if (text == "int" || text == "float") {
+        meta.kind = text == "int" ? ValueMeta::Kind::Int : ValueMeta::Kind::Float;
+        return meta;
+    }
+    if (auto subclass = parseSubclass(text, where))
+        return std::move(*subclass);
     if (text.rfind("Sym(", 0) == 0 && text.size() > 5 && text.back() == ')') {
         std::string_view inner = text.substr(4, text.size() - 5);
         if (!validExpr(inner) && inner.find_first_of("<>=!") == std::string_view::npos)

@@ -24,6 +24,8 @@ std::string formatTensorMeta(const TensorMeta& meta)
         out += joinDims(*meta.strides);
     if (meta.device)
         out += meta.device->str();
+    if (!meta.subclass.empty())
+        out = meta.subclass + "(" + out + (meta.subclassDetail.empty() ? "" : ", " + meta.subclassDetail) + ")";
     return out;
 }
 

@@ -34,6 +34,11 @@ struct TensorMeta {
     std::optional<std::vector<SymDim>> strides;  // absent in sizes-only annotations
     std::optional<Device> device;
     std::optional<SymDim> storageOffset;         // only load_args records it
+    // A tensor subclass the annotation names around the tensor ("DTensor(f32[256, 64][64, 1]cpu, S(0))"): its
+    // class, and what follows the tensor (a DTensor's placements per mesh dim: "S(0)", "R", "PS(1)[1]S(1)[0]R").
+    // The sizes are the subclass's logical ones (a DTensor's global shape); empty for plain tensors.
+    std::string subclass;
+    std::string subclassDetail;
     bool operator==(const TensorMeta& o) const = default;
 };
 

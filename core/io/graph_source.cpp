@@ -367,6 +367,8 @@ LoadedGraph loadSeed(const GraphEntry& entry)
         lg.savedInputsPath = (dir / (name + ".pt")).string();
     if (fs::exists(dir / (name + ".expected.pt"), ec))
         lg.expectedOutputsPath = (dir / (name + ".expected.pt")).string();
+    if (fs::exists(dir / (name + ".rng.pt"), ec))
+        lg.rngStatePath = (dir / (name + ".rng.pt")).string();
     if (fs::exists(dir / "state_dict.pt", ec))
         lg.stateDictPath = (dir / "state_dict.pt").string();
     // The module hierarchy: optional, so a missing sidecar is silent and a broken one only a warning.

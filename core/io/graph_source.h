@@ -74,6 +74,9 @@ struct LoadedGraph {
     std::string savedInputsPath;         // seed layout <name>.pt (real example inputs), empty if none
     std::string stateDictPath;           // seed layout state_dict.pt, empty if none
     std::string expectedOutputsPath;     // seed layout <name>.expected.pt (eager outputs on the saved inputs), if any
+    // seed layout <name>.rng.pt: the generators' states ({"cpu": uint8 tensor, "cuda:N": ...}) just before the eager
+    // run that wrote <name>.expected.pt, so that a saved-input replay draws the random values eager drew.
+    std::string rngStatePath;
     // Each node's module and phase: the seed layout's node_meta.json (tools/capture), else derived from parameter
     // names (a trace's AOT graphs through the same compile's Dynamo graph). A broken sidecar is a warning.
     graph::ModuleScopes modules;

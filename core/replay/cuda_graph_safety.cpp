@@ -106,7 +106,7 @@ bool isRandomOp(const Node& n)
         "native_dropout", "dropout", "feature_dropout", "alpha_dropout", "_fused_dropout", "normal", "normal_",
         "normal_functional", "uniform", "uniform_", "exponential_", "geometric_", "log_normal_", "cauchy_",
         "multinomial", "poisson", "rrelu_with_noise", "random_", "philox_rand", "inductor_random", "inductor_randint",
-        "seed", "seeds", "lookup_seed",
+        "inductor_seed", "inductor_seeds", "seed", "seeds", "lookup_seed",
     };
     if (kRandom.contains(n.target.op))
         return true;

@@ -1,7 +1,10 @@
 #include "replay/op_plan.h"
 
 #include "graph/printer.h"
+#include "replay/attention_fallback.h"
 #include "replay/compiled_autograd_ops.h"
+#include "replay/fsdp_ops.h"
+#include "replay/random_ops.h"
 #include "replay/torch_level.h"
 #include "replay/torch_level_natives.h"
 #include "replay/torch_types.h"
@@ -378,6 +381,9 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
     const c10::DispatchKey key = device.is_cuda() ? c10::DispatchKey::CUDA : c10::DispatchKey::CPU;
     // The computed table of a runtime key includes composite kernels (the plain kernel lookup would miss them).
     if (!handle->hasComputedKernelForDispatchKey(key)) {
+        if (!device.is_cuda())
+            if (auto fallback = planCpuAttentionFallback(*handle, p.args))
+                return std::move(*fallback);
         p.args.clear();
         p.why = "no " + std::string(c10::toString(key)) + " kernel for " + n.target.str();
         return p;
@@ -412,10 +418,13 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
 {
     std::vector<NodePlan> plans;
     plans.reserve(g.nodes.size());
+    registerFsdpOps();
     TorchLevelPlanner torchLevel(g, device);  // dynamo-level nodes: torch functions, Tensor methods, indexing
+    RngPlan rng{options.alignedRng, options.rngSeed};
     for (const graph::Node& n : g.nodes) {
         if (auto tl = torchLevel.plan(plans.size(), plans)) {
-            plans.push_back(std::move(*tl));
+            auto aligned = alignedRandomPlan(*tl, rng);
+            plans.push_back(aligned ? std::move(*aligned) : std::move(*tl));
             continue;
         }
         NodePlan p;
@@ -431,6 +440,16 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             case graph::NodeKind::CallFunction:
                 switch (n.target.kind) {
                 case graph::Target::Kind::Op:
+                    if (n.target.ns == "prims" && n.target.op.starts_with("inductor_")) {
+                        try {
+                            if (auto r = planInductorRandomPrim(g, n, device, rng)) {
+                                p = std::move(*r);
+                                break;
+                            }
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                    }
                     if (options.viewAsReshape && n.target.ns == "aten" && n.target.op == "view" && n.target.overload == "default") {
                         graph::Node reshape = n;
                         reshape.target.op = "reshape";
@@ -481,6 +500,8 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             p.args.clear();
             p.why = e.what();
         }
+        if (auto aligned = alignedRandomPlan(p, rng))
+            p = std::move(*aligned);
         plans.push_back(std::move(p));
     }
     return plans;

@@ -7,6 +7,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/ivalue.h>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -48,6 +49,8 @@ struct NodePlan {
     std::string why;            // Unsupported: the reason
     std::function<c10::IValue(const std::vector<c10::IValue>&)> native;  // Native
     std::string schema;         // Native: what runs, for the report (an Op's schema comes from `op`)
+    // Native: per return, whether NaN/Inf there is by design (an Op's come from its schema's return names: logsumexp).
+    std::vector<bool> nonFiniteByDesign;
 };
 
 // How a graph's ops are read. An fx_graph_runnable record is the graph inductor was handed, never run eagerly:
@@ -56,6 +59,9 @@ struct NodePlan {
 // must be replayed as that reshape.
 struct PlanOptions {
     bool viewAsReshape = false;
+    // Stage compare's aligned RNG (random_ops.h): the k-th random call draws from a stream seeded by (rngSeed, k).
+    bool alignedRng = false;
+    std::uint64_t rngSeed = 0;
 };
 
 // Compiles every node of g for the given device. Never throws for a node: a node that cannot be planned

@@ -51,6 +51,13 @@ struct ReplayOptions {
     // replay of its forward graph (io::forwardPartnerAddress), as in eager; tangents are generated.
     bool chain = true;
     std::optional<StageIo> stage;
+    // How random ops draw. Natural: from the global generators, seeded with `seed` (or restored from a saved-input
+    // dump's <name>.rng.pt); Aligned: the k-th random call of the graph draws from a stream of its own, the same at
+    // every stage of a compile and on every device (stage compare; core/replay/random_ops.h).
+    enum class Rng { Natural, Aligned } rng = Rng::Natural;
+    // NaN/Inf made from finite inputs fails the replay even when no output holds it (the rule before transient
+    // non-finite values were told apart: an Inf cast to an integer or dropped by `where` is then a failure too).
+    bool strictNonFinite = false;
 };
 
 // One graph output compared with a reference (another device's replay, or saved outputs).
@@ -63,6 +70,9 @@ struct OutputComparison {
     bool ok = true;
     // False for outputs no reference can reproduce (random draws, empty*() memory): `note` says why.
     bool compared = true;
+    // Compared by what random draws keep (shape, dtype, the rate of kept / zero elements), not values: the output
+    // depends on a random op whose draws this replay could not reproduce. `note` gives the rates.
+    bool byRate = false;
     std::string note;      // shape/dtype/kind disagreement, NaN placement, ...
 };
 
@@ -92,7 +102,8 @@ struct NodeResult {
     std::vector<Mismatch> mismatches;
     std::string error;    // op exception message, or why skipped/unsupported
     std::vector<OutputStats> outputs;
-    // First node whose outputs hold NaN/Inf while its tensor inputs were finite: a failure.
+    // First node whose outputs hold NaN/Inf while its tensor inputs were finite, and some of it reaches a graph
+    // output: a failure.
     bool nanOrigin = false;
     double timeUs = 0;       // host wall time of the op call (CUDA: event time when available)
     std::string schema;      // the dispatcher's schema of the op called ("aten::mm(Tensor self, Tensor mat2) -> Tensor")
@@ -100,6 +111,14 @@ struct NodeResult {
     // scalar_tensor(-inf)), a factory with no tensor inputs (full, empty), or an output that holds inf by design
     // (attention's logsumexp padding). Not a failure; the report names it.
     bool nonFiniteConstant = false;
+    // Made NaN/Inf from finite inputs, but none of it reaches a graph output (nonfinite_reach.h): not a failure;
+    // `absorbedAt` names the nodes that read it and came out finite.
+    bool transientNonFinite = false;
+    std::vector<std::string> absorbedAt;
+    // Stride differences of a graph recorded on another device type (recorded on CUDA, replayed on the CPU): the
+    // kernels pick their own layouts per device (SDPA's backends, cuDNN vs oneDNN), so these are the devices'
+    // difference, not the compiler's, and do not make the node a mismatch.
+    std::vector<Mismatch> crossDeviceLayouts;
 };
 
 // Something that makes capturing the graph into one CUDA graph unsafe, or that the user should know about it.

@@ -8,8 +8,10 @@
 #include "replay/cuda_graph_safety.h"
 #include "replay/input_chaining.h"
 #include "replay/input_factory.h"
+#include "replay/nonfinite_reach.h"
 #include "replay/op_plan.h"
 #include "replay/pt_tensors.h"
+#include "replay/random_ops.h"
 #include "replay/stage_io.h"
 #include "replay/torch_types.h"
 #include "replay/value_checks.h"
@@ -291,13 +293,19 @@ struct Prepared {
     std::map<std::string, at::Tensor> constants;
     std::set<std::string> generatedConstants;  // constants the dump holds no value for (their values are made up)
     c10::Device device{c10::kCPU};
+    // The capture's generator state for this device was restored: random ops draw what eager drew.
+    bool rngRestored = false;
 };
 
 // Values of one pass and what is known about them, indexed by node.
 struct PassState {
-    explicit PassState(std::size_t n) : values(n), available(n, false), nonFinite(n, false), freed(n, false), outputNonFinite(n) {}
+    explicit PassState(std::size_t n)
+        : values(n), available(n, false), nonFinite(n, false), freed(n, false), otherLayout(n, false), outputNonFinite(n) {}
     std::vector<c10::IValue> values;
     std::vector<bool> available, nonFinite, freed;
+    // The node's layout differs from the recording because the graph was recorded on another device type and a
+    // kernel upstream picked its own layout there (NodeResult::crossDeviceLayouts).
+    std::vector<bool> otherLayout;
     // Per return of a node (a getitem's index): a getitem of a finite return is not downstream of NaN/Inf that
     // sits in a sibling return (attention's logsumexp padding next to a finite attention output).
     std::vector<std::vector<bool>> outputNonFinite;
@@ -312,6 +320,7 @@ struct InputState {
     std::string missing;
     bool nonFinite = false;
     bool anyTensor = false;
+    bool otherLayout = false;  // an input's layout is another device's choice (PassState::otherLayout)
 };
 
 // Whether the value `node` reads from node k holds NaN/Inf: for getitem, the one output it picks.
@@ -328,7 +337,7 @@ bool nonFiniteRef(const graph::Node& node, std::size_t k, const PassState& s)
 // size with inf, eager included.
 std::vector<bool> designedNonFinite(const NodePlan& plan)
 {
-    std::vector<bool> out;
+    std::vector<bool> out = plan.nonFiniteByDesign;
     if (plan.op)
         for (const auto& ret : plan.op->schema().returns())
             out.push_back(ret.name().find("logsumexp") != std::string::npos ||
@@ -346,6 +355,7 @@ InputState inputStateOf(const graph::Graph& g, const graph::Node& node, const Pa
         else if (in.missing.empty() && !s.available[k])
             in.missing = "input '" + g.nodes[k].name + "' was not computed";
         in.nonFinite = in.nonFinite || nonFiniteRef(node, k, s);
+        in.otherLayout = in.otherLayout || s.otherLayout[k];
         in.anyTensor = in.anyTensor || s.values[k].isTensor() || s.values[k].isTensorList() ||
                        (s.values[k].isList() && !detail::flattenTensors(s.values[k]).empty());
     });
@@ -469,12 +479,41 @@ void checkValues(const graph::Node& node, const NodePlan& plan, std::size_t i, c
         report->firstNanNode = node.name;
 }
 
+// Ops whose kernel picks its output layout per device and backend: SDPA's flash / efficient / math variants,
+// cuDNN vs oneDNN convolutions; and the getitem that picks one of their outputs.
+bool backendPicksLayout(const graph::Graph& g, const graph::Node& n)
+{
+    if (n.target.kind == graph::Target::Kind::Getitem && !n.args.empty() && n.args[0].kind == graph::Arg::Kind::Node)
+        return backendPicksLayout(g, g.nodes[static_cast<std::size_t>(n.args[0].node)]);
+    const std::string& op = n.target.op;
+    return op.find("attention") != std::string::npos || op.find("convolution") != std::string::npos ||
+           op.starts_with("conv") || op.find("cudnn") != std::string::npos || op.find("mkldnn") != std::string::npos;
+}
+
+// A graph recorded on another device type than the replay's: stride differences of a node whose kernel picks its
+// layout per device, or whose inputs carry such a layout, are the devices' difference, kept apart from the
+// mismatches (NodeResult::crossDeviceLayouts).
+void setAsideCrossDeviceLayouts(const graph::Graph& g, const graph::Node& node, const c10::Device& device,
+                                const InputState& in, PassState& s, std::size_t i, NodeResult& r)
+{
+    const graph::ValueMeta& meta = *node.meta;
+    if (!meta.isTensor() || !meta.tensor.device || meta.tensor.device->type == c10::DeviceTypeName(device.type(), true) ||
+        !(backendPicksLayout(g, node) || in.otherLayout))
+        return;
+    auto stride = std::stable_partition(r.mismatches.begin(), r.mismatches.end(),
+                                        [](const Mismatch& m) { return m.kind != Mismatch::Kind::Stride; });
+    r.crossDeviceLayouts.assign(stride, r.mismatches.end());
+    r.mismatches.erase(stride, r.mismatches.end());
+    s.otherLayout[i] = !r.crossDeviceLayouts.empty();
+}
+
 // Checks a node that ran: its recorded metadata, and with value checks its statistics and NaN/Inf origin.
 void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, const InputState& in, PassState& s,
                NodeResult& r, ReplayReport* report)
 {
     const graph::Node& node = p.graph->nodes[i];
     r.mismatches.clear();
+    r.crossDeviceLayouts.clear();
     r.outputs.clear();
     if (p.plans[i].kind == NodePlan::Kind::Output) {
         // The graph's outputs: their stats; NaN/Inf there was already traced to its origin upstream.
@@ -483,8 +522,10 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
         r.status = NodeStatus::Passed;
         return;
     }
-    if (node.meta)
+    if (node.meta) {
         detail::checkValue(s.values[i], *node.meta, p.device, 0, s.bindings, r.mismatches);
+        setAsideCrossDeviceLayouts(*p.graph, node, p.device, in, s, i, r);
+    }
     if (options.valueChecks)
         checkValues(node, p.plans[i], i, in, s, r, report);
     if (r.status != NodeStatus::Error)
@@ -746,8 +787,15 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
                           : u >= reference.size() || (reference[u].isNone() && !mine[u].isNone())
                               ? "not compared: the reference stage has no counterpart"
                               : "";
-        if (why.empty() && at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size())
-            why = notComparable(nondeterminism[static_cast<std::size_t>(at)]);
+        const detail::OutputNondeterminism* nd =
+            at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size() ? &nondeterminism[static_cast<std::size_t>(at)] : nullptr;
+        // Aligned RNG: every stage draws the same values for the same random call, so random outputs compare too.
+        if (why.empty() && nd && !nd->random.empty() && nd->uninitialised.empty() && !p.planOptions.alignedRng) {
+            report.comparisons.push_back(detail::compareRandomOutput(mine[u], reference[u], static_cast<int>(u), *nd->random.begin()));
+            continue;
+        }
+        if (why.empty() && nd && (nd->random.empty() || !p.planOptions.alignedRng))
+            why = notComparable(*nd);
         if (why.empty() && at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size() &&
             !nondeterminism[static_cast<std::size_t>(at)].generatedConstants.empty())
             why = "not compared: depends on constant " + *nondeterminism[static_cast<std::size_t>(at)].generatedConstants.begin() +
@@ -800,8 +848,16 @@ void compareOutputs(const io::LoadedGraph& lg, const Prepared& p, const ReplayOp
                     std::to_string(outputs.size()));
     const auto nondeterminism = detail::outputNondeterminism(*p.graph, p.plans);
     const bool tf32 = usesTf32Convolutions(*p.graph, p.device);
+    // Draws are reproduced only against saved outputs of the same device, with the capture's state restored.
+    const bool drawsReproduced = p.rngRestored && options.compareDevice.empty();
     for (std::size_t k = 0; k < outputs.size(); ++k) {
-        const std::string why = k < nondeterminism.size() ? notComparable(nondeterminism[k]) : "";
+        const bool random = k < nondeterminism.size() && !nondeterminism[k].random.empty();
+        if (random && nondeterminism[k].uninitialised.empty() && !drawsReproduced) {
+            report.comparisons.push_back(
+                detail::compareRandomOutput(outputs[k], reference[k], static_cast<int>(k), *nondeterminism[k].random.begin()));
+            continue;
+        }
+        const std::string why = k < nondeterminism.size() && !(random && drawsReproduced) ? notComparable(nondeterminism[k]) : "";
         if (why.empty()) {
             report.comparisons.push_back(detail::compareOutput(outputs[k], reference[k], static_cast<int>(k), false, tf32));
             continue;
@@ -866,10 +922,12 @@ ReplayReport emptyReport(const io::LoadedGraph& lg, const ReplayOptions& options
     return report;
 }
 
-detail::PlanOptions planOptionsFor(const io::LoadedGraph& lg)
+detail::PlanOptions planOptionsFor(const io::LoadedGraph& lg, const ReplayOptions& options)
 {
     detail::PlanOptions o;
     o.viewAsReshape = lg.entry.kind == io::GraphKind::Runnable;
+    o.alignedRng = options.rng == ReplayOptions::Rng::Aligned;
+    o.rngSeed = options.seed;
     return o;
 }
 
@@ -880,7 +938,7 @@ detail::ForwardRunner forwardRunner(const c10::Device& device)
         Prepared fp;
         fp.graph = &f.graph;
         fp.device = device;
-        fp.planOptions = planOptionsFor(f);
+        fp.planOptions = planOptionsFor(f, fo);
         fp.plans = detail::planGraph(f.graph, device, fp.planOptions);
         ReplayReport scratch = emptyReport(f, fo);
         at::manual_seed(fo.seed);
@@ -907,7 +965,7 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     Prepared p;
     p.graph = &g;
     p.device = resolveDevice(options.device);
-    p.planOptions = planOptionsFor(lg);
+    p.planOptions = planOptionsFor(lg, options);
     p.plans = detail::planGraph(g, p.device, p.planOptions);
     if (p.planOptions.viewAsReshape && std::any_of(g.nodes.begin(), g.nodes.end(), [](const graph::Node& n) {
             return n.target.kind == graph::Target::Kind::Op && n.target.str() == "aten.view.default";
@@ -946,6 +1004,9 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
                 nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
         report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
     }
+    // Last, so that nothing above draws from the restored stream before the graph does.
+    if (options.inputs == ReplayOptions::Inputs::Saved && !lg.rngStatePath.empty() && options.rng == ReplayOptions::Rng::Natural)
+        p.rngRestored = detail::restoreGeneratorStates(lg.rngStatePath, p.device, report.notes);
     return p;
 }
 
@@ -988,6 +1049,8 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     const auto start = std::chrono::steady_clock::now();
     std::vector<c10::IValue> outputs =
         interpret(p, options, &report.nodes, timer.active() ? &timer : nullptr, &report, cancel, progress, nodeDone);
+    if (!options.strictNonFinite)
+        classifyNonFiniteOrigins(lg.graph, report);
     // Everything after the pass can meet a sticky CUDA error (a device-side assert in a kernel): it becomes the
     // report's fatal message, never an exception out of replayGraph.
     try {

@@ -67,15 +67,26 @@ json::Value nodeToJson(const NodeResult& n)
         j["nan_origin"] = true;
     if (n.nonFiniteConstant)
         j["nonfinite_constant"] = true;
-    if (!n.mismatches.empty()) {
+    if (n.transientNonFinite) {
+        j["transient_nonfinite"] = true;
+        json::Value at = json::Array{};
+        for (const std::string& a : n.absorbedAt)
+            at.push_back(a);
+        j["absorbed_at"] = std::move(at);
+    }
+    auto mismatchesJson = [](const std::vector<Mismatch>& list) {
         json::Value ms = json::Array{};
-        for (const Mismatch& m : n.mismatches)
+        for (const Mismatch& m : list)
             ms.push_back(json::Object{{"kind", std::string(mismatchKindName(m.kind))},
                                       {"output", m.output},
                                       {"expected", m.expected},
                                       {"actual", m.actual}});
-        j["mismatches"] = std::move(ms);
-    }
+        return ms;
+    };
+    if (!n.mismatches.empty())
+        j["mismatches"] = mismatchesJson(n.mismatches);
+    if (!n.crossDeviceLayouts.empty())
+        j["cross_device_layouts"] = mismatchesJson(n.crossDeviceLayouts);
     json::Value outs = json::Array{};
     for (const OutputStats& s : n.outputs)
         outs.push_back(statsJson(s));
@@ -97,7 +108,7 @@ Enum enumFromName(const std::string& name, const Enum (&all)[N], std::string_vie
 json::Value comparisonToJson(const OutputComparison& c)
 {
     return json::Object{{"output", c.output}, {"what", c.what}, {"max_abs", c.maxAbs}, {"max_rel", c.maxRel},
-                        {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok}, {"compared", c.compared}, {"note", c.note}};
+                        {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok}, {"compared", c.compared}, {"by_rate", c.byRate}, {"note", c.note}};
 }
 
 OutputComparison comparisonFromJson(const json::Value& c)
@@ -112,6 +123,7 @@ OutputComparison comparisonFromJson(const json::Value& c)
     oc.mismatched = c.intOr("mismatched", 0);
     oc.ok = c["ok"].isBool() && c["ok"].asBool();
     oc.compared = !c["compared"].isBool() || c["compared"].asBool();
+    oc.byRate = c["by_rate"].isBool() && c["by_rate"].asBool();
     oc.note = c.stringOr("note", "");
     return oc;
 }
@@ -266,11 +278,19 @@ NodeResult nodeFromJson(const json::Value& j)
     n.error = j.stringOr("error", "");
     n.nanOrigin = j["nan_origin"].isBool() && j["nan_origin"].asBool();
     n.nonFiniteConstant = j["nonfinite_constant"].isBool() && j["nonfinite_constant"].asBool();
-    if (j["mismatches"].isArray())
-        for (const json::Value& m : j["mismatches"].asArray())
-            n.mismatches.push_back(Mismatch{enumFromName(m.stringOr("kind", ""), kKinds, &mismatchKindName, "mismatch kind"),
-                                            static_cast<int>(m.intOr("output", 0)), m.stringOr("expected", ""),
-                                            m.stringOr("actual", "")});
+    n.transientNonFinite = j["transient_nonfinite"].isBool() && j["transient_nonfinite"].asBool();
+    if (j["absorbed_at"].isArray())
+        for (const json::Value& a : j["absorbed_at"].asArray())
+            n.absorbedAt.push_back(a.asString());
+    auto mismatchesFrom = [](const json::Value& list, std::vector<Mismatch>& into) {
+        if (list.isArray())
+            for (const json::Value& m : list.asArray())
+                into.push_back(Mismatch{enumFromName(m.stringOr("kind", ""), kKinds, &mismatchKindName, "mismatch kind"),
+                                        static_cast<int>(m.intOr("output", 0)), m.stringOr("expected", ""),
+                                        m.stringOr("actual", "")});
+    };
+    mismatchesFrom(j["mismatches"], n.mismatches);
+    mismatchesFrom(j["cross_device_layouts"], n.crossDeviceLayouts);
     if (j["outputs"].isArray())
         for (const json::Value& s : j["outputs"].asArray())
             n.outputs.push_back(statsFromJson(s));
@@ -346,6 +366,8 @@ std::string formatComparison(const OutputComparison& c)
     std::string line = "    [" + std::to_string(c.output) + "] " + c.what;
     if (!c.compared)
         return line + "  " + c.note + "\n";
+    if (c.byRate)
+        return line + (c.ok ? "  ok  " : "  DIVERGED  ") + c.note + "\n";
     line += (c.ok ? "  ok" : "  DIVERGED") + std::string("  max abs ") + fixed(c.maxAbs, 8) + " max rel " + fixed(c.maxRel, 8);
     if (c.mismatched)
         line += "  " + std::to_string(c.mismatched) + " elements outside tolerance";
@@ -400,6 +422,25 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
             constants += (constants.empty() ? "" : ", ") + n.name;
     if (!constants.empty())
         out += "  NaN/Inf by intent (constants, fills, logsumexp padding; not a failure): " + constants + "\n";
+    std::string layouts;
+    int layoutNodes = 0;
+    for (const NodeResult& n : r.nodes)
+        if (!n.crossDeviceLayouts.empty() && layoutNodes++ == 0)
+            layouts = n.name + " (" + n.target + "): recorded " + n.crossDeviceLayouts[0].expected + ", here " +
+                      n.crossDeviceLayouts[0].actual;
+    if (layoutNodes > 0)
+        out += "  layouts differ from the recording on " + std::to_string(layoutNodes) +
+               " node(s): recorded on another device type, where kernels pick other layouts (not a compiler bug); first at " +
+               layouts + "\n";
+    for (const NodeResult& n : r.nodes) {
+        if (!n.transientNonFinite)
+            continue;
+        out += "  transient NaN/Inf (no output holds it; not a failure, --strict-nonfinite fails it): made at '" + n.name +
+               "'";
+        for (std::size_t k = 0; k < n.absorbedAt.size() && k < 6; ++k)
+            out += (k ? ", '" : ", absorbed at '") + n.absorbedAt[k] + "'";
+        out += n.absorbedAt.size() > 6 ? ", ...\n" : "\n";
+    }
     for (const NodeResult& n : r.nodes) {
         const bool interesting = n.status == NodeStatus::Mismatch || n.status == NodeStatus::Error || n.nanOrigin;
         if (!interesting && !allNodes)

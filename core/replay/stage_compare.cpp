@@ -241,6 +241,9 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
             ReplayOptions o = options.replay;
             o.chain = false;
             o.inputs = ReplayOptions::Inputs::Random;
+            // Each stage calls dropout its own way (F.dropout, rand_like > p, inductor_random): only aligned draws
+            // make the same random call draw the same values at every stage (random_ops.h).
+            o.rng = ReplayOptions::Rng::Aligned;
             o.stage = StageIo{aot.entry.address, map.inputs, map.outputs, "", referenceFile};
             if (referenceFile.empty())
                 o.stage->saveOutputs = scratch->file("stage" + std::to_string(k) + ".pkl");

@@ -100,6 +100,7 @@ json::Value graphToJson(const io::LoadedGraph& g)
     j["saved_inputs"] = g.savedInputsPath;
     j["state_dict"] = g.stateDictPath;
     j["expected_outputs"] = g.expectedOutputsPath;
+    j["rng_state"] = g.rngStatePath;
     return j;
 }
 
@@ -148,6 +149,7 @@ io::LoadedGraph graphFromJson(const json::Value& j)
     g.savedInputsPath = j.stringOr("saved_inputs", "");
     g.stateDictPath = j.stringOr("state_dict", "");
     g.expectedOutputsPath = j.stringOr("expected_outputs", "");
+    g.rngStatePath = j.stringOr("rng_state", "");
     return g;
 }
 
@@ -174,6 +176,8 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
     j["expected_outputs"] = o.expectedOutputsPath;
     j["cuda_graph"] = o.cudaGraph;
     j["chain"] = o.chain;
+    j["rng"] = o.rng == replay::ReplayOptions::Rng::Aligned ? "aligned" : "natural";
+    j["strict_nonfinite"] = o.strictNonFinite;
     if (o.stage) {
         auto ints = [](const std::vector<int>& v) {
             json::Value a = json::Array{};
@@ -212,6 +216,8 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
     o.expectedOutputsPath = j.stringOr("expected_outputs", "");
     o.cudaGraph = flag("cuda_graph", false);
     o.chain = flag("chain", true);
+    o.rng = j.stringOr("rng", "natural") == "aligned" ? replay::ReplayOptions::Rng::Aligned : replay::ReplayOptions::Rng::Natural;
+    o.strictNonFinite = flag("strict_nonfinite", false);
     if (j["stage"].isObject()) {
         const json::Value& s = j["stage"];
         auto ints = [](const json::Value& a) {

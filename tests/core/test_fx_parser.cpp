@@ -284,6 +284,28 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, parseAnnotation("f32[4;]", here));
     }
 
+    // A compiled tensor-parallel step's dynamo graph annotates its DTensor parameters with their global shape and
+    // placements (torch/fx/graph.py); "int" / "float" is how an input record's unhinted number prints.
+    void tensorSubclassAndUnhintedNumberAnnotations()
+    {
+        SourceLocation here{"t", 1, 1, {}};
+        const ValueMeta d = parseAnnotation("DTensor(f32[256, 64][64, 1]cpu, S(0))", here);
+        QVERIFY(d.isTensor());
+        QCOMPARE(d.tensor.subclass, std::string("DTensor"));
+        QCOMPARE(d.tensor.subclassDetail, std::string("S(0)"));
+        QCOMPARE(d.tensor.sizes.size(), std::size_t(2));
+        QCOMPARE(*d.tensor.sizes[0].value, std::int64_t(256));
+        QCOMPARE(formatAnnotation(d), std::string("DTensor(f32[256, 64][64, 1]cpu, S(0))"));
+        QCOMPARE(parseAnnotation("DTensor(bf16[8, s0][s0, 1]cuda:0, PS(1)[1]S(1)[0]R)", here).tensor.subclassDetail,
+                 std::string("PS(1)[1]S(1)[0]R"));
+        QCOMPARE(parseAnnotation("TwoTensor(f32[4][1]cpu)", here).tensor.subclass, std::string("TwoTensor"));
+        QCOMPARE(parseAnnotation("int", here).kind, ValueMeta::Kind::Int);
+        QCOMPARE(formatAnnotation(parseAnnotation("int", here)), std::string("int"));
+        QCOMPARE(parseAnnotation("float", here).kind, ValueMeta::Kind::Float);
+        QVERIFY_THROWS_EXCEPTION(Error, parseAnnotation("DTensor(nonsense, S(0))", here));
+        QVERIFY_THROWS_EXCEPTION(Error, parseAnnotation("DTensor(DTensor(f32[4][1]cpu))", here));
+    }
+
     // ---- bad input (tests/data/bad/fx, made by make_bad_fx.py, holds a file for each of these) ----------
 
     // A graph in the shape print_readable writes, for the tests below to break.

@@ -16,6 +16,8 @@ Layout (the seed layout fxray reads, see FORMATS.md §1)::
         <name>_<kind>_<i>.input                 pickled metadata, one entry per placeholder
         <name>_<kind>_<i>.readable.py           print_readable(include_stride=True, include_device=True)
         <name>_<kind>_<i>.pt                    torch.save of the REAL inputs of the first call
+        <name>_<kind>_<i>.expected.pt           its eager outputs on them
+        <name>_<kind>_<i>.rng.pt                the generator states that call started from
 
 Why functorch's dumper fails in torch 2.11 (each is fixed here):
 
@@ -45,6 +47,14 @@ Eager outputs (``<stem>.expected.pt``): torch.save of a flat list (tensors / Non
 graph's outputs) of what the graph returned on its first call, the same call whose inputs are in ``.pt``. The
 joint graph is never executed by AOTAutograd, so when its inputs are assembled it is run once eagerly (flat
 signature, no grad) on exactly those inputs. ``fxray replay --inputs saved --expected auto`` compares with it.
+
+Random number state (``<stem>.rng.pt``, beside every ``.pt`` + ``.expected.pt`` pair): torch.save of a dict
+``{"cpu": torch.get_rng_state(), "cuda:N": torch.cuda.get_rng_state(N), ...}`` (one ``cuda:N`` per CUDA device,
+only once CUDA is initialized) taken immediately before the eager run that produced ``.expected.pt``: restoring it
+and running the graph on the saved inputs draws the random values eager drew (dropout masks, drop-path, rand*).
+The joint's own eager run starts from the forward's recorded state (so it draws the forward's masks, and its
+outputs agree with the forward's and backward's) and the user's state is put back after it: fxray's extra run
+never shifts the training run's random stream.
 
 Lost graphs: the compiler callbacks run under AOTAutograd's FakeTensorMode, where saving a graph that holds a
 real tensor constant (``torch.tensor([])`` in HF models' code) died in ``state_dict()``'s detach (``Please
@@ -104,7 +114,8 @@ from torch._functorch.compilers import default_decompositions
 from torch._functorch.partitioners import default_partition
 from torch._subclasses.fake_tensor import FakeTensor, unset_fake_temporarily
 
-__all__ = ["backend", "graph_dumper_aot", "CaptureBackend", "input_meta", "UNBACKED_HINT_FALLBACK"]
+__all__ = ["backend", "graph_dumper_aot", "CaptureBackend", "input_meta", "rng_state", "set_rng_state",
+           "UNBACKED_HINT_FALLBACK"]
 
 log = logging.getLogger("fxray.capture")
 
@@ -329,6 +340,29 @@ def _placeholder_names(gm: fx.GraphModule) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------
+# random number state (.rng.pt)
+# --------------------------------------------------------------------------------------------------
+def rng_state() -> dict:
+    """{"cpu": ..., "cuda:N": ...}: the default generators' states (what <stem>.rng.pt holds).
+
+    CUDA only once the process initialized it: asking earlier would initialize CUDA for a CPU-only run."""
+    state = {"cpu": torch.get_rng_state()}
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        for i in range(torch.cuda.device_count()):
+            state[f"cuda:{i}"] = torch.cuda.get_rng_state(i)
+    return state
+
+
+def set_rng_state(state: dict) -> None:
+    """Restores what rng_state() returned (or a loaded <stem>.rng.pt)."""
+    for key, value in state.items():
+        if key == "cpu":
+            torch.set_rng_state(value)
+        elif key.startswith("cuda:"):
+            torch.cuda.set_rng_state(value, int(key[5:]))
+
+
+# --------------------------------------------------------------------------------------------------
 # the backend
 # --------------------------------------------------------------------------------------------------
 class _Compilation:
@@ -342,6 +376,7 @@ class _Compilation:
         self.joint_names: list[str] = []
         self.fw_names: list[str] = []
         self.fw_first_args: Optional[list] = None
+        self.fw_rng: Optional[dict] = None  # the forward's first call started from it; the joint's eager run does too
         self.joint_written = False
         self.dynamo_inputs: list[str] = []  # the Dynamo graph's placeholder names (lifted parameters)
 
@@ -511,17 +546,31 @@ class CaptureBackend:
             if os.path.exists(path + ".tmp"):
                 os.remove(path + ".tmp")
 
-    def _save_expected(self, d: Optional[str], kind: str, index: int, out: Any) -> None:
-        """<stem>.expected.pt: the eager outputs of the call whose inputs are in <stem>.pt."""
+    def _save_expected(self, d: Optional[str], kind: str, index: int, out: Any) -> bool:
+        """<stem>.expected.pt: the eager outputs of the call whose inputs are in <stem>.pt. True when written."""
         if d is None:
-            return
+            return False
         try:
             self._save_real(d, kind, index, _output_values(out), ".expected.pt")
+            return True
         except Exception as e:
             if self.strict:
                 raise
             log.exception("fxray_capture: saving the eager outputs of %s failed", d)
             self._record_error(kind, index, "expected outputs", e)
+            return False
+
+    def _save_rng(self, d: Optional[str], kind: str, index: int, state: dict) -> None:
+        """<stem>.rng.pt: the generator states the run behind .expected.pt started from; only beside a .pt."""
+        if d is None or not os.path.exists(os.path.join(d, f"{self._graph_dir(kind, index)[1]}.pt")):
+            return
+        try:
+            self._save_real(d, kind, index, state, ".rng.pt")
+        except Exception as e:
+            if self.strict:
+                raise
+            log.exception("fxray_capture: saving the random number state of %s failed", d)
+            self._record_error(kind, index, "rng state", e)
 
     @staticmethod
     def _copies(args: Sequence[Any]) -> Optional[list]:
@@ -553,8 +602,12 @@ class CaptureBackend:
                     raise
                 log.exception("fxray_capture: saving the real inputs of %s failed", d)
                 owner._record_error(kind, comp.index, "real inputs", e)
+            rng = rng_state()  # immediately before the run whose outputs become .expected.pt
+            if kind == "forward" and comp.joint_dir is not None:
+                comp.fw_rng = rng
             out = gm(*args)  # the inputs were copied before: the graph may free or mutate them
-            owner._save_expected(d, kind, comp.index, out)
+            if owner._save_expected(d, kind, comp.index, out):
+                owner._save_rng(d, kind, comp.index, rng)
             return out
 
         run._boxed_call = True  # AOTAutograd passes a list; no unboxed-compiler warning
@@ -603,8 +656,11 @@ class CaptureBackend:
         flat, comp.joint_flat = comp.joint_flat, None
         if flat is None:
             return
+        user_rng = rng_state()  # this run is fxray's, not the user's: their random stream must not move
+        start, comp.fw_rng = comp.fw_rng or user_rng, None
         try:
             args = [v.clone() if isinstance(v, torch.Tensor) else v for v in joint_vals]  # .pt stays pristine
+            set_rng_state(start)  # the joint's forward part draws what the forward drew
             with torch.no_grad():
                 out = flat(*args)
         except Exception as e:
@@ -613,7 +669,10 @@ class CaptureBackend:
             log.exception("fxray_capture: running the joint graph %s eagerly failed", comp.joint_dir)
             self._record_error("joint", comp.index, "expected outputs", e)
             return
-        self._save_expected(comp.joint_dir, "joint", comp.index, out)
+        finally:
+            set_rng_state(user_rng)
+        if self._save_expected(comp.joint_dir, "joint", comp.index, out):
+            self._save_rng(comp.joint_dir, "joint", comp.index, start)
 
 
 def backend(name: str, folder: str | os.PathLike, **kwargs: Any) -> CaptureBackend:

@@ -85,8 +85,8 @@ def check_graph_dir(d: Path, real_inputs: bool = True, eager_outputs: bool = Tru
         expected.add("node_meta.json")
     if real_inputs:
         expected.add(f"{stem}.pt")
-        if eager_outputs:  # (the committed samples predate .expected.pt)
-            expected.add(f"{stem}.expected.pt")
+        if eager_outputs:  # (the committed samples predate .expected.pt and .rng.pt)
+            expected |= {f"{stem}.expected.pt", f"{stem}.rng.pt"}
     assert set(p.name for p in d.iterdir()) == expected, d
     assert (d / "__init__.py").read_text() == "from .module import *"
     module = (d / "module.py").read_text()
