@@ -3,11 +3,19 @@
 readable file + .input-free), for load/parse benchmarks: residual MLP blocks with stack-trace comments,
 frees after last use, annotations with strides. Stdlib only.
 
-usage: gen_graph.py OUT_DIR [--nodes 20000] [--modules]
-  --modules  also write node_meta.json (as tools/capture does): block b is module layers.b, its linear layers.b.fc"""
+usage: gen_graph.py OUT_DIR [--nodes 20000] [--modules] [--source-lines]
+  --modules       also write node_meta.json (as tools/capture does): block b is module layers.b, its linear layers.b.fc
+  --source-lines  one stack-trace comment per statement, the same lines in every block (as a real model's layers run
+                  the same source): what fxray's module hierarchy without a sidecar folds (default: one comment per
+                  block, a different line each)"""
 import argparse
 import json
 import os
+
+
+# The model statement each op of a block comes from (--source-lines).
+SOURCE = ["w = self.fc.weight.t()", "h = self.fc(x)", "h = h.relu()", "h = h * 0.5", "v, m = torch.var_mean(h, 1)",
+          "v, m = torch.var_mean(h, 1)", "h = h - v", "x = h + x"]
 
 
 def main():
@@ -15,6 +23,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--nodes", type=int, default=20000)
     ap.add_argument("--modules", action="store_true")
+    ap.add_argument("--source-lines", action="store_true")
     args = ap.parse_args()
     name = os.path.basename(os.path.normpath(args.out))
     os.makedirs(args.out, exist_ok=True)
@@ -37,8 +46,11 @@ def main():
             (f"sub_{b}", f"torch.ops.aten.sub.Tensor(mul_{b}, getitem_{b})", ann),
             (f"add_{b}", f"torch.ops.aten.add.Tensor(sub_{b}, {prev})", ann),
         ]
-        readable.append(f"        # File: /src/model.py:{10 + b} in forward, code: x = self.block{b}(x)")
-        for lhs, rhs, a in stmts:
+        if not args.source_lines:
+            readable.append(f"        # File: /src/model.py:{10 + b} in forward, code: x = self.block{b}(x)")
+        for k, (lhs, rhs, a) in enumerate(stmts):
+            if args.source_lines:
+                readable.append(f"        # File: /src/model.py:{20 + k} in forward, code: {SOURCE[k]}")
             code.append(f"        {lhs} = {rhs}")
             readable.append(f"        {lhs}: {a} = {rhs}" if a else f"        {lhs} = {rhs}")
         prev = f"add_{b}"

@@ -1,4 +1,7 @@
 #include "commands.h"
+#ifdef FXRAY_HAVE_REPLAY
+#include "torch_commands.h"
+#endif
 
 namespace fxray::cli {
 
@@ -23,15 +26,15 @@ const std::vector<Command>& commands()
          "                   unless --in-process; a backward graph takes its saved activations from its forward unless --no-chain)\n"
          "                   [--rng natural|aligned] [--strict-nonfinite]   (NaN/Inf no output holds is transient, a pass, unless\n"
          "                   --strict-nonfinite; --rng aligned draws the k-th random call from its own stream, as stage compare does)",
-         &runReplay},
+         &runReplayModule},
         {"compare", "replay the stages of one compile (dynamo, AOT forward, inductor post-grad) on the same inputs; find where they diverge",
          "fxray compare <trace log>#<frame>/<compile> | <log or folder> [--device cpu|cuda|cuda:N] [--seed N] [--runnable] "
          "[--json] [-o OUT.json]\n"
          "                   [--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--timeout S] [--in-process]   "
          "(exit 0 all agree, 1 divergence or a failed stage)",
-         &runCompare},
+         &runCompareModule},
         {"worker", "the replay process behind the GUI and minimize (JSON lines on stdin/stdout; not for people)",
-         "fxray worker", &runWorker},
+         "fxray worker", &runWorkerModule},
 #endif
         {"minimize", "shrink a failing graph to the smallest graph that fails the same way; write it and a repro.py",
          "fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|cmd:'COMMAND' -o DIR [--device D] "

@@ -3,8 +3,7 @@
 #include "base/error.h"
 #include "commands.h"
 #ifdef FXRAY_HAVE_REPLAY
-#include "io/torchscript_importer.h"
-#include "replay/torchscript_import.h"
+#include "torch_commands.h"
 #endif
 
 #include <exception>
@@ -29,8 +28,9 @@ int main(int argc, char** argv)
         return argc < 2 ? 2 : 0;
     }
 #ifdef FXRAY_HAVE_REPLAY
-    // TorchScript graphs load through LibTorch's parseIR where it is linked (operator overloads for replay).
-    fxray::io::setTorchScriptImporter(fxray::replay::importTorchScript);
+    // TorchScript graphs load through LibTorch's parseIR where it is built (operator overloads for replay); LibTorch
+    // itself is loaded only when one is read, or a command replays (torch_commands.h).
+    fxray::cli::installLazyTorchScriptImporter();
 #endif
     const std::string name = argv[1];
     const fxray::cli::Args args(argv + 2, argv + argc);

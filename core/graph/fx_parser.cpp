@@ -220,6 +220,8 @@ private:
         const LogicalLine& def = m_lines[i];
         std::size_t end = skipBlock(i);
         m_graph.nodes.reserve(end - i + 8);
+        m_definedAt.reserve(end - i);
+        m_names.reserve(end - i + 64);
         // Where each name is assigned, so that a use before that line can say so (a cycle, or moved lines).
         for (std::size_t j = i + 1; j < end; ++j) {
             const auto& t = m_lines[j].tokens;
@@ -234,14 +236,19 @@ private:
                 m_definedAt.emplace(t[0].text, t[0].line);
         }
         parseSignature(def);
+        // The body's nodes after the placeholders, without moving every node again when the vector grows.
+        m_graph.nodes.reserve(m_graph.nodes.size() + (end - i) + 8);
         for (std::size_t j = i + 1; j < end; ++j) {
             const LogicalLine& l = m_lines[j];
             if (l.commentOnly()) {
                 onComment(l.tokens[0]);
                 continue;
             }
-            // FX writes the return last; code after it would be nodes after the output node.
-            const int output = m_graph.outputNode();
+            // FX writes the return last; code after it would be nodes after the output node. (The output node, when
+            // there is one, is the last node added: Graph::outputNode() would scan the whole graph per statement.)
+            const int output = !m_graph.nodes.empty() && m_graph.nodes.back().kind == NodeKind::Output
+                                   ? static_cast<int>(m_graph.nodes.size()) - 1
+                                   : -1;
             m_nodeName.clear();
             if (output >= 0 && !l.tokens[0].isName("return"))
                 fail(l.tokens[0], "statement after the return statement (line " +

@@ -80,6 +80,7 @@ public:
     {
         m_body = std::move(body);
         m_linkTwins = linkTwins;
+        m_budget = 64 * m_body.size() + 4096;
         for (int n : m_body)
             m_path[static_cast<std::size_t>(n)] = prefix;
         search(0, m_body.size(), prefix, 0);
@@ -201,9 +202,9 @@ private:
     {
         std::map<std::string_view, std::size_t> byFile;
         for (std::size_t p = lo; p < hi; ++p)
-            if (const int s = m_g.nodes[static_cast<std::size_t>(m_body[p])].stack; s >= 0)
-                ++byFile[m_g.stacks[static_cast<std::size_t>(s)].file];
-        if (byFile.empty() || byFile.begin()->first.empty())
+            if (const int s = m_g.nodes[static_cast<std::size_t>(m_body[p])].stack; s >= 0 && !m_g.stacks[static_cast<std::size_t>(s)].file.empty())
+                ++byFile[m_g.stacks[static_cast<std::size_t>(s)].file];  // comments of other forms name no file
+        if (byFile.empty())
             return {"block", ""};
         const std::string_view file =
             std::max_element(byFile.begin(), byFile.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
@@ -234,40 +235,65 @@ private:
         return {label, type};
     }
 
+    struct Task {
+        std::size_t lo, hi;
+        std::string prefix;
+        int depth;
+    };
+
+    // Finds the best repeat of a range, makes its copies scopes, then searches what lies before it, after it and
+    // inside each copy, in that order (so copies are numbered in program order). A worklist, not recursion: a graph of
+    // thousands of different repeats must not run out of stack; and a budget of positions scanned (each search
+    // scans its range once per candidate period) keeps an adversarial graph from taking quadratic time.
     void search(std::size_t lo, std::size_t hi, const std::string& prefix, int depth)
     {
-        if (depth > kMaxDepth || hi <= lo)
-            return;
-        const std::optional<Repeat> r = best(lo, hi);
-        if (!r)
-            return;
+        std::vector<Task> work{{lo, hi, prefix, depth}};
+        while (!work.empty()) {
+            Task t = std::move(work.back());
+            work.pop_back();
+            if (t.depth > kMaxDepth || t.hi <= t.lo || m_budget < t.hi - t.lo)
+                continue;
+            m_budget -= t.hi - t.lo;
+            const std::optional<Repeat> r = best(t.lo, t.hi);
+            if (!r)
+                continue;
+            const std::vector<std::string> paths = makeCopies(*r, t.prefix, t.depth);
+            for (std::size_t k = r->copies; k-- > 0;)
+                work.push_back({r->start + k * r->period, r->start + (k + 1) * r->period, paths[k], t.depth + 1});
+            work.push_back({r->end(), t.hi, t.prefix, t.depth});
+            work.push_back({t.lo, r->start, t.prefix, t.depth});
+        }
+    }
+
+    // Names the copies of `r` and assigns their nodes; returns each copy's path.
+    std::vector<std::string> makeCopies(const Repeat& r, const std::string& prefix, int depth)
+    {
         m_found = true;
-        auto [label, type] = labelOf(r->start, r->start + r->period);
-        std::vector<long> index = numbering(*r, depth, label);
+        auto [label, type] = labelOf(r.start, r.start + r.period);
+        std::vector<long> index = numbering(r, depth, prefix, label);
         const std::string base = prefix.empty() ? std::string() : prefix + ".";
-        for (std::size_t k = 0; k < r->copies; ++k) {
+        std::vector<std::string> paths;
+        for (std::size_t k = 0; k < r.copies; ++k) {
             const std::string path = base + label + " #" + std::to_string(index[k]);
+            paths.push_back(path);
             m_types.emplace(path, type);
-            for (std::size_t p = r->start + k * r->period; p < r->start + (k + 1) * r->period; ++p) {
+            for (std::size_t p = r.start + k * r.period; p < r.start + (k + 1) * r.period; ++p) {
                 m_path[static_cast<std::size_t>(m_body[p])] = path;
-                if (depth == 0 && m_linkTwins == false)
+                if (depth == 0 && !m_linkTwins)
                     m_copyOf[static_cast<std::size_t>(m_body[p])] = static_cast<int>(m_copies.size());
             }
             if (depth == 0 && !m_linkTwins)
                 m_copies.push_back({path, index[k]});
-            if (depth == 0 && m_linkTwins && m_twinOf.size() == r->copies && m_twinOf[k] >= 0)
+            if (depth == 0 && m_linkTwins && m_twinOf.size() == r.copies && m_twinOf[k] >= 0)
                 m_twins.emplace_back(path, m_copies[static_cast<std::size_t>(m_twinOf[k])].first);
         }
         m_twinOf.clear();
-        search(lo, r->start, prefix, depth);
-        search(r->end(), hi, prefix, depth);
-        for (std::size_t k = 0; k < r->copies; ++k)
-            search(r->start + k * r->period, r->start + (k + 1) * r->period, base + label + " #" + std::to_string(index[k]), depth + 1);
+        return paths;
     }
 
     // Copy numbers: 0, 1, ... (continuing where an earlier run of the same label under the same parent stopped); a
     // backward half's top-level copies take their forward twins' numbers when every copy has a distinct twin.
-    std::vector<long> numbering(const Repeat& r, int depth, std::string& label)
+    std::vector<long> numbering(const Repeat& r, int depth, const std::string& prefix, std::string& label)
     {
         std::vector<long> index(r.copies);
         if (depth == 0 && m_linkTwins && !m_copies.empty()) {
@@ -293,7 +319,7 @@ private:
             }
             m_twinOf.clear();
         }
-        long& next = m_nextIndex[std::to_string(depth) + "\x1f" + label];
+        long& next = m_nextIndex[prefix + "\x1f" + label];
         for (std::size_t k = 0; k < r.copies; ++k)
             index[k] = next++;
         return index;
@@ -331,7 +357,8 @@ private:
     std::vector<std::pair<std::string, long>> m_copies;     // forward top-level copies: path, number
     std::vector<int> m_twinOf;                              // of the run being numbered
     std::vector<std::pair<std::string, std::string>> m_twins;
-    std::map<std::string, long> m_nextIndex;
+    std::map<std::string, long> m_nextIndex;  // per parent path and label: the next copy number
+    std::size_t m_budget = 0;                  // body positions left to scan in this half
     mutable std::vector<unsigned> m_stamp;
     mutable unsigned m_stampValue = 0;
 };

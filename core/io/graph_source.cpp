@@ -16,6 +16,8 @@
 #include <charconv>
 #include <set>
 #include <filesystem>
+#include <future>
+#include <utility>
 #include <map>
 #include <regex>
 
@@ -307,6 +309,32 @@ void walk(const fs::path& dir, Discovery& d, int depth, std::set<fs::path>& visi
     }
 }
 
+// Warns unless `code` (module.py: no annotations, no stack traces) is `annotated` without its metadata. The
+// annotated graph's metadata is set aside for the comparison and put back, instead of comparing a stripped copy.
+void checkSameGraph(graph::Graph& annotated, graph::Graph code, const std::string& prefix, std::vector<std::string>& warnings)
+{
+    std::vector<std::optional<graph::ValueMeta>> metas(annotated.nodes.size());
+    std::vector<int> stacks(annotated.nodes.size());
+    for (std::size_t i = 0; i < annotated.nodes.size(); ++i) {
+        metas[i] = std::move(annotated.nodes[i].meta);
+        annotated.nodes[i].meta.reset();
+        stacks[i] = std::exchange(annotated.nodes[i].stack, -1);
+    }
+    for (auto& n : code.nodes)
+        n.stack = -1;
+    code.className = annotated.className;
+    code.outputForm = annotated.outputForm;
+    code.pytreeInputs = annotated.pytreeInputs;
+    std::string why;
+    const bool same = graph::graphsEqual(annotated, code, &why);
+    for (std::size_t i = 0; i < annotated.nodes.size(); ++i) {
+        annotated.nodes[i].meta = std::move(metas[i]);
+        annotated.nodes[i].stack = stacks[i];
+    }
+    if (!same)
+        warnings.push_back(prefix + why);
+}
+
 LoadedGraph loadSeed(const GraphEntry& entry)
 {
     LoadedGraph lg;
@@ -317,24 +345,16 @@ LoadedGraph loadSeed(const GraphEntry& entry)
     const fs::path module = dir / "module.py";
     std::error_code ec;
     if (fs::exists(readable, ec)) {
+        // module.py is what functorch wrote; the readable file adds metadata. They must be the same graph. Both are
+        // parsed at once (module.py on a second thread): a big dump's load is mostly these two parses.
+        std::future<graph::Graph> code;
+        if (fs::exists(module, ec))
+            code = std::async(std::launch::async, [path = module.string()] {
+                return graph::parseFxModule(readTextFile(path), {path, 1}).graph;
+            });
         lg.graph = graph::parseFxModule(readTextFile(readable.string()), {readable.string(), 1}).graph;
-        // module.py is what functorch wrote; the readable file adds metadata. They must be the same graph.
-        if (fs::exists(module, ec)) {
-            graph::Graph code = graph::parseFxModule(readTextFile(module.string()), {module.string(), 1}).graph;
-            graph::Graph stripped = lg.graph;
-            for (auto& n : stripped.nodes) {
-                n.meta.reset();
-                n.stack = -1;
-            }
-            for (auto& n : code.nodes)
-                n.stack = -1;
-            code.className = stripped.className;
-            code.outputForm = stripped.outputForm;
-            code.pytreeInputs = stripped.pytreeInputs;
-            std::string why;
-            if (!graph::graphsEqual(stripped, code, &why))
-                lg.warnings.push_back(readable.string() + " and module.py differ: " + why);
-        }
+        if (code.valid())
+            checkSameGraph(lg.graph, code.get(), readable.string() + " and module.py differ: ", lg.warnings);
     } else {
         lg.graph = graph::parseFxModule(readTextFile(module.string()), {module.string(), 1}).graph;
     }

@@ -499,7 +499,16 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
         const bool inputs = std::all_of(b.nodes.begin(), b.nodes.end(), [&](int n) { return isInput(g.nodes[static_cast<std::size_t>(n)]); });
         const graph::Phase phase = tree.phase.empty() ? graph::Phase::Unknown : tree.phase[static_cast<std::size_t>(b.nodes.front())];
         const std::string what = inputs ? "inputs" : phase == graph::Phase::Backward ? "backward" : phase == graph::Phase::Forward ? "forward" : "own nodes";
-        b.title = tree.scopes[static_cast<std::size_t>(scope)].name + " · " + what + " " + std::to_string(++chunkCount[static_cast<std::size_t>(scope)]);
+        const std::string& name = tree.scopes[static_cast<std::size_t>(scope)].name;
+        const std::size_t k = static_cast<std::size_t>(++chunkCount[static_cast<std::size_t>(scope)]);
+        if (name == what && !inputs) {
+            // A "forward"/"backward" half's own nodes (repeated structure): "forward 2" twice says nothing; its
+            // statement does ("forward 2 · position_ids = torch.arange(...)").
+            std::string statement = b.title.size() > 24 ? b.title.substr(0, 22) + "…" : b.title;  // narrow boxes, larger at fit
+            b.title = name + " " + std::to_string(k) + " · " + statement;
+        } else {
+            b.title = name + " · " + what + " " + std::to_string(k);
+        }
         b.summary = shortSummary(g, b.nodes, 1);
         add(std::move(b));
     };

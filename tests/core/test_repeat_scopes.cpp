@@ -172,6 +172,39 @@ private Q_SLOTS:
         QVERIFY(!render::buildScopeTree(g, graph::inferRepeatScopes(g)).useful());
     }
 
+    void manyDifferentRepeatsEachFold()
+    {
+        // `units` different blocks (their own source lines; neighbours differ in ops too, so they never fold together),
+        // each run twice in a row.
+        const auto model = [](int units) {
+            const std::string a = "\"f32[4][1]cpu\"";
+            std::string body, prev = "x";
+            int id = 0;
+            for (int u = 0; u < units; ++u)
+                for (int copy = 0; copy < 2; ++copy)
+                    for (int j = 0; j < 6; ++j) {
+                        const std::string name = "n" + std::to_string(id++);
+                        body += "        # File: /src/b.py:" + std::to_string(1000 + 10 * u + j) + " in block, code: y = f(y)\n";
+                        body += "        " + name + ": " + a + " = torch.ops.aten." + ((u + j) % 2 ? "neg.default(" : "relu.default(") +
+                                prev + ")\n";
+                        prev = name;
+                    }
+            return parse("class M(torch.nn.Module):\n    def forward(self, x: " + a + "):\n" + body + "        return (" + prev + ",)\n");
+        };
+        const graph::Graph g = model(40);
+        const render::ScopeTree t = render::buildScopeTree(g, graph::inferRepeatScopes(g));
+        QCOMPARE(t.folds.size(), std::size_t{40});
+        for (const render::Fold& f : t.folds)
+            QCOMPARE(f.scopes.size(), std::size_t{2});
+        QCOMPARE(t.folds[7].title, std::string("b:1070–1075 #0–1 ×2"));
+        // 3,000 of them: the search is a worklist with a budget of positions scanned (each run found leaves the rest
+        // to be scanned again), so it ends, having folded the first runs and left the rest as the model's own nodes.
+        const graph::Graph big = model(3000);
+        const render::ScopeTree bt = render::buildScopeTree(big, graph::inferRepeatScopes(big));
+        QVERIFY(bt.folds.size() >= 40);
+        QCOMPARE(bt.folds[0].title, std::string("b:1000–1005 #0–1 ×2"));
+    }
+
     void sidecarWinsOverRepeats()
     {
         QTemporaryDir tmp;

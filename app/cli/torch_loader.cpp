@@ -1,0 +1,100 @@
+// The executable's side of the LibTorch module (torch_commands.h): dlopen on first use, trampolines for the commands.
+#include "torch_commands.h"
+
+#include "base/error.h"
+#include "io/torchscript_importer.h"
+#include "self_exe.h"
+
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+namespace fxray::cli {
+
+namespace {
+
+constexpr const char* kModuleName = "libfxray_cli_torch.so";
+
+std::string modulePath()
+{
+    return (std::filesystem::path(selfExe()).parent_path() / kModuleName).string();
+}
+
+// The loaded module, or null with `error` set.
+void* module(std::string& error)
+{
+    static void* handle = nullptr;
+    static std::string loadError;
+    static bool tried = false;
+    if (!tried) {
+        tried = true;
+        handle = dlopen(modulePath().c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            const char* why = dlerror();
+            loadError = "cannot load " + modulePath() + " (LibTorch commands): " + (why ? why : "unknown reason");
+        }
+    }
+    error = loadError;
+    return handle;
+}
+
+template <class F>
+F* entry(const char* symbol, std::string& error)
+{
+    void* handle = module(error);
+    if (!handle)
+        return nullptr;
+    void* f = dlsym(handle, symbol);
+    if (!f)
+        error = std::string("the LibTorch module has no ") + symbol;
+    return reinterpret_cast<F*>(f);
+}
+
+}  // namespace
+
+int runTorchCommand(std::string_view name, const Args& args)
+{
+    std::string error;
+    auto* run = entry<int(const char*, const void*)>("fxray_cli_torch_run", error);
+    if (!run) {
+        std::cerr << "fxray " << name << ": error: " << error << "\n";
+        return 2;
+    }
+    return run(std::string(name).c_str(), &args);
+}
+
+void installLazyTorchScriptImporter()
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(modulePath(), ec))
+        return;
+    io::setTorchScriptImporter([](const std::string& text, const std::string& fileName) {
+        std::string error;
+        auto* import = entry<int(const void*, const void*, void*, void*)>("fxray_cli_torch_import", error);
+        if (!import)
+            throw Error(error, fileLocation(fileName));
+        graph::Graph g;
+        if (import(&text, &fileName, &g, &error) != 0)
+            throw Error(error);
+        return g;
+    });
+}
+
+int runReplayModule(const Args& args)
+{
+    return runTorchCommand("replay", args);
+}
+
+int runWorkerModule(const Args& args)
+{
+    return runTorchCommand("worker", args);
+}
+
+int runCompareModule(const Args& args)
+{
+    return runTorchCommand("compare", args);
+}
+
+}  // namespace fxray::cli
