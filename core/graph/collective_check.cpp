@@ -1,0 +1,231 @@
+#include "graph/collective_check.h"
+
+#include <algorithm>
+#include <set>
+
+namespace fxray::graph {
+namespace {
+
+bool isReducing(const std::string& op)
+{
+    return op.find("reduce") != std::string::npos;
+}
+
+std::string tensorText(const Graph& g, const Arg& a)
+{
+    if (a.kind == Arg::Kind::Node && a.node >= 0 && a.node < static_cast<int>(g.nodes.size())) {
+        const auto& meta = g.nodes[static_cast<std::size_t>(a.node)].meta;
+        if (!meta || !meta->isTensor())
+            return "?";
+        std::string s(dtypeAbbrev(meta->tensor.dtype));
+        s += '[';
+        for (std::size_t k = 0; k < meta->tensor.sizes.size(); ++k)
+            s += (k ? ", " : "") + meta->tensor.sizes[k].expr;
+        return s + ']';
+    }
+    if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
+        std::string s = "(";
+        for (std::size_t k = 0; k < a.items.size(); ++k)
+            s += (k ? ", " : "") + tensorText(g, a.items[k]);
+        return s + ")";
+    }
+    return "?";
+}
+
+// The legacy c10d_functional form names its group by the ranks in it.
+std::vector<int> intList(const Arg& a)
+{
+    std::vector<int> out;
+    for (const Arg& item : a.items) {
+        if (item.kind != Arg::Kind::Int)
+            return {};
+        out.push_back(static_cast<int>(item.i));
+    }
+    return out;
+}
+
+std::string ranksText(const std::vector<int>& ranks)
+{
+    std::string s = "ranks[";
+    for (std::size_t k = 0; k < ranks.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(ranks[k]);
+    return s + "]";
+}
+
+const Arg* kwarg(const Node& n, const std::string& name)
+{
+    for (const auto& [k, v] : n.kwargs)
+        if (k == name)
+            return &v;
+    return nullptr;
+}
+
+CollectiveCall callOf(const Graph& g, const Node& n, const std::string& label)
+{
+    CollectiveCall c;
+    c.op = n.target.op;
+    c.node = n.name;
+    c.graph = label;
+    c.compareShape = c.op.find("all_to_all") == std::string::npos;
+    if (!n.args.empty())
+        c.input = tensorText(g, n.args[0]);
+    std::vector<std::string> strings;
+    for (std::size_t k = 1; k < n.args.size(); ++k) {
+        if (n.args[k].kind == Arg::Kind::String)
+            strings.push_back(n.args[k].s);
+        else if (n.args[k].kind == Arg::Kind::List && n.target.ns == "c10d_functional" && c.ranks.empty())
+            c.ranks = intList(n.args[k]);
+    }
+    for (const char* name : {"reduce_op", "reduceOp"})
+        if (const Arg* a = kwarg(n, name); a && a->kind == Arg::Kind::String)
+            strings.insert(strings.begin(), a->s);
+    if (n.target.ns == "c10d_functional") {
+        if (const Arg* a = kwarg(n, "ranks"))
+            c.ranks = intList(*a);
+        c.group = ranksText(c.ranks);
+        if (isReducing(c.op) && !strings.empty())
+            c.reduceOp = strings.front();
+        return c;
+    }
+    // _c10d_functional(_autograd): the group name is the last string argument, the reduce op the first.
+    if (const Arg* a = kwarg(n, "group_name"); a && a->kind == Arg::Kind::String)
+        strings.push_back(a->s);
+    if (!strings.empty())
+        c.group = strings.back();
+    if (isReducing(c.op) && strings.size() >= 2)
+        c.reduceOp = strings.front();
+    return c;
+}
+
+}  // namespace
+
+std::string CollectiveCall::describe() const
+{
+    std::string s = node + " (" + op;
+    if (!reduceOp.empty())
+        s += " " + reduceOp;
+    s += " " + input + " on group '" + group + "')";
+    return s;
+}
+
+bool CollectiveCall::matches(const CollectiveCall& o) const
+{
+    if (op != o.op || group != o.group || reduceOp != o.reduceOp)
+        return false;
+    if (compareShape)
+        return input == o.input;
+    // Shapes may differ (uneven splits); the dtype may not.
+    auto dtypeOf = [](const std::string& s) { return s.substr(0, s.find('[')); };
+    return dtypeOf(input) == dtypeOf(o.input);
+}
+
+bool isCollectiveNamespace(const std::string& ns)
+{
+    return ns == "_c10d_functional" || ns == "_c10d_functional_autograd" || ns == "c10d_functional";
+}
+
+std::vector<CollectiveCall> collectiveCalls(const Graph& g, const std::string& label)
+{
+    std::vector<CollectiveCall> out;
+    for (const Node& n : g.nodes) {
+        if (n.kind != NodeKind::CallFunction || n.target.kind != Target::Kind::Op || !isCollectiveNamespace(n.target.ns))
+            continue;
+        if (n.target.op == "wait_tensor")
+            continue;
+        out.push_back(callOf(g, n, label));
+    }
+    return out;
+}
+
+std::string waitedCollective(const Graph& g, int nodeIndex)
+{
+    if (nodeIndex < 0 || nodeIndex >= static_cast<int>(g.nodes.size()))
+        return {};
+    const Node& n = g.nodes[static_cast<std::size_t>(nodeIndex)];
+    if (!n.isOp() || !isCollectiveNamespace(n.target.ns) || n.target.op != "wait_tensor" || n.args.empty())
+        return {};
+    // wait_tensor(getitem(coalesced, i)) waits on the coalesced call.
+    int at = n.args[0].kind == Arg::Kind::Node ? n.args[0].node : -1;
+    for (int hops = 0; hops < 2 && at >= 0 && at < static_cast<int>(g.nodes.size()); ++hops) {
+        const Node& m = g.nodes[static_cast<std::size_t>(at)];
+        if (m.isOp() && isCollectiveNamespace(m.target.ns))
+            return m.name;
+        at = m.target.kind == Target::Kind::Getitem && !m.args.empty() && m.args[0].kind == Arg::Kind::Node ? m.args[0].node : -1;
+    }
+    return {};
+}
+
+CollectiveCheck checkCollectives(const std::vector<RankGraphs>& ranks, const std::map<std::string, std::vector<int>>& membership)
+{
+    CollectiveCheck out;
+    std::vector<int> everyRank;
+    for (const RankGraphs& r : ranks)
+        everyRank.push_back(r.rank);
+    std::sort(everyRank.begin(), everyRank.end());
+
+    // Per rank, per group: the calls in run order.
+    std::map<int, std::map<std::string, std::vector<CollectiveCall>>> calls;
+    for (const RankGraphs& r : ranks) {
+        calls[r.rank];  // a rank with no call at all still takes part in every group's comparison
+        for (const auto& [label, graph] : r.graphs)
+            for (CollectiveCall& c : collectiveCalls(*graph, label)) {
+                ++out.callsPerRank[r.rank];
+                if (!c.ranks.empty() && !out.groups.contains(c.group))
+                    out.groups[c.group] = c.ranks;
+                calls[r.rank][c.group].push_back(std::move(c));
+            }
+    }
+    std::set<std::string> names;
+    for (const auto& [rank, byGroup] : calls)
+        for (const auto& [group, list] : byGroup)
+            names.insert(group);
+    for (const std::string& name : names) {
+        if (auto it = membership.find(name); it != membership.end()) {
+            out.groups[name] = it->second;
+        } else if (!out.groups.contains(name)) {
+            out.groups[name] = everyRank;
+            if (name != "0")  // "0" is torch's name for the world group
+                out.notes.push_back("group '" + name + "': membership not recorded; taken as every rank");
+        }
+    }
+    for (const auto& [name, members] : out.groups) {
+        const std::vector<CollectiveCall> none;
+        auto seq = [&](int rank) -> const std::vector<CollectiveCall>& {
+            auto r = calls.find(rank);
+            if (r == calls.end())
+                return none;
+            auto g = r->second.find(name);
+            return g == r->second.end() ? none : g->second;
+        };
+        if (members.empty())
+            continue;
+        const int ref = members.front();
+        const auto& a = seq(ref);
+        for (std::size_t m = 1; m < members.size(); ++m) {
+            const int rank = members[m];
+            const auto& b = seq(rank);
+            const std::size_t common = std::min(a.size(), b.size());
+            std::size_t k = 0;
+            while (k < common && a[k].matches(b[k]))
+                ++k;
+            std::string why;
+            const std::string at = "group '" + name + "', collective #" + std::to_string(k + 1) + ": ";
+            if (k < common)
+                why = at + "rank " + std::to_string(rank) + " calls " + b[k].describe() + " in " + b[k].graph +
+                      " where rank " + std::to_string(ref) + " calls " + a[k].describe() + " in " + a[k].graph;
+            else if (a.size() > b.size())
+                why = at + "rank " + std::to_string(ref) + " calls " + a[k].describe() + " in " + a[k].graph + " but rank " +
+                      std::to_string(rank) + " makes only " + std::to_string(b.size()) + " call(s) on this group";
+            else if (b.size() > a.size())
+                why = at + "rank " + std::to_string(rank) + " calls " + b[k].describe() + " in " + b[k].graph + " but rank " +
+                      std::to_string(ref) + " makes only " + std::to_string(a.size()) + " call(s) on this group";
+            if (!why.empty()) {
+                out.mismatches.push_back(why);
+                break;  // the first difference of a group is the one that hangs it
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace fxray::graph
