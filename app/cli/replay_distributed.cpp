@@ -6,6 +6,7 @@
 #include "self_exe.h"
 #include "worker/distributed_job.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -49,6 +50,17 @@ RankSet loadRanks(const ArgParser& p, const io::Discovery& d, int ranksFlag)
         for (int r = 0; r < ranksFlag; ++r)
             byRank[r] = only;
     }
+    // Seed dumps are discovered by name (backward before forward): a rank runs forward k, then backward k; joint
+    // graphs (never run as such) come last. Trace logs are already in the order the run logged them.
+    auto runOrder = [](const io::GraphEntry* e) {
+        const int kind = e->kind == io::GraphKind::Forward || e->kind == io::GraphKind::Inference ? 0
+                         : e->kind == io::GraphKind::Backward                                      ? 1
+                                                                                                   : 2;
+        return e->format == io::SourceFormat::SeedDump ? std::pair{e->index, kind} : std::pair{0, 0};
+    };
+    for (auto& [rank, entries] : byRank)
+        std::stable_sort(entries.begin(), entries.end(),
+                         [&](const io::GraphEntry* a, const io::GraphEntry* b) { return runOrder(a) < runOrder(b); });
     RankSet out;
     int expect = 0;
     for (const auto& [rank, entries] : byRank) {
@@ -178,7 +190,13 @@ json::Value toJson(const graph::CollectiveCheck& check, const worker::Distribute
         ranks.push_back(json::Object{{"rank", r.rank}, {"pending", r.pending}, {"collectives_run", run},
                                      {"collectives_total", total}, {"reports", std::move(reports)}});
     }
-    return json::Object{{"distributed", json::Object{{"world", static_cast<std::int64_t>(o.ranks.size())},
+    // "reports" as the ordinary replay writes it (every rank's, rank by rank): tools that read replays read these.
+    json::Value all = json::Array{};
+    for (const auto& r : o.ranks)
+        for (const auto& rep : r.reports)
+            all.push_back(replay::reportToJson(rep));
+    return json::Object{{"reports", std::move(all)},
+                        {"distributed", json::Object{{"world", static_cast<std::int64_t>(o.ranks.size())},
                                                      {"backend", backend},
                                                      {"seconds", o.seconds},
                                                      {"stopped_early", o.stoppedEarly},
@@ -212,13 +230,20 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
     std::map<int, int> ranksSeen;
     for (const io::GraphEntry& e : d.graphs)
         ++ranksSeen[graphRank(e)];
-    if (ranksFlag == 0 && ranksSeen.size() < 2)
+    // Only a folder of ranks and nothing else is a job: graphs without a rank beside them (a corpus folder of many
+    // models) keep the ordinary one-by-one replay.
+    if (ranksFlag == 0 && (ranksSeen.size() < 2 || ranksSeen.contains(-1)))
         return std::nullopt;
 
     const RankSet set = loadRanks(p, d, ranksFlag);
     std::map<std::string, std::vector<int>> given;
     for (const std::string& g : p.values("--group"))
         given.insert(replay::parseGroupSpec(g));
+    for (const auto& [name, members] : given)
+        for (int r : members)
+            if (r >= static_cast<int>(set.graphs.size()))
+                throw Error("group '" + name + "' names rank " + std::to_string(r) + " but the job has " +
+                            std::to_string(set.graphs.size()) + " ranks");
     std::vector<graph::RankGraphs> rankGraphs;
     for (std::size_t r = 0; r < set.graphs.size(); ++r) {
         graph::RankGraphs rg;
@@ -252,11 +277,6 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
     config.backend = p.value("--backend").value_or(options.device.rfind("cuda", 0) == 0 ? "nccl" : "gloo");
     if (config.backend != "gloo" && config.backend != "nccl")
         throw Error("--backend is gloo or nccl, got '" + config.backend + "'");
-    for (const auto& [name, members] : config.groups)
-        for (int r : members)
-            if (r >= static_cast<int>(set.graphs.size()))
-                throw Error("group '" + name + "' names rank " + std::to_string(r) + " but the job has " +
-                            std::to_string(set.graphs.size()) + " ranks");
 
     std::vector<std::vector<const io::LoadedGraph*>> perRank;
     for (const auto& list : set.graphs) {

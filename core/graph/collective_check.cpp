@@ -101,11 +101,10 @@ CollectiveCall callOf(const Graph& g, const Node& n, const std::string& label)
 
 std::string CollectiveCall::describe() const
 {
-    std::string s = node + " (" + op;
+    std::string s = op;
     if (!reduceOp.empty())
         s += " " + reduceOp;
-    s += " " + input + " on group '" + group + "')";
-    return s;
+    return s + " " + input + " on group '" + group + "' (node " + node + ")";
 }
 
 bool CollectiveCall::matches(const CollectiveCall& o) const

@@ -23,7 +23,7 @@ struct CollectiveCall {
     std::string node;          // node name in its graph ("all_reduce_1")
     std::string graph;         // the graph's label (its address)
 
-    // "all_reduce_1 (all_reduce sum f32[4, 16] on group '0')"
+    // "all_reduce sum f32[4, 16] on group '0' (node all_reduce_1)"
     std::string describe() const;
     // Same op, group, reduce op and dtype/shape (where compared).
     bool matches(const CollectiveCall& o) const;
