@@ -76,6 +76,23 @@ def every_collective_of_a_compiled_all_reduce_runs_on_both_ranks():
 
 
 @check
+def replicated_inputs_agree_across_ranks_and_the_all_reduce_really_sums_them():
+    code, out, err, _ = fxray("replay", os.path.join(DATA, "allreduce"), "--json")
+    assert code == 0, out + err
+    stats = {}
+    for r in json.loads(out)["distributed"]["ranks"]:
+        nodes = {n["name"]: n["outputs"][0] for n in r["reports"][1]["nodes"] if n.get("outputs")}
+        stats[r["rank"]] = nodes
+    # Both ranks generate the same inputs (one seed, same placeholders): the matmul before the collective agrees...
+    assert stats[0]["mm"] == stats[1]["mm"], (stats[0]["mm"], stats[1]["mm"])
+    # ...and the waited all_reduce holds the sum of the two ranks' values: twice each rank's own, exactly.
+    for rank in (0, 1):
+        mm, reduced = stats[rank]["mm"], stats[rank]["wait_tensor"]
+        for key in ("min", "max", "mean"):
+            assert abs(reduced[key] - 2 * mm[key]) <= 1e-6 * max(1.0, abs(mm[key])), (rank, key, mm, reduced)
+
+
+@check
 def a_dtensor_tensor_parallel_step_replays_its_aot_graphs_with_their_collectives():
     code, out, err, _ = fxray("replay", os.path.join(DATA, "tp_mlp"))
     lines = out.splitlines()
