@@ -15,7 +15,7 @@
 // --ranks N: a distributed replay (replay_distributed.h): the collectives are checked across ranks before anything
 // runs (a mismatch: exit 1, named), then one worker per rank, process groups over Gloo (CPU) or NCCL (--device
 // cuda, one GPU per rank), --collective-timeout S per collective (default 30), --group NAME=RANKS for groups whose
-// members the log does not record (default: every rank).
+// members the log does not record (default: every rank), --check-only: the check alone.
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
 #include "arg_parser.h"
 #include "base/json.h"
@@ -42,7 +42,7 @@ constexpr std::string_view kUsage =
     "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
     "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain] "
     "[--rng natural|aligned] [--strict-nonfinite] "
-    "[--ranks N] [--group NAME=RANKS]... [--collective-timeout S] [--backend gloo|nccl] [--no-collective-check]";
+    "[--ranks N] [--group NAME=RANKS]... [--collective-timeout S] [--backend gloo|nccl] [--no-collective-check] [--check-only]";
 
 void printJson(const std::vector<replay::ReplayReport>& reports)
 {

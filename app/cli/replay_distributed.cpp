@@ -161,6 +161,29 @@ void printText(const RankSet& set, const graph::CollectiveCheck& check, const wo
         std::cout << "error: " << e << "\n";
 }
 
+// --check-only: what the static check saw, without running anything.
+void printCheck(const graph::CollectiveCheck& check, const RankSet& set)
+{
+    std::printf("collective check of %zu ranks:", set.graphs.size());
+    for (const auto& [rank, calls] : check.callsPerRank)
+        std::printf(" rank %d %zu graph(s) %zu collective(s);", rank, set.graphs[static_cast<std::size_t>(rank)].size(), calls);
+    std::printf("\n");
+    for (const auto& [name, members] : check.groups) {
+        std::string m;
+        for (int r : members)
+            m += (m.empty() ? "" : ",") + std::to_string(r);
+        std::printf("group '%s': ranks %s\n", name.c_str(), m.c_str());
+    }
+    for (const auto& n : check.notes)
+        std::printf("note: %s\n", n.c_str());
+    for (const auto& m : check.mismatches)
+        std::printf("mismatch: %s\n", m.c_str());
+    if (check.ok())
+        std::printf("every rank of every group calls the same collectives in the same order\n");
+    for (const auto& e : set.loadErrors)
+        std::cout << "error: " << e << "\n";
+}
+
 json::Value toJson(const graph::CollectiveCheck& check, const worker::DistributedOutcome& o, const std::string& backend)
 {
     json::Value groups = json::Object{};
@@ -253,6 +276,10 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
         rankGraphs.push_back(std::move(rg));
     }
     const graph::CollectiveCheck check = graph::checkCollectives(rankGraphs, given);
+    if (p.flag("--check-only")) {
+        printCheck(check, set);
+        return check.ok() && set.loadErrors.empty() ? 0 : 1;
+    }
     if (!check.ok() && !p.flag("--no-collective-check")) {
         std::cout << "collective check failed before anything ran (the ranks would hang or pair wrong buffers):\n";
         for (const auto& m : check.mismatches)

@@ -13,7 +13,7 @@ namespace fxray::cli {
 
 // The flags this path adds to `fxray replay`.
 inline constexpr const char* kDistributedValued[] = {"--ranks", "--group", "--collective-timeout", "--backend"};
-inline constexpr const char* kDistributedFlags[] = {"--no-collective-check"};
+inline constexpr const char* kDistributedFlags[] = {"--no-collective-check", "--check-only"};
 
 // The rank a graph belongs to: the trace's rank, or "rank<N>" / "rank_<N>" in a seed dump's path; -1 if none.
 int graphRank(const io::GraphEntry& e);

@@ -70,7 +70,12 @@ CollectiveCall callOf(const Graph& g, const Node& n, const std::string& label)
     if (!n.args.empty())
         c.input = tensorText(g, n.args[0]);
     std::vector<std::string> strings;
+    // Gathers and scatters pass their group's size (broadcast's int is its source rank, not a size).
+    const bool sized = c.op.find("all_gather") != std::string::npos || c.op.find("reduce_scatter") != std::string::npos ||
+                       n.target.ns == "c10d_functional";
     for (std::size_t k = 1; k < n.args.size(); ++k) {
+        if (n.args[k].kind == Arg::Kind::Int && sized)
+            c.groupSize = static_cast<int>(n.args[k].i);
         if (n.args[k].kind == Arg::Kind::String)
             strings.push_back(n.args[k].s);
         else if (n.args[k].kind == Arg::Kind::List && n.target.ns == "c10d_functional" && c.ranks.empty())
@@ -188,6 +193,27 @@ CollectiveCheck checkCollectives(const std::vector<RankGraphs>& ranks, const std
         }
     }
     for (const auto& [name, members] : out.groups) {
+        const bool assumed = !membership.contains(name);
+        std::string sizeProblem, outsider;
+        for (const auto& [rank, byGroup] : calls) {
+            auto g = byGroup.find(name);
+            if (g == byGroup.end())
+                continue;
+            if (outsider.empty() && std::find(members.begin(), members.end(), rank) == members.end())
+                outsider = "group '" + name + "': rank " + std::to_string(rank) + " calls " + g->second.front().describe() +
+                           " in " + g->second.front().graph + " but is not a member of it";
+            for (const CollectiveCall& c : g->second)
+                if (sizeProblem.empty() && c.groupSize > 0 && c.groupSize != static_cast<int>(members.size()))
+                    sizeProblem = "group '" + name + "': rank " + std::to_string(rank) + "'s " + c.describe() + " in " + c.graph +
+                                  " says the group has " + std::to_string(c.groupSize) + " ranks, but " +
+                                  (assumed ? "it was taken as every rank of the job (" : "--group gives it ") +
+                                  std::to_string(members.size()) + (assumed ? ")" : "") +
+                                  ": name its members with --group " + name + "=RANKS";
+        }
+        if (!sizeProblem.empty() || !outsider.empty()) {
+            out.mismatches.push_back(!sizeProblem.empty() ? sizeProblem : outsider);
+            continue;
+        }
         const std::vector<CollectiveCall> none;
         auto seq = [&](int rank) -> const std::vector<CollectiveCall>& {
             auto r = calls.find(rank);

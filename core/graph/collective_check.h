@@ -20,6 +20,7 @@ struct CollectiveCall {
     std::string input;     // the first input's recorded dtype and shape ("f32[4, 16]"), or "?" when unannotated
     bool compareShape = true;  // all_to_all_single: ranks may send different amounts; shapes are not compared
     std::vector<int> ranks;    // legacy c10d_functional only: the group's ranks as the call names them
+    int groupSize = -1;        // the size the call passes (all_gather / reduce_scatter, legacy calls); -1 if none
     std::string node;          // node name in its graph ("all_reduce_1")
     std::string graph;         // the graph's label (its address)
 

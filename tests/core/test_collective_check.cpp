@@ -105,6 +105,24 @@ private Q_SLOTS:
         QCOMPARE(assumed.notes.size(), std::size_t(1));  // the membership that was assumed is said
     }
 
+    void aGroupSizeTheGraphsPassMustMatchItsMembers()
+    {
+        // The gather says its group has 2 ranks; the job has 3 and nothing names the group's members.
+        const Graph g = parse(line("g: \"f32[8, 8][8, 1]cpu\" = torch.ops._c10d_functional.all_gather_into_tensor.default(a, 2, '0')"));
+        const auto three = checkCollectives({RankGraphs{0, {{"g0", &g}}}, RankGraphs{1, {{"g1", &g}}}, RankGraphs{2, {}}});
+        QCOMPARE(three.mismatches.size(), std::size_t(1));
+        QVERIFY2(three.mismatches[0].find("says the group has 2 ranks, but it was taken as every rank of the job (3)") !=
+                     std::string::npos, three.mismatches[0].c_str());
+        QVERIFY(checkCollectives({RankGraphs{0, {{"g0", &g}}}, RankGraphs{1, {{"g1", &g}}}, RankGraphs{2, {}}},
+                                 {{"0", {0, 1}}}).ok());
+        // A rank that calls a group it is not in.
+        const auto outsider = checkCollectives({RankGraphs{0, {{"g0", &g}}}, RankGraphs{1, {{"g1", &g}}}, RankGraphs{2, {{"g2", &g}}}},
+                                               {{"0", {0, 1}}});
+        QVERIFY2(!outsider.ok() && outsider.mismatches[0].find("rank 2 calls all_gather_into_tensor") != std::string::npos &&
+                     outsider.mismatches[0].find("but is not a member of it") != std::string::npos,
+                 outsider.mismatches[0].c_str());
+    }
+
     void legacyCallsNameTheirGroupByItsRanks()
     {
         const Graph g = parse(line("r: \"f32[4, 8][8, 1]cpu\" = torch.ops.c10d_functional.all_reduce.default(a, 'sum', '', [0, 1], 2)"));
