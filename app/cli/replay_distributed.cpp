@@ -153,7 +153,7 @@ void printText(const RankSet& set, const graph::CollectiveCheck& check, const wo
             if (!rep.passed() && !rep.nodes.empty())
                 std::cout << "\nrank " << r.rank << ": " << replay::formatReport(rep, false);
     if (o.stoppedEarly) {
-        std::printf("\nHANG or broken group: %s\n", o.why.c_str());
+        std::printf("\njob stopped (a hang, a broken group or a rank that failed): %s\n", o.why.c_str());
         for (const auto& r : o.ranks)
             std::printf("  rank %d pending: %s\n", r.rank, r.pending.c_str());
     }

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "graph/collective_check.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -45,10 +46,12 @@ int failedCollective(const replay::ReplayReport& r)
     return -1;
 }
 
-// The first node a cancelled or killed replay had not finished.
+// The first node a cancelled or killed replay had not finished; -1 when none had started (the worker never came up).
 int firstUnfinished(const replay::ReplayReport& r)
 {
-    for (std::size_t k = 0; k < r.nodes.size(); ++k)
+    const bool started = std::any_of(r.nodes.begin(), r.nodes.end(),
+                                     [](const replay::NodeResult& n) { return n.status != replay::NodeStatus::NotRun; });
+    for (std::size_t k = 0; started && k < r.nodes.size(); ++k)
         if (r.nodes[k].status == replay::NodeStatus::NotRun)
             return static_cast<int>(k);
     return -1;
