@@ -1,7 +1,8 @@
 """Distributed graphs (issue 22): `fxray replay DIR` of per-rank TORCH_TRACE logs replays every rank together over
 real Gloo process groups (tests/data/distributed, 2-rank logs written by make_fixtures.py there):
 - every AOT graph of a compiled all_reduce and of a DTensor tensor-parallel MLP step passes on both ranks, with
-  every collective executed; --ranks N replays one rank's log on N ranks;
+  every collective executed; per-rank seed dumps of the TP step replay on their saved inputs and equal eager on both
+  ranks; --ranks N replays one rank's log on N ranks;
 - a collective-order mismatch planted in one rank's log is named before anything runs (exit 1);
 - a planted hang (rank 1's graph no longer calls the all_reduce; or rank 1 hangs inside a kernel) is reported
   within the collective timeout with both ranks' pending nodes, and no worker process is left behind."""
@@ -106,6 +107,22 @@ def a_dtensor_tensor_parallel_step_replays_its_aot_graphs_with_their_collectives
     assert "torch__dynamo_variables_tensor_prim_redistribute" in out
     assert "collectives run: rank 0 2/2 rank 1 2/2" in out, out
     assert code == 1  # the unsupported dynamo graph
+
+
+@check
+def per_rank_seed_dumps_replay_on_their_saved_inputs_and_equal_eager_on_every_rank():
+    # tools/capture's dumps of the TP step, one folder per rank: the real all_reduce of the replay gives what the
+    # captured run's did, so every output of every rank equals eager's.
+    code, out, err, _ = fxray("replay", os.path.join(DATA, "tp_mlp_dumps"), "--inputs", "saved", "--expected", "auto", "--json")
+    assert code == 0, out + err
+    d = json.loads(out)
+    ranks = d["distributed"]["ranks"]
+    assert [r["collectives_run"] for r in ranks] == [2, 2], ranks
+    # Run order within a rank: forward, then backward, the joint graph last.
+    assert [os.path.basename(rep["address"]).split("_")[-2] for rep in ranks[1]["reports"]] == ["forward", "backward", "joint"]
+    for rep in d["reports"]:
+        assert rep["verdict"] == "pass" and rep["comparisons"], rep["address"]
+        assert all(c["ok"] and c["compared"] for c in rep["comparisons"]), rep["comparisons"]
 
 
 @check

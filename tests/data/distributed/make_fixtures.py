@@ -2,12 +2,14 @@
 
   ~/.cache/fxray/venv/bin/python tests/data/distributed/make_fixtures.py [--out DIR]
 
-Writes DIR/<case>/dedicated_log_torch_trace_rank_<N>_*.log per case (default: this folder), with absolute paths in
+Writes DIR/<case>/dedicated_log_torch_trace_rank_<N>_*.log per trace case (default: this folder), with absolute paths in
 the logs replaced by relative ones:
   allreduce  a compiled function calling torch.distributed._functional_collectives.all_reduce on the world group
              (forward only, no autograd): matmul -> all_reduce -> relu.
   tp_mlp     a 2-layer MLP tensor-parallel with DTensor (ColwiseParallel up, RowwiseParallel down), compiled with
              aot_eager, one training step: the forward's all_reduce and the backward's collectives.
+  tp_mlp_dumps  the same step captured with tools/capture (seed dumps per rank, tp_mlp_rank<N>/, with real inputs
+             and eager outputs).
 The backend is aot_eager: the dynamo and AOT graphs are what fxray replays; inductor's code is not needed."""
 import argparse
 import glob
@@ -51,12 +53,31 @@ def case_tp_mlp(rank: int):
     compiled(x).square().mean().backward()
 
 
-CASES = {"allreduce": case_allreduce, "tp_mlp": case_tp_mlp}
+def case_tp_mlp_dumps(rank: int, out: str):
+    """The tp_mlp step captured with tools/capture's backend: per-rank seed dumps with their real inputs and eager
+    outputs (<out>/tp_mlp_rank<N>/...), so a replay can compare every rank's outputs with eager's."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "tools", "capture"))
+    import fxray_capture
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
+    mesh = init_device_mesh("cpu", (WORLD,))
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 16))
+    model = parallelize_module(model, mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    compiled = torch.compile(model, backend=fxray_capture.backend(f"tp_mlp_rank{rank}", out))
+    x = torch.randn(4, 16, generator=torch.Generator().manual_seed(7))
+    compiled(x).square().mean().backward()
 
 
-def rank_main(rank: int, case: str, store: str, trace_dir: str):
+CASES = {"allreduce": case_allreduce, "tp_mlp": case_tp_mlp, "tp_mlp_dumps": case_tp_mlp_dumps}
+
+
+def rank_main(rank: int, case: str, store: str, out: str):
     dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=WORLD)
-    CASES[case](rank)
+    if case.endswith("_dumps"):
+        CASES[case](rank, out)
+    else:
+        CASES[case](rank)
     dist.destroy_process_group()
 
 
@@ -108,10 +129,17 @@ def main() -> int:
         shutil.rmtree(out, ignore_errors=True)
         os.makedirs(out)
         tmp = tempfile.mkdtemp(prefix="fxray-dist-")
-        os.environ["TORCH_TRACE"] = out
+        if case.endswith("_dumps"):
+            os.environ.pop("TORCH_TRACE", None)
+        else:
+            os.environ["TORCH_TRACE"] = out
         torch.multiprocessing.spawn(rank_main, args=(case, os.path.join(tmp, "store"), out), nprocs=WORLD, join=True)
         for log in glob.glob(os.path.join(out, "*.log")):
             scrub(log, [(repo + "/", ""), (venv + "/", "")])
+        for text in glob.glob(os.path.join(out, "**", "*.py"), recursive=True) + \
+                glob.glob(os.path.join(out, "**", "*.json"), recursive=True):
+            content = open(text, encoding="utf-8").read()
+            open(text, "w", encoding="utf-8").write(content.replace(repo + "/", "").replace(venv + "/", ""))
         print(case, sorted(os.path.basename(x) for x in glob.glob(os.path.join(out, "*.log"))))
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
