@@ -72,11 +72,20 @@ std::string processGroupBackends()
 void initProcessGroups(const DistributedSetup& s)
 {
     c10::intrusive_ptr<c10d::Store> root;
+    // Every rank first waits for all the others to be up (LibTorch loaded: seconds apart on a busy machine), with a
+    // start-up timeout of its own; only then does each group's rendezvous run under the collective timeout, which
+    // can be short.
+    const auto startTimeout = std::max(s.timeout, std::chrono::milliseconds(300000));
     try {
         root = c10::make_intrusive<c10d::FileStore>(s.store, s.world);
-        root->setTimeout(s.timeout);
+        root->setTimeout(startTimeout);
+        if (root->add("fxray/joined", 1) == s.world)
+            root->set("fxray/all_joined", std::vector<uint8_t>{1});
+        root->wait({"fxray/all_joined"});
     } catch (const std::exception& e) {
-        throw Error("rank " + std::to_string(s.rank) + ": the rendezvous store '" + s.store + "': " + e.what());
+        std::string what = e.what();
+        throw Error("rank " + std::to_string(s.rank) + ": the rendezvous through '" + s.store + "' failed: " +
+                    what.substr(0, what.find('\n')));
     }
     // Every rank walks the groups in the same (name) order: each group's rendezvous then pairs the same peers.
     for (const auto& [name, members] : s.groups) {

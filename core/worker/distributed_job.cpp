@@ -172,8 +172,8 @@ DistributedOutcome runDistributedJob(const std::vector<std::vector<const io::Loa
         WorkerConfig wc;
         wc.program = config.program;
         wc.replayTimeout = config.graphTimeout;
-        // The rendezvous waits for the slowest rank's LibTorch start, then the group's own timeout.
-        wc.startTimeout = std::chrono::milliseconds(120000) + config.collectiveTimeout;
+        // The rendezvous waits for the slowest rank's LibTorch start (up to 300 s), then the groups' own timeout.
+        wc.startTimeout = std::chrono::milliseconds(300000) + config.collectiveTimeout;
         wc.env = config.env;
         for (auto& kv : replay::distributedEnv(setup))
             wc.env.push_back(kv);
