@@ -24,6 +24,8 @@
 #include <string>
 #include <thread>
 
+#include <unistd.h>
+
 namespace fxray::cli {
 namespace {
 
@@ -71,6 +73,22 @@ bool poisonsDevice(const replay::ReplayReport& r)
     return false;
 }
 
+// A rank of a distributed job may sit inside a collective (or the rendezvous) for as long as its timeout: if the
+// fxray that started it dies without killing it (SIGKILL, a crash), it must not outlive it. Polled, not
+// PR_SET_PDEATHSIG: that follows the starting thread, and the job starts each rank from a thread that may end
+// before the job does.
+void orphanWatch()
+{
+    const pid_t parent = getppid();
+    std::thread([parent] {
+        for (;;) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            if (getppid() != parent)
+                std::_Exit(4);
+        }
+    }).detach();
+}
+
 }  // namespace
 
 int runWorker(const Args& args)
@@ -81,8 +99,10 @@ int runWorker(const Args& args)
     }
     const Fault fault = faultFromEnv();
     try {
-        if (const auto setup = replay::distributedSetupFromEnv())
+        if (const auto setup = replay::distributedSetupFromEnv()) {
+            orphanWatch();
             replay::initProcessGroups(*setup);
+        }
     } catch (const Error& e) {
         std::cerr << "fxray worker: " << e.what() << "\n";
         return 2;

@@ -181,6 +181,28 @@ def a_rank_hung_inside_a_kernel_is_killed_at_its_node_and_its_peer_times_out():
 
 
 @check
+def workers_do_not_outlive_an_fxray_that_is_killed_mid_collective():
+    # Rank 1 hangs inside a kernel (it would sleep for an hour), rank 0 waits on it in the all_reduce; then the
+    # fxray that runs the job is killed outright, with no chance to stop its workers.
+    tag = uuid.uuid4().hex
+    p = subprocess.Popen([FXRAY, "replay", os.path.join(DATA, "allreduce"), "--collective-timeout", "120"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env={**os.environ, "FXRAY_TEST_TAG": tag, "FXRAY_WORKER_FAULT": "hang:mm",
+                              "FXRAY_WORKER_FAULT_RANK": "1"})
+    deadline = time.time() + 60
+    while len(processes_with(tag)) < 3 and time.time() < deadline:  # fxray and its two workers
+        time.sleep(0.1)
+    assert len(processes_with(tag)) >= 3, processes_with(tag)
+    time.sleep(1.5)
+    p.kill()
+    p.wait()
+    deadline = time.time() + 10
+    while processes_with(tag) and time.time() < deadline:
+        time.sleep(0.1)
+    assert processes_with(tag) == [], processes_with(tag)
+
+
+@check
 def a_group_naming_a_rank_outside_the_job_is_refused():
     code, out, err, _ = fxray("replay", os.path.join(DATA, "allreduce"), "--group", "0=0,5")
     assert code == 2 and "group '0' names rank 5 but the job has 2 ranks" in err, (code, out, err)
