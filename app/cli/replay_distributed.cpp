@@ -228,6 +228,28 @@ json::Value toJson(const graph::CollectiveCheck& check, const worker::Distribute
                                                      {"ranks", std::move(ranks)}}}};
 }
 
+// The job's settings from the flags: groups (the check's, --group over them), timeouts, backend.
+worker::DistributedJobConfig jobConfig(const ArgParser& p, const replay::ReplayOptions& options, const graph::CollectiveCheck& check,
+                                       const std::map<std::string, std::vector<int>>& given, std::size_t ranks)
+{
+    worker::DistributedJobConfig config;
+    config.program = worker::ReplayWorker::locateProgram(selfExe());
+    config.groups = check.groups;
+    for (const auto& [name, members] : given)
+        config.groups[name] = members;
+    if (config.groups.empty()) {  // no collective at all: the world group still exists, as in the run
+        for (std::size_t r = 0; r < ranks; ++r)
+            config.groups["0"].push_back(static_cast<int>(r));
+    }
+    config.collectiveTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds(p, "--collective-timeout", 30) * 1000));
+    if (p.value("--timeout"))  // per graph, as in the ordinary replay; none by default
+        config.graphTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds(p, "--timeout", 0) * 1000));
+    config.backend = p.value("--backend").value_or(options.device.rfind("cuda", 0) == 0 ? "nccl" : "gloo");
+    if (config.backend != "gloo" && config.backend != "nccl")
+        throw Error("--backend is gloo or nccl, got '" + config.backend + "'");
+    return config;
+}
+
 }  // namespace
 
 int graphRank(const io::GraphEntry& e)
@@ -288,22 +310,7 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
         return 1;
     }
 
-    worker::DistributedJobConfig config;
-    config.program = worker::ReplayWorker::locateProgram(selfExe());
-    config.groups = check.groups;
-    for (const auto& [name, members] : given)
-        config.groups[name] = members;
-    if (config.groups.empty()) {  // no collective at all: the world group still exists, as in the run
-        for (std::size_t r = 0; r < set.graphs.size(); ++r)
-            config.groups["0"].push_back(static_cast<int>(r));
-    }
-    config.collectiveTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds(p, "--collective-timeout", 30) * 1000));
-    config.graphTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds(p, "--timeout", 0.0001) * 1000));
-    if (!p.value("--timeout"))
-        config.graphTimeout = std::chrono::milliseconds(0);
-    config.backend = p.value("--backend").value_or(options.device.rfind("cuda", 0) == 0 ? "nccl" : "gloo");
-    if (config.backend != "gloo" && config.backend != "nccl")
-        throw Error("--backend is gloo or nccl, got '" + config.backend + "'");
+    const worker::DistributedJobConfig config = jobConfig(p, options, check, given, set.graphs.size());
 
     std::vector<std::vector<const io::LoadedGraph*>> perRank;
     for (const auto& list : set.graphs) {

@@ -102,6 +102,63 @@ CollectiveCall callOf(const Graph& g, const Node& n, const std::string& label)
     return c;
 }
 
+using CallsByRank = std::map<int, std::map<std::string, std::vector<CollectiveCall>>>;
+
+// The first thing that would hang or mispair group `name`: a call size that contradicts its members, a rank that
+// calls it without being in it, else the first call where a member differs from the lowest member. "" if none.
+std::string groupProblem(const std::string& name, const std::vector<int>& members, bool assumed, const CallsByRank& calls)
+{
+    std::string sizeProblem, outsider;
+    for (const auto& [rank, byGroup] : calls) {
+        auto g = byGroup.find(name);
+        if (g == byGroup.end())
+            continue;
+        if (outsider.empty() && std::find(members.begin(), members.end(), rank) == members.end())
+            outsider = "group '" + name + "': rank " + std::to_string(rank) + " calls " + g->second.front().describe() + " in " +
+                       g->second.front().graph + " but is not a member of it";
+        for (const CollectiveCall& c : g->second)
+            if (sizeProblem.empty() && c.groupSize > 0 && c.groupSize != static_cast<int>(members.size()))
+                sizeProblem = "group '" + name + "': rank " + std::to_string(rank) + "'s " + c.describe() + " in " + c.graph +
+                              " says the group has " + std::to_string(c.groupSize) + " ranks, but " +
+                              (assumed ? "it was taken as every rank of the job (" : "--group gives it ") +
+                              std::to_string(members.size()) + (assumed ? ")" : "") + ": name its members with --group " +
+                              name + "=RANKS";
+    }
+    if (!sizeProblem.empty() || !outsider.empty())
+        return !sizeProblem.empty() ? sizeProblem : outsider;
+    if (members.empty())
+        return {};
+    const std::vector<CollectiveCall> none;
+    auto seq = [&](int rank) -> const std::vector<CollectiveCall>& {
+        auto r = calls.find(rank);
+        if (r == calls.end())
+            return none;
+        auto g = r->second.find(name);
+        return g == r->second.end() ? none : g->second;
+    };
+    const int ref = members.front();
+    const auto& a = seq(ref);
+    for (std::size_t m = 1; m < members.size(); ++m) {
+        const int rank = members[m];
+        const auto& b = seq(rank);
+        const std::size_t common = std::min(a.size(), b.size());
+        std::size_t k = 0;
+        while (k < common && a[k].matches(b[k]))
+            ++k;
+        const std::string at = "group '" + name + "', collective #" + std::to_string(k + 1) + ": ";
+        if (k < common)
+            return at + "rank " + std::to_string(rank) + " calls " + b[k].describe() + " in " + b[k].graph + " where rank " +
+                   std::to_string(ref) + " calls " + a[k].describe() + " in " + a[k].graph;
+        if (a.size() > b.size())
+            return at + "rank " + std::to_string(ref) + " calls " + a[k].describe() + " in " + a[k].graph + " but rank " +
+                   std::to_string(rank) + " makes only " + std::to_string(b.size()) + " call(s) on this group";
+        if (b.size() > a.size())
+            return at + "rank " + std::to_string(rank) + " calls " + b[k].describe() + " in " + b[k].graph + " but rank " +
+                   std::to_string(ref) + " makes only " + std::to_string(a.size()) + " call(s) on this group";
+    }
+    return {};
+}
+
 }  // namespace
 
 std::string CollectiveCall::describe() const
@@ -168,9 +225,10 @@ CollectiveCheck checkCollectives(const std::vector<RankGraphs>& ranks, const std
     std::sort(everyRank.begin(), everyRank.end());
 
     // Per rank, per group: the calls in run order.
-    std::map<int, std::map<std::string, std::vector<CollectiveCall>>> calls;
+    CallsByRank calls;
     for (const RankGraphs& r : ranks) {
         calls[r.rank];  // a rank with no call at all still takes part in every group's comparison
+        out.callsPerRank[r.rank] += 0;
         for (const auto& [label, graph] : r.graphs)
             for (CollectiveCall& c : collectiveCalls(*graph, label)) {
                 ++out.callsPerRank[r.rank];
@@ -193,62 +251,10 @@ CollectiveCheck checkCollectives(const std::vector<RankGraphs>& ranks, const std
         }
     }
     for (const auto& [name, members] : out.groups) {
-        const bool assumed = !membership.contains(name);
-        std::string sizeProblem, outsider;
-        for (const auto& [rank, byGroup] : calls) {
-            auto g = byGroup.find(name);
-            if (g == byGroup.end())
-                continue;
-            if (outsider.empty() && std::find(members.begin(), members.end(), rank) == members.end())
-                outsider = "group '" + name + "': rank " + std::to_string(rank) + " calls " + g->second.front().describe() +
-                           " in " + g->second.front().graph + " but is not a member of it";
-            for (const CollectiveCall& c : g->second)
-                if (sizeProblem.empty() && c.groupSize > 0 && c.groupSize != static_cast<int>(members.size()))
-                    sizeProblem = "group '" + name + "': rank " + std::to_string(rank) + "'s " + c.describe() + " in " + c.graph +
-                                  " says the group has " + std::to_string(c.groupSize) + " ranks, but " +
-                                  (assumed ? "it was taken as every rank of the job (" : "--group gives it ") +
-                                  std::to_string(members.size()) + (assumed ? ")" : "") +
-                                  ": name its members with --group " + name + "=RANKS";
-        }
-        if (!sizeProblem.empty() || !outsider.empty()) {
-            out.mismatches.push_back(!sizeProblem.empty() ? sizeProblem : outsider);
-            continue;
-        }
-        const std::vector<CollectiveCall> none;
-        auto seq = [&](int rank) -> const std::vector<CollectiveCall>& {
-            auto r = calls.find(rank);
-            if (r == calls.end())
-                return none;
-            auto g = r->second.find(name);
-            return g == r->second.end() ? none : g->second;
-        };
-        if (members.empty())
-            continue;
-        const int ref = members.front();
-        const auto& a = seq(ref);
-        for (std::size_t m = 1; m < members.size(); ++m) {
-            const int rank = members[m];
-            const auto& b = seq(rank);
-            const std::size_t common = std::min(a.size(), b.size());
-            std::size_t k = 0;
-            while (k < common && a[k].matches(b[k]))
-                ++k;
-            std::string why;
-            const std::string at = "group '" + name + "', collective #" + std::to_string(k + 1) + ": ";
-            if (k < common)
-                why = at + "rank " + std::to_string(rank) + " calls " + b[k].describe() + " in " + b[k].graph +
-                      " where rank " + std::to_string(ref) + " calls " + a[k].describe() + " in " + a[k].graph;
-            else if (a.size() > b.size())
-                why = at + "rank " + std::to_string(ref) + " calls " + a[k].describe() + " in " + a[k].graph + " but rank " +
-                      std::to_string(rank) + " makes only " + std::to_string(b.size()) + " call(s) on this group";
-            else if (b.size() > a.size())
-                why = at + "rank " + std::to_string(rank) + " calls " + b[k].describe() + " in " + b[k].graph + " but rank " +
-                      std::to_string(ref) + " makes only " + std::to_string(a.size()) + " call(s) on this group";
-            if (!why.empty()) {
-                out.mismatches.push_back(why);
-                break;  // the first difference of a group is the one that hangs it
-            }
-        }
+        const bool assumed = !membership.contains(name) && name.rfind("ranks[", 0) != 0;  // legacy calls name theirs
+        std::string why = groupProblem(name, members, assumed, calls);
+        if (!why.empty())
+            out.mismatches.push_back(std::move(why));
     }
     return out;
 }
