@@ -82,8 +82,10 @@ RankSet loadRanks(const ArgParser& p, const io::Discovery& d, int ranksFlag)
 
 std::string rowLabel(const io::GraphEntry& e)
 {
-    if (!e.trace)
-        return e.title;
+    if (!e.trace) {  // a seed dump: its title without the rank ("tp_rank0_forward_0" -> "tp_forward_0")
+        static const std::regex rankPart(R"(_?rank_?\d+)");
+        return std::regex_replace(e.title, rankPart, "");
+    }
     static const std::regex rankPart(R"(r\d+:)");
     return std::regex_replace(e.trace->compileId(), rankPart, "") + " " + e.trace->record;
 }
