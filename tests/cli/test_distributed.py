@@ -188,7 +188,7 @@ def workers_do_not_outlive_an_fxray_that_is_killed_mid_collective():
     p = subprocess.Popen([FXRAY, "replay", os.path.join(DATA, "allreduce"), "--collective-timeout", "120"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          env={**os.environ, "FXRAY_TEST_TAG": tag, "FXRAY_WORKER_FAULT": "hang:mm",
-                              "FXRAY_WORKER_FAULT_RANK": "1"})
+                              "FXRAY_WORKER_FAULT_RANK": "1", "TMPDIR": TMP})  # its rendezvous folder stays: ours
     deadline = time.time() + 60
     while len(processes_with(tag)) < 3 and time.time() < deadline:  # fxray and its two workers
         time.sleep(0.1)
