@@ -19,6 +19,7 @@ DEB_PACKAGES=(
   xvfb xauth x11-utils imagemagick fonts-dejavu-core
   zlib1g-dev
   clang libclang-rt-14-dev
+  libgloo-dev  # headers only: the wheel's LibTorch has Gloo inside but ships no gloo headers (distributed replay)
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -39,6 +39,15 @@ std::optional<std::string> ArgParser::value(const std::string& name) const
     return std::nullopt;
 }
 
+std::vector<std::string> ArgParser::values(const std::string& name) const
+{
+    std::vector<std::string> out;
+    for (const auto& [k, v] : m_values)
+        if (k == name)
+            out.push_back(v);
+    return out;
+}
+
 void ArgParser::expectPositionals(std::size_t n, std::string_view usage) const
 {
     if (m_positionals.size() != n)

@@ -15,7 +15,8 @@ public:
     ArgParser(const std::vector<std::string>& args, std::set<std::string> valued, std::set<std::string> flags);
 
     bool flag(const std::string& name) const { return m_flags.count(name) > 0; }
-    std::optional<std::string> value(const std::string& name) const;
+    std::optional<std::string> value(const std::string& name) const;  // the last one given
+    std::vector<std::string> values(const std::string& name) const;   // every one given, in order
     const std::vector<std::string>& positionals() const { return m_positionals; }
     // Throws fxray::Error("<usage>") unless exactly n positionals were given.
     void expectPositionals(std::size_t n, std::string_view usage) const;

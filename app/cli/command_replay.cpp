@@ -11,11 +11,17 @@
 // Each graph replays in an `fxray worker` child (apitrace's isolation): a SIGSEGV, abort or device-side assert
 // becomes that graph's error at the node it was running, and a batch goes on with a fresh worker. --in-process
 // replays in this process instead (benchmarks: no round trip); --timeout S ends a worker stuck on one graph.
+// A folder of several ranks' graphs (dedicated_log_torch_trace_rank_<N>_*.log, seed dumps under rank<N>), or
+// --ranks N: a distributed replay (replay_distributed.h): the collectives are checked across ranks before anything
+// runs (a mismatch: exit 1, named), then one worker per rank, process groups over Gloo (CPU) or NCCL (--device
+// cuda, one GPU per rank), --collective-timeout S per collective (default 30), --group NAME=RANKS for groups whose
+// members the log does not record (default: every rank), --check-only: the check alone.
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
 #include "arg_parser.h"
 #include "base/json.h"
 #include "commands.h"
 #include "replay_args.h"
+#include "replay_distributed.h"
 #include "replay_isolation.h"
 #include "self_exe.h"
 #include "io/graph_source.h"
@@ -26,6 +32,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <set>
 
 namespace fxray::cli {
 namespace {
@@ -34,7 +41,8 @@ constexpr std::string_view kUsage =
     "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
     "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
     "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain] "
-    "[--rng natural|aligned] [--strict-nonfinite]";
+    "[--rng natural|aligned] [--strict-nonfinite] "
+    "[--ranks N] [--group NAME=RANKS]... [--collective-timeout S] [--backend gloo|nccl] [--no-collective-check] [--check-only]";
 
 void printJson(const std::vector<replay::ReplayReport>& reports)
 {
@@ -69,16 +77,22 @@ void printTable(const std::vector<replay::ReplayReport>& reports, const std::vec
 
 int runReplay(const Args& args)
 {
-    ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected", "--repeat",
-                 "--warmup", "--floats", "--timeout", "--rng"},
-                {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph", "--in-process", "--no-chain",
-                 "--strict-nonfinite"});
+    std::set<std::string> valued = {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected",
+                                    "--repeat", "--warmup", "--floats", "--timeout", "--rng"};
+    std::set<std::string> flags = {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph", "--in-process", "--no-chain",
+                                   "--strict-nonfinite"};
+    valued.insert(std::begin(kDistributedValued), std::end(kDistributedValued));
+    flags.insert(std::begin(kDistributedFlags), std::end(kDistributedFlags));
+    ArgParser p(args, valued, flags);
     p.expectPositionals(1, kUsage);
     const replay::ReplayOptions options = parseReplayOptions(p);
     const std::string& target = p.positionals()[0];
-    std::unique_ptr<replay::ReplayRunner> runner = makeReplayRunner(p);
 
     io::Discovery d = io::discover(target);
+    // Several ranks' graphs (or --ranks N): the ranks replay together over real process groups.
+    if (auto rc = runDistributedReplay(p, options, d))
+        return *rc;
+    std::unique_ptr<replay::ReplayRunner> runner = makeReplayRunner(p);
     std::vector<replay::ReplayReport> reports;
     for (const io::GraphEntry& e : d.graphs) {
         // One graph's failure must not lose the other graphs' reports.

@@ -4,9 +4,15 @@
 //
 // FXRAY_WORKER_FAULT=abort:<node> | hang:<node> makes it abort or hang when it reaches that node: the
 // fault-injection tests use it to show that a crashing or hung replay costs one replay, not the caller.
+// FXRAY_WORKER_FAULT_RANK=N limits it to rank N of a distributed replay.
+//
+// A rank of a distributed replay (FXRAY_DIST_* set by worker/distributed_job) builds its process groups before it
+// says it is ready: the rendezvous blocks until every rank has joined.
 #include "base/error.h"
 #include "base/json.h"
 #include "commands.h"
+#include "replay/distributed_setup.h"
+#include "replay/process_groups.h"
 #include "replay/replayer.h"
 #include "replay/report_format.h"
 #include "worker/worker_protocol.h"
@@ -17,6 +23,8 @@
 #include <iostream>
 #include <string>
 #include <thread>
+
+#include <unistd.h>
 
 namespace fxray::cli {
 namespace {
@@ -37,6 +45,10 @@ Fault faultFromEnv()
 {
     const char* f = std::getenv("FXRAY_WORKER_FAULT");
     if (!f)
+        return {};
+    const char* onlyRank = std::getenv("FXRAY_WORKER_FAULT_RANK");
+    const char* rank = std::getenv("FXRAY_DIST_RANK");
+    if (onlyRank && std::string(onlyRank) != (rank ? rank : ""))
         return {};
     std::string s(f);
     auto colon = s.find(':');
@@ -61,6 +73,22 @@ bool poisonsDevice(const replay::ReplayReport& r)
     return false;
 }
 
+// A rank of a distributed job may sit inside a collective (or the rendezvous) for as long as its timeout: if the
+// fxray that started it dies without killing it (SIGKILL, a crash), it must not outlive it. Polled, not
+// PR_SET_PDEATHSIG: that follows the starting thread, and the job starts each rank from a thread that may end
+// before the job does.
+void orphanWatch()
+{
+    const pid_t parent = getppid();
+    std::thread([parent] {
+        for (;;) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            if (getppid() != parent)
+                std::_Exit(4);
+        }
+    }).detach();
+}
+
 }  // namespace
 
 int runWorker(const Args& args)
@@ -70,6 +98,15 @@ int runWorker(const Args& args)
         return 2;
     }
     const Fault fault = faultFromEnv();
+    try {
+        if (const auto setup = replay::distributedSetupFromEnv()) {
+            orphanWatch();
+            replay::initProcessGroups(*setup);
+        }
+    } catch (const Error& e) {
+        std::cerr << "fxray worker: " << e.what() << "\n";
+        return 2;
+    }
     send(json::Object{{"ready", true}, {"cuda_devices", replay::cudaDeviceCount()}});
     std::string line;
     while (std::getline(std::cin, line)) {

@@ -324,7 +324,7 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
         return p;
     }
     const std::string overload = n.target.overload == "default" ? "" : n.target.overload;
-    if (n.target.overload.empty()) {
+    if (n.target.overload.empty() && n.target.ns != "_c10d_functional") {  // a collective packet has one overload
         p.why = "operator packet " + n.target.str() + " names no overload";
         return p;
     }

@@ -1,0 +1,336 @@
+#include "replay_distributed.h"
+
+#include "base/json.h"
+#include "graph/collective_check.h"
+#include "replay/report_format.h"
+#include "self_exe.h"
+#include "worker/distributed_job.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <regex>
+
+namespace fxray::cli {
+namespace {
+
+struct RankSet {
+    std::vector<std::vector<io::LoadedGraph>> graphs;  // by rank, run order
+    std::vector<std::string> loadErrors;
+};
+
+double seconds(const ArgParser& p, const char* name, double fallback)
+{
+    auto v = p.value(name);
+    if (!v)
+        return fallback;
+    double s = 0;
+    try {
+        s = std::stod(*v);
+    } catch (const std::exception&) {
+    }
+    if (!(s > 0))
+        throw Error(std::string(name) + " wants a positive number of seconds, got '" + *v + "'");
+    return s;
+}
+
+// Loads every graph, by rank. --ranks N: the graphs of one rank, N times (a rank-symmetric, SPMD recording).
+RankSet loadRanks(const ArgParser& p, const io::Discovery& d, int ranksFlag)
+{
+    std::map<int, std::vector<const io::GraphEntry*>> byRank;
+    for (const io::GraphEntry& e : d.graphs)
+        byRank[graphRank(e)].push_back(&e);
+    if (ranksFlag > 0) {
+        if (byRank.size() > 1)
+            throw Error("--ranks replays one rank's graphs on N ranks, but " + p.positionals()[0] + " holds " +
+                        std::to_string(byRank.size()) + " ranks' graphs: leave --ranks out");
+        const auto only = byRank.begin()->second;
+        byRank.clear();
+        for (int r = 0; r < ranksFlag; ++r)
+            byRank[r] = only;
+    }
+    // Seed dumps are discovered by name (backward before forward): a rank runs forward k, then backward k; joint
+    // graphs (never run as such) come last. Trace logs are already in the order the run logged them.
+    auto runOrder = [](const io::GraphEntry* e) {
+        const int kind = e->kind == io::GraphKind::Forward || e->kind == io::GraphKind::Inference ? 0
+                         : e->kind == io::GraphKind::Backward                                      ? 1
+                                                                                                   : 2;
+        return e->format == io::SourceFormat::SeedDump ? std::pair{e->index, kind} : std::pair{0, 0};
+    };
+    for (auto& [rank, entries] : byRank)
+        std::stable_sort(entries.begin(), entries.end(),
+                         [&](const io::GraphEntry* a, const io::GraphEntry* b) { return runOrder(a) < runOrder(b); });
+    RankSet out;
+    int expect = 0;
+    for (const auto& [rank, entries] : byRank) {
+        if (rank != expect)
+            throw Error(p.positionals()[0] + ": ranks must be 0.." + std::to_string(byRank.size() - 1) + ", found rank " +
+                        std::to_string(rank) + (rank < 0 ? " (graphs with no rank in their log or folder name)" : ""));
+        ++expect;
+        auto& list = out.graphs.emplace_back();
+        for (const io::GraphEntry* e : entries) {
+            try {
+                list.push_back(io::loadGraph(*e));
+            } catch (const Error& err) {
+                out.loadErrors.push_back("rank " + std::to_string(rank) + ": " + err.what());
+            }
+        }
+    }
+    return out;
+}
+
+std::string rowLabel(const io::GraphEntry& e)
+{
+    if (!e.trace) {  // a seed dump: its title without the rank ("tp_rank0_forward_0" -> "tp_forward_0")
+        static const std::regex rankPart(R"(_?rank_?\d+)");
+        return std::regex_replace(e.title, rankPart, "");
+    }
+    static const std::regex rankPart(R"(r\d+:)");
+    return std::regex_replace(e.trace->compileId(), rankPart, "") + " " + e.trace->record;
+}
+
+std::pair<int, int> collectivesRun(const replay::ReplayReport& r)
+{
+    int run = 0, total = 0;
+    for (const auto& n : r.nodes) {
+        if (!worker::isCollectiveTarget(n.target) || n.target.find(".wait_tensor") != std::string::npos)
+            continue;
+        ++total;
+        run += n.status == replay::NodeStatus::Passed ? 1 : 0;
+    }
+    return {run, total};
+}
+
+std::string cell(const replay::ReplayReport& r)
+{
+    if (!r.fatal.empty() && r.nodes.empty())
+        return "not run";
+    auto [run, total] = collectivesRun(r);
+    std::string s = r.verdict() + " " + std::to_string(r.count(replay::NodeStatus::Passed)) + "/" + std::to_string(r.nodes.size());
+    if (total)
+        s += " c" + std::to_string(run) + "/" + std::to_string(total);
+    return s;
+}
+
+void printText(const RankSet& set, const graph::CollectiveCheck& check, const worker::DistributedOutcome& o,
+               const std::string& backend)
+{
+    std::printf("distributed replay: %zu ranks over %s, %.1f s\n", o.ranks.size(), backend.c_str(), o.seconds);
+    for (const auto& [name, members] : check.groups) {
+        std::string m;
+        for (int r : members)
+            m += (m.empty() ? "" : ",") + std::to_string(r);
+        std::printf("group '%s': ranks %s\n", name.c_str(), m.c_str());
+    }
+    for (const auto& n : check.notes)
+        std::printf("note: %s\n", n.c_str());
+    std::printf("%-34s", "graph");
+    for (const auto& r : o.ranks)
+        std::printf(" %-22s", ("rank " + std::to_string(r.rank)).c_str());
+    std::printf("\n");
+    std::size_t rows = 0;
+    for (const auto& r : o.ranks)
+        rows = std::max(rows, r.reports.size());
+    for (std::size_t k = 0; k < rows; ++k) {
+        const auto& first = set.graphs.front();
+        std::printf("%-34s", k < first.size() ? rowLabel(first[k].entry).c_str() : "");
+        for (const auto& r : o.ranks)
+            std::printf(" %-22s", k < r.reports.size() ? cell(r.reports[k]).c_str() : "");
+        std::printf("\n");
+    }
+    std::printf("collectives run:");
+    for (const auto& r : o.ranks) {
+        int run = 0, total = 0;
+        for (const auto& rep : r.reports) {
+            auto [a, b] = collectivesRun(rep);
+            run += a;
+            total += b;
+        }
+        std::printf(" rank %d %d/%d", r.rank, run, total);
+    }
+    std::printf("\n");
+    for (const auto& r : o.ranks)
+        for (const auto& rep : r.reports)
+            if (!rep.passed() && !rep.nodes.empty())
+                std::cout << "\nrank " << r.rank << ": " << replay::formatReport(rep, false);
+    if (o.stoppedEarly) {
+        std::printf("\njob stopped (a hang, a broken group or a rank that failed): %s\n", o.why.c_str());
+        for (const auto& r : o.ranks)
+            std::printf("  rank %d pending: %s\n", r.rank, r.pending.c_str());
+    }
+    for (const auto& e : set.loadErrors)
+        std::cout << "error: " << e << "\n";
+}
+
+// --check-only: what the static check saw, without running anything.
+void printCheck(const graph::CollectiveCheck& check, const RankSet& set)
+{
+    std::printf("collective check of %zu ranks:", set.graphs.size());
+    for (const auto& [rank, calls] : check.callsPerRank)
+        std::printf(" rank %d %zu graph(s) %zu collective(s);", rank, set.graphs[static_cast<std::size_t>(rank)].size(), calls);
+    std::printf("\n");
+    for (const auto& [name, members] : check.groups) {
+        std::string m;
+        for (int r : members)
+            m += (m.empty() ? "" : ",") + std::to_string(r);
+        std::printf("group '%s': ranks %s\n", name.c_str(), m.c_str());
+    }
+    for (const auto& n : check.notes)
+        std::printf("note: %s\n", n.c_str());
+    for (const auto& m : check.mismatches)
+        std::printf("mismatch: %s\n", m.c_str());
+    if (check.ok())
+        std::printf("every rank of every group calls the same collectives in the same order\n");
+    for (const auto& e : set.loadErrors)
+        std::cout << "error: " << e << "\n";
+}
+
+json::Value toJson(const graph::CollectiveCheck& check, const worker::DistributedOutcome& o, const std::string& backend)
+{
+    json::Value groups = json::Object{};
+    for (const auto& [name, members] : check.groups) {
+        json::Value m = json::Array{};
+        for (int r : members)
+            m.push_back(r);
+        groups[name] = std::move(m);
+    }
+    json::Value checkJson = json::Object{{"ok", check.ok()}, {"groups", std::move(groups)}};
+    checkJson["mismatches"] = json::Array{};
+    for (const auto& s : check.mismatches)
+        checkJson["mismatches"].push_back(s);
+    checkJson["notes"] = json::Array{};
+    for (const auto& s : check.notes)
+        checkJson["notes"].push_back(s);
+    json::Value ranks = json::Array{};
+    for (const auto& r : o.ranks) {
+        int run = 0, total = 0;
+        json::Value reports = json::Array{};
+        for (const auto& rep : r.reports) {
+            auto [a, b] = collectivesRun(rep);
+            run += a;
+            total += b;
+            reports.push_back(replay::reportToJson(rep));
+        }
+        ranks.push_back(json::Object{{"rank", r.rank}, {"pending", r.pending}, {"collectives_run", run},
+                                     {"collectives_total", total}, {"reports", std::move(reports)}});
+    }
+    // "reports" as the ordinary replay writes it (every rank's, rank by rank): tools that read replays read these.
+    json::Value all = json::Array{};
+    for (const auto& r : o.ranks)
+        for (const auto& rep : r.reports)
+            all.push_back(replay::reportToJson(rep));
+    return json::Object{{"reports", std::move(all)},
+                        {"distributed", json::Object{{"world", static_cast<std::int64_t>(o.ranks.size())},
+                                                     {"backend", backend},
+                                                     {"seconds", o.seconds},
+                                                     {"stopped_early", o.stoppedEarly},
+                                                     {"why", o.why},
+                                                     {"check", std::move(checkJson)},
+                                                     {"ranks", std::move(ranks)}}}};
+}
+
+// The job's settings from the flags: groups (the check's, --group over them), timeouts, backend.
+worker::DistributedJobConfig jobConfig(const ArgParser& p, const replay::ReplayOptions& options, const graph::CollectiveCheck& check,
+                                       const std::map<std::string, std::vector<int>>& given, std::size_t ranks)
+{
+    worker::DistributedJobConfig config;
+    config.program = worker::ReplayWorker::locateProgram(selfExe());
+    config.groups = check.groups;
+    for (const auto& [name, members] : given)
+        config.groups[name] = members;
+    if (config.groups.empty()) {  // no collective at all: the world group still exists, as in the run
+        for (std::size_t r = 0; r < ranks; ++r)
+            config.groups["0"].push_back(static_cast<int>(r));
+    }
+    config.collectiveTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds(p, "--collective-timeout", 30) * 1000));
+    if (p.value("--timeout"))  // per graph, as in the ordinary replay; none by default
+        config.graphTimeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds(p, "--timeout", 0) * 1000));
+    config.backend = p.value("--backend").value_or(options.device.rfind("cuda", 0) == 0 ? "nccl" : "gloo");
+    if (config.backend != "gloo" && config.backend != "nccl")
+        throw Error("--backend is gloo or nccl, got '" + config.backend + "'");
+    return config;
+}
+
+}  // namespace
+
+int graphRank(const io::GraphEntry& e)
+{
+    if (e.trace)
+        return e.trace->rank;
+    static const std::regex rank(R"((?:^|[^A-Za-z])rank_?(\d+)(?:$|[^0-9]))");
+    std::smatch m;
+    return std::regex_search(e.path, m, rank) ? std::stoi(m[1].str()) : -1;
+}
+
+std::optional<int> runDistributedReplay(const ArgParser& p, const replay::ReplayOptions& options, const io::Discovery& d)
+{
+    int ranksFlag = 0;
+    if (auto v = p.value("--ranks")) {
+        try {
+            ranksFlag = std::stoi(*v);
+        } catch (const std::exception&) {
+        }
+        if (ranksFlag < 1)
+            throw Error("--ranks wants a positive number of ranks, got '" + *v + "'");
+    }
+    std::map<int, int> ranksSeen;
+    for (const io::GraphEntry& e : d.graphs)
+        ++ranksSeen[graphRank(e)];
+    // Only a folder of ranks and nothing else is a job: graphs without a rank beside them (a corpus folder of many
+    // models) keep the ordinary one-by-one replay.
+    if (ranksFlag == 0 && (ranksSeen.size() < 2 || ranksSeen.contains(-1)))
+        return std::nullopt;
+
+    const RankSet set = loadRanks(p, d, ranksFlag);
+    std::map<std::string, std::vector<int>> given;
+    for (const std::string& g : p.values("--group"))
+        given.insert(replay::parseGroupSpec(g));
+    for (const auto& [name, members] : given)
+        for (int r : members)
+            if (r >= static_cast<int>(set.graphs.size()))
+                throw Error("group '" + name + "' names rank " + std::to_string(r) + " but the job has " +
+                            std::to_string(set.graphs.size()) + " ranks");
+    std::vector<graph::RankGraphs> rankGraphs;
+    for (std::size_t r = 0; r < set.graphs.size(); ++r) {
+        graph::RankGraphs rg;
+        rg.rank = static_cast<int>(r);
+        for (const io::LoadedGraph& g : set.graphs[r])
+            rg.graphs.emplace_back(g.entry.address, &g.graph);
+        rankGraphs.push_back(std::move(rg));
+    }
+    const graph::CollectiveCheck check = graph::checkCollectives(rankGraphs, given);
+    if (p.flag("--check-only")) {
+        printCheck(check, set);
+        return check.ok() && set.loadErrors.empty() ? 0 : 1;
+    }
+    if (!check.ok() && !p.flag("--no-collective-check")) {
+        std::cout << "collective check failed before anything ran (the ranks would hang or pair wrong buffers):\n";
+        for (const auto& m : check.mismatches)
+            std::cout << "  " << m << "\n";
+        std::cout << "(--no-collective-check runs them anyway)\n";
+        return 1;
+    }
+
+    const worker::DistributedJobConfig config = jobConfig(p, options, check, given, set.graphs.size());
+
+    std::vector<std::vector<const io::LoadedGraph*>> perRank;
+    for (const auto& list : set.graphs) {
+        auto& ptrs = perRank.emplace_back();
+        for (const auto& g : list)
+            ptrs.push_back(&g);
+    }
+    const worker::DistributedOutcome o = worker::runDistributedJob(perRank, options, config);
+
+    if (p.flag("--json"))
+        std::cout << toJson(check, o, config.backend).dump(json::Style::Pretty) << "\n";
+    else
+        printText(set, check, o, config.backend);
+    bool ok = !o.stoppedEarly && set.loadErrors.empty() && d.errors.empty();
+    for (const auto& r : o.ranks)
+        for (const auto& rep : r.reports)
+            ok = ok && rep.passed();
+    return ok ? 0 : 1;
+}
+
+}  // namespace fxray::cli

@@ -1,0 +1,233 @@
+#include "worker/distributed_job.h"
+
+#include "base/error.h"
+#include "graph/collective_check.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <ftw.h>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace fxray::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A fresh folder for the rendezvous file; removed when the job ends.
+struct TempDir {
+    std::string path;
+    TempDir()
+    {
+        std::string pattern = (std::filesystem::temp_directory_path() / "fxray-dist-XXXXXX").string();
+        if (!mkdtemp(pattern.data()))
+            throw Error("cannot create a temporary folder for the rendezvous store (" + pattern + ")");
+        path = pattern;
+    }
+    // POSIX, not std::filesystem::remove_all: LibTorch's libtorch.so exports its own copy of that symbol, which the
+    // dynamic linker may bind here and which crashes.
+    ~TempDir()
+    {
+        nftw(path.c_str(), [](const char* p, const struct stat*, int, struct FTW*) { return ::remove(p); }, 8,
+             FTW_DEPTH | FTW_PHYS);
+    }
+};
+
+// The node where a report's replay stopped on a collective: an error at a collective or wait node.
+int failedCollective(const replay::ReplayReport& r)
+{
+    for (std::size_t k = 0; k < r.nodes.size(); ++k)
+        if (r.nodes[k].status == replay::NodeStatus::Error && isCollectiveTarget(r.nodes[k].target))
+            return static_cast<int>(k);
+    return -1;
+}
+
+// The first node a cancelled or killed replay had not finished; -1 when none had started (the worker never came up).
+int firstUnfinished(const replay::ReplayReport& r)
+{
+    const bool started = std::any_of(r.nodes.begin(), r.nodes.end(),
+                                     [](const replay::NodeResult& n) { return n.status != replay::NodeStatus::NotRun; });
+    for (std::size_t k = 0; started && k < r.nodes.size(); ++k)
+        if (r.nodes[k].status == replay::NodeStatus::NotRun)
+            return static_cast<int>(k);
+    return -1;
+}
+
+std::string describeNode(const io::LoadedGraph& g, int index)
+{
+    const graph::Node& n = g.graph.nodes[static_cast<std::size_t>(index)];
+    std::string s = g.entry.address + ": node " + n.name + " (" + n.target.str();
+    const std::string waited = graph::waitedCollective(g.graph, index);
+    if (!waited.empty()) {
+        const int w = g.graph.findNode(waited);
+        s += ", waiting on " + waited + (w >= 0 ? " " + g.graph.nodes[static_cast<std::size_t>(w)].target.str() : "");
+    }
+    return s + ")";
+}
+
+struct Shared {
+    std::mutex mutex;
+    std::atomic<bool> stop{false};
+    bool trouble = false;
+    Clock::time_point troubleAt;
+    std::string why;
+
+    void raise(const std::string& what)
+    {
+        std::lock_guard lock(mutex);
+        if (trouble)
+            return;
+        trouble = true;
+        troubleAt = Clock::now();
+        why = what;
+    }
+};
+
+void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const replay::ReplayOptions& options,
+             ReplayWorker& worker, replay::CancelToken& cancel, Shared& shared, RankOutcome& out)
+{
+    out.rank = rank;
+    for (std::size_t k = 0; k < graphs.size(); ++k) {
+        const io::LoadedGraph& g = *graphs[k];
+        if (shared.stop.load()) {
+            for (std::size_t j = k; j < graphs.size(); ++j) {
+                replay::ReplayReport r;
+                r.address = graphs[j]->entry.address;
+                r.device = options.device;
+                r.fatal = "not run: the job stopped after a collective failed";
+                out.reports.push_back(std::move(r));
+            }
+            if (out.pending.empty()) {
+                out.pending = "stopped before " + g.entry.address;
+                out.pendingGraph = static_cast<int>(k);
+            }
+            return;
+        }
+        replay::ReplayReport r = worker.run(g, options, &cancel);
+        int at = failedCollective(r);
+        if (r.cancelled) {
+            at = firstUnfinished(r);
+            r.fatal = "killed: the job stopped after a collective failed on another rank";
+            r.cancelled = false;
+            out.pending = at >= 0 ? describeNode(g, at) + " (killed)" : g.entry.address + " (killed)";
+        } else if (at >= 0) {
+            out.pending = describeNode(g, at) + ": " + r.nodes[static_cast<std::size_t>(at)].error.substr(0, 300);
+            shared.raise("rank " + std::to_string(rank) + ", " + out.pending);
+        } else if (!r.fatal.empty()) {
+            // A worker that died or hung cannot make its next collective: its peers would wait for it.
+            at = firstUnfinished(r);
+            out.pending = (at >= 0 ? describeNode(g, at) : g.entry.address) + ": " + r.fatal.substr(0, 300);
+            shared.raise("rank " + std::to_string(rank) + ", " + out.pending);
+        }
+        if (at >= 0 || !out.pending.empty()) {
+            out.pendingGraph = static_cast<int>(k);
+            out.pendingNode = at;
+        }
+        out.reports.push_back(std::move(r));
+        if (!out.pending.empty()) {
+            for (std::size_t j = k + 1; j < graphs.size(); ++j) {
+                replay::ReplayReport n;
+                n.address = graphs[j]->entry.address;
+                n.device = options.device;
+                n.fatal = "not run: the job stopped after a collective failed";
+                out.reports.push_back(std::move(n));
+            }
+            return;
+        }
+    }
+}
+
+}  // namespace
+
+bool isCollectiveTarget(const std::string& target)
+{
+    const auto dot = target.find('.');
+    return dot != std::string::npos && graph::isCollectiveNamespace(target.substr(0, dot));
+}
+
+DistributedOutcome runDistributedJob(const std::vector<std::vector<const io::LoadedGraph*>>& perRank,
+                                     const replay::ReplayOptions& options, const DistributedJobConfig& config)
+{
+    const auto start = Clock::now();
+    const int world = static_cast<int>(perRank.size());
+    TempDir dir;
+    DistributedOutcome outcome;
+    outcome.ranks.resize(static_cast<std::size_t>(world));
+
+    std::vector<std::unique_ptr<ReplayWorker>> workers;
+    std::vector<std::unique_ptr<replay::CancelToken>> cancels;
+    std::vector<replay::ReplayOptions> rankOptions;
+    for (int r = 0; r < world; ++r) {
+        replay::DistributedSetup setup;
+        setup.rank = r;
+        setup.world = world;
+        setup.store = dir.path + "/store";
+        setup.groups = config.groups;
+        setup.timeout = config.collectiveTimeout;
+        setup.backend = config.backend;
+        WorkerConfig wc;
+        wc.program = config.program;
+        wc.replayTimeout = config.graphTimeout;
+        // The rendezvous waits for the slowest rank's LibTorch start (up to 300 s), then the groups' own timeout.
+        wc.startTimeout = std::chrono::milliseconds(300000) + config.collectiveTimeout;
+        wc.env = config.env;
+        for (auto& kv : replay::distributedEnv(setup))
+            wc.env.push_back(kv);
+        workers.push_back(std::make_unique<ReplayWorker>(wc));
+        cancels.push_back(std::make_unique<replay::CancelToken>());
+        replay::ReplayOptions o = options;
+        if (config.backend == "nccl")
+            o.device = "cuda:" + std::to_string(r);
+        rankOptions.push_back(o);
+    }
+
+    Shared shared;
+    std::vector<std::atomic<bool>> done(static_cast<std::size_t>(world));
+    std::vector<std::thread> threads;
+    for (int r = 0; r < world; ++r) {
+        const auto i = static_cast<std::size_t>(r);
+        threads.emplace_back([&, r, i] {
+            runRank(r, perRank[i], rankOptions[i], *workers[i], *cancels[i], shared, outcome.ranks[i]);
+            done[i] = true;
+        });
+    }
+    // The watchdog: once a rank's collective failed, the others get `grace` to finish what they are in; a rank
+    // still busy then waits on a peer that will never come (or hangs itself) and is killed.
+    for (;;) {
+        bool all = true;
+        for (auto& d : done)
+            all = all && d.load();
+        if (all)
+            break;
+        {
+            std::lock_guard lock(shared.mutex);
+            if (shared.trouble && Clock::now() - shared.troubleAt > config.grace) {
+                shared.stop = true;
+                for (auto& c : cancels)
+                    c->cancelled = true;
+            }
+            if (shared.trouble)
+                shared.stop = true;  // no new graph starts on a broken group
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    for (auto& t : threads)
+        t.join();
+    // Every worker ends here (its whole process group is killed), healthy or not: none outlives the job.
+    for (auto& w : workers)
+        w->stop();
+    outcome.stoppedEarly = shared.trouble;
+    outcome.why = shared.why;
+    if (outcome.stoppedEarly)
+        for (std::size_t r = 0; r < outcome.ranks.size(); ++r)
+            if (outcome.ranks[r].pending.empty())
+                outcome.ranks[r].pending = "finished its " + std::to_string(perRank[r].size()) + " graph(s)";
+    outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return outcome;
+}
+
+}  // namespace fxray::worker

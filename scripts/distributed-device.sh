@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Issue 22 on a host with 2 GPUs (device kind nvidia-h100-x2; no network, no apt): builds fxray's CLI with the
+# Gloo and NCCL process groups, then
+#   1. the committed 2-rank Gloo logs (tests/data/distributed) replayed on the CPU, and tests/cli/test_distributed.py;
+#   2. the corpus's 2-rank DTensor tensor-parallel step captured with NCCL (one GPU per rank, saved inputs and eager
+#      outputs per rank) and replayed over NCCL (rank r on cuda:r) with --inputs saved --expected auto: every
+#      collective executed, outputs against eager per rank; the same step's inductor TORCH_TRACE logs replayed too;
+#   3. the capture's own step time beside fxray's per-rank replay time (one run, same machine).
+# The gloo headers come from Debian's libgloo-dev .deb, carried in an ignored folder: on a machine with apt,
+#   mkdir -p .devscratch/debs && (cd .devscratch/debs && apt-get download libgloo-dev)
+# and carry .devscratch/debs with the run. Logs under $OUT (else ./device-logs).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/device-logs}
+mkdir -p "$OUT"
+BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-dist-build}
+PY=${FXRAY_PYTHON:-python3}
+WORK=$(mktemp -d /tmp/fxray-dist-device-XXXXXX)
+
+{
+  echo "== machine"; uname -a; nproc
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || echo "no nvidia-smi"
+  "$PY" -c "import torch, torch.distributed as d; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'gpus', torch.cuda.device_count(), 'nccl', d.is_nccl_available(), 'gloo', d.is_gloo_available())"
+} 2>&1 | tee "$OUT/machine.txt"
+
+# Debian's gloo headers, unpacked (dpkg -x needs no root).
+GLOO_INCLUDE=/usr/include
+if [ ! -f /usr/include/gloo/context.h ]; then
+  deb=$(ls .devscratch/debs/libgloo-dev_*.deb 2>/dev/null | head -1)
+  if [ -n "$deb" ]; then
+    dpkg -x "$deb" "$WORK/gloo" && GLOO_INCLUDE="$WORK/gloo/usr/include"
+  else
+    echo "no gloo headers and no .devscratch/debs/libgloo-dev_*.deb: the Gloo groups are not built" | tee -a "$OUT/machine.txt"
+    GLOO_INCLUDE=""
+  fi
+fi
+
+build() {  # build <log> <extra cmake args...>
+  local log=$1; shift
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_GUI=OFF -DFXRAY_GRAPHVIZ=OFF -DFXRAY_PYTHON="$PY" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo ${GLOO_INCLUDE:+-DFXRAY_GLOO_INCLUDE="$GLOO_INCLUDE"} "$@" >"$log" 2>&1 \
+    && ninja -C "$BUILD_DIR" fxray >>"$log" 2>&1
+}
+echo "== build (gloo + nccl)" | tee "$OUT/build.log"
+if ! build "$OUT/build.log" -DFXRAY_NCCL=ON; then
+  tail -40 "$OUT/build.log"
+  echo "== the NCCL build failed (above); building with Gloo only" | tee "$OUT/build_gloo_only.log"
+  rm -rf "$BUILD_DIR"
+  build "$OUT/build_gloo_only.log" -DFXRAY_NCCL=OFF || { tail -40 "$OUT/build_gloo_only.log"; exit 1; }
+fi
+grep -E "^-- fxray:" "$OUT"/build*.log
+FXRAY="$BUILD_DIR/app/cli/fxray"
+
+echo "== 1. Gloo on the CPU: the committed 2-rank logs, and the CLI test" | tee "$OUT/gloo.log"
+for case in allreduce tp_mlp; do
+  "$FXRAY" replay "tests/data/distributed/$case" 2>&1 | tee -a "$OUT/gloo.log"
+done
+FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" "$PY" tests/cli/test_distributed.py 2>&1 | tee "$OUT/test_distributed.log"
+
+echo "== 2. NCCL: the DTensor TP step captured on 2 GPUs, replayed over NCCL" | tee "$OUT/nccl.log"
+"$PY" tools/corpus/capture_distributed.py --recipe tp --device cuda --mode capture --out "$WORK/tp" 2>&1 | tee -a "$OUT/nccl.log"
+cp "$WORK/tp/capture.json" "$OUT/tp_capture.json" 2>/dev/null
+"$FXRAY" replay "$WORK/tp/dumps" --device cuda --inputs saved --expected auto 2>&1 | tee -a "$OUT/nccl.log"
+"$FXRAY" replay "$WORK/tp/dumps" --device cuda --inputs saved --expected auto --json >"$OUT/nccl_replay.json" 2>>"$OUT/nccl.log"
+"$FXRAY" replay "$WORK/tp/dumps" --device cuda 2>&1 | tee -a "$OUT/nccl.log"   # random inputs
+echo "== 2b. NCCL: the same step under inductor, its TORCH_TRACE logs per rank" | tee -a "$OUT/nccl.log"
+TORCH_TRACE="$WORK/trace" "$PY" tools/corpus/capture_distributed.py --recipe tp --device cuda --mode trace --out "$WORK/tp_trace" 2>&1 | tee -a "$OUT/nccl.log"
+ls "$WORK/trace" | tee -a "$OUT/nccl.log"
+"$FXRAY" replay "$WORK/trace" --device cuda 2>&1 | tee -a "$OUT/nccl.log"
+
+echo "== 3. time per rank step: the capture's eager step vs fxray's replay, same machine" | tee "$OUT/timing.log"
+"$PY" - "$OUT/tp_capture.json" "$OUT/nccl_replay.json" <<'EOF' 2>&1 | tee -a "$OUT/timing.log"
+import json, sys
+cap = json.load(open(sys.argv[1])) if sys.argv[1] else {}
+rep = json.load(open(sys.argv[2]))["distributed"]
+print("capture steps (eager + compile, seconds):", {k: v.get("seconds") for k, v in cap.get("steps", {}).items()})
+for r in rep["ranks"]:
+    us = sum(x.get("total_us", 0) for x in r["reports"] if "joint" not in x["address"])
+    print(f"rank {r['rank']}: forward+backward replay {us / 1e3:.1f} ms, collectives {r['collectives_run']}/{r['collectives_total']}")
+print("job wall time (workers' start and rendezvous included):", rep["seconds"], "s")
+EOF
+rm -rf "$WORK"

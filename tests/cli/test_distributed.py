@@ -1,0 +1,215 @@
+"""Distributed graphs (issue 22): `fxray replay DIR` of per-rank TORCH_TRACE logs replays every rank together over
+real Gloo process groups (tests/data/distributed, 2-rank logs written by make_fixtures.py there):
+- every AOT graph of a compiled all_reduce and of a DTensor tensor-parallel MLP step passes on both ranks, with
+  every collective executed; per-rank seed dumps of the TP step replay on their saved inputs and equal eager on both
+  ranks; --ranks N replays one rank's log on N ranks;
+- a collective-order mismatch planted in one rank's log is named before anything runs (exit 1);
+- a planted hang (rank 1's graph no longer calls the all_reduce; or rank 1 hangs inside a kernel) is reported
+  within the collective timeout with both ranks' pending nodes, and no worker process is left behind."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+sys.path.insert(0, os.path.dirname(__file__))
+from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main  # noqa: E402
+
+if not have_worker():
+    print("fxray has no replay in this build: skipped")
+    sys.exit(0)
+
+DATA = os.path.join(SOURCE, "tests", "data", "distributed")
+TMP = tempfile.mkdtemp(prefix="fxray-dist-test-")
+ALL_REDUCE = "torch.ops._c10d_functional.all_reduce.default(mm, 'sum', '0')"
+
+
+def fxray(*args, env=None, timeout=120):
+    """(exit code, stdout, stderr, seconds) of one fxray run; env adds variables."""
+    t = time.time()
+    p = subprocess.run([FXRAY, *args], capture_output=True, text=True, timeout=timeout,
+                       env={**os.environ, **(env or {})})
+    return p.returncode, p.stdout, p.stderr, time.time() - t
+
+
+def rank_log(case, rank):
+    return glob.glob(os.path.join(DATA, case, f"dedicated_log_torch_trace_rank_{rank}_*.log"))[0]
+
+
+def planted(name, new):
+    """A copy of the all_reduce case whose rank 1 runs `new` in place of its AOT graph's all_reduce."""
+    out = os.path.join(TMP, name)
+    os.makedirs(out)
+    shutil.copy(rank_log("allreduce", 0), out)
+    r1 = rank_log("allreduce", 1)
+    edit_trace_payload(r1, os.path.join(out, os.path.basename(r1)), "aot_inference_graph", ALL_REDUCE, new)
+    return out
+
+
+def processes_with(tag):
+    """Pids of live processes whose environment holds tag (the workers inherit fxray's environment)."""
+    pids = []
+    for env in glob.glob("/proc/[0-9]*/environ"):
+        try:
+            with open(env, "rb") as f:
+                if tag.encode() in f.read():
+                    pids.append(int(env.split("/")[2]))
+        except OSError:
+            pass
+    return pids
+
+
+@check
+def every_collective_of_a_compiled_all_reduce_runs_on_both_ranks():
+    code, out, err, _ = fxray("replay", os.path.join(DATA, "allreduce"), "--json")
+    assert code == 0, out + err
+    d = json.loads(out)["distributed"]
+    assert d["world"] == 2 and d["backend"] == "gloo" and d["check"]["ok"], d["check"]
+    assert d["check"]["groups"] == {"0": [0, 1]}, d["check"]["groups"]
+    for r in d["ranks"]:
+        assert [rep["verdict"] for rep in r["reports"]] == ["pass", "pass"], r
+        # The dynamo graph's and the AOT graph's all_reduce, each a real Gloo all_reduce between the two workers.
+        assert r["collectives_run"] == r["collectives_total"] == 2, r
+
+
+@check
+def replicated_inputs_agree_across_ranks_and_the_all_reduce_really_sums_them():
+    code, out, err, _ = fxray("replay", os.path.join(DATA, "allreduce"), "--json")
+    assert code == 0, out + err
+    stats = {}
+    for r in json.loads(out)["distributed"]["ranks"]:
+        nodes = {n["name"]: n["outputs"][0] for n in r["reports"][1]["nodes"] if n.get("outputs")}
+        stats[r["rank"]] = nodes
+    # Both ranks generate the same inputs (one seed, same placeholders): the matmul before the collective agrees...
+    assert stats[0]["mm"] == stats[1]["mm"], (stats[0]["mm"], stats[1]["mm"])
+    # ...and the waited all_reduce holds the sum of the two ranks' values: twice each rank's own, exactly.
+    for rank in (0, 1):
+        mm, reduced = stats[rank]["mm"], stats[rank]["wait_tensor"]
+        for key in ("min", "max", "mean"):
+            assert abs(reduced[key] - 2 * mm[key]) <= 1e-6 * max(1.0, abs(mm[key])), (rank, key, mm, reduced)
+
+
+@check
+def a_dtensor_tensor_parallel_step_replays_its_aot_graphs_with_their_collectives():
+    code, out, err, _ = fxray("replay", os.path.join(DATA, "tp_mlp"))
+    lines = out.splitlines()
+    rows = {l.split()[1]: l for l in lines if l.startswith("[0/0]")}
+    verdicts = {record: [w for w in row.split() if w in ("pass", "unsupported", "error", "mismatch")]
+                for record, row in rows.items()}
+    for record in ("aot_joint_graph", "aot_forward_graph", "aot_backward_graph"):
+        assert verdicts[record] == ["pass", "pass"], rows[record]
+    # The dynamo-level graph holds DTensor's Python prims (from_local, redistribute): named as unsupported.
+    assert verdicts["dynamo_output_graph"] == ["unsupported", "unsupported"], out
+    assert "torch__dynamo_variables_tensor_prim_redistribute" in out
+    assert "collectives run: rank 0 2/2 rank 1 2/2" in out, out
+    assert code == 1  # the unsupported dynamo graph
+
+
+@check
+def per_rank_seed_dumps_replay_on_their_saved_inputs_and_equal_eager_on_every_rank():
+    # tools/capture's dumps of the TP step, one folder per rank: the real all_reduce of the replay gives what the
+    # captured run's did, so every output of every rank equals eager's.
+    code, out, err, _ = fxray("replay", os.path.join(DATA, "tp_mlp_dumps"), "--inputs", "saved", "--expected", "auto", "--json")
+    assert code == 0, out + err
+    d = json.loads(out)
+    ranks = d["distributed"]["ranks"]
+    assert [r["collectives_run"] for r in ranks] == [2, 2], ranks
+    # Run order within a rank: forward, then backward, the joint graph last.
+    assert [os.path.basename(rep["address"]).split("_")[-2] for rep in ranks[1]["reports"]] == ["forward", "backward", "joint"]
+    for rep in d["reports"]:
+        assert rep["verdict"] == "pass" and rep["comparisons"], rep["address"]
+        assert all(c["ok"] and c["compared"] for c in rep["comparisons"]), rep["comparisons"]
+
+
+@check
+def ranks_n_replays_one_ranks_log_on_n_ranks():
+    one = os.path.join(TMP, "one_rank")
+    os.makedirs(one)
+    shutil.copy(rank_log("allreduce", 0), one)
+    code, out, err, _ = fxray("replay", one, "--ranks", "2", "--json")
+    assert code == 0, out + err
+    d = json.loads(out)["distributed"]
+    assert [r["collectives_run"] for r in d["ranks"]] == [2, 2], d["ranks"]
+
+
+@check
+def a_collective_order_mismatch_is_named_before_anything_runs():
+    bad = planted("mismatch", "torch.ops._c10d_functional.all_gather_into_tensor.default(mm, 2, '0')")
+    tag = uuid.uuid4().hex
+    code, out, err, _ = fxray("replay", bad, env={"FXRAY_TEST_TAG": tag})
+    assert code == 1, out + err
+    assert "collective check failed before anything ran" in out, out
+    assert ("group '0', collective #2: rank 1 calls all_gather_into_tensor f32[4, 16] on group '0' (node all_reduce)"
+            in out), out
+    assert "where rank 0 calls all_reduce sum f32[4, 16] on group '0' (node all_reduce)" in out, out
+    assert "distributed replay:" not in out  # no worker started, no graph replayed
+
+
+@check
+def a_rank_that_skips_a_collective_is_reported_within_the_timeout_and_no_worker_is_left():
+    bad = planted("skip", "torch.ops.aten.clone.default(mm)")
+    tag = uuid.uuid4().hex
+    code, out, err, seconds = fxray("replay", bad, "--no-collective-check", "--collective-timeout", "5",
+                                    env={"FXRAY_TEST_TAG": tag})
+    assert code == 1, out + err
+    # 5 s of collective timeout, plus the workers' start and the grace: well under the test's patience.
+    assert seconds < 30, seconds
+    pending = {l.split()[1]: l for l in out.splitlines() if l.strip().startswith("rank") and "pending:" in l}
+    assert "node wait_tensor" in pending["0"] and "waiting on all_reduce" in pending["0"], out
+    assert "Timed out" in pending["0"], out
+    assert "finished its 2 graph(s)" in pending["1"], out
+    assert processes_with(tag) == [], processes_with(tag)
+
+
+@check
+def a_rank_hung_inside_a_kernel_is_killed_at_its_node_and_its_peer_times_out():
+    tag = uuid.uuid4().hex
+    # Rank 1's worker hangs at the AOT graph's matmul (fault injection), before its all_reduce.
+    code, out, err, seconds = fxray("replay", os.path.join(DATA, "allreduce"), "--collective-timeout", "5",
+                                    env={"FXRAY_TEST_TAG": tag, "FXRAY_WORKER_FAULT": "hang:mm",
+                                         "FXRAY_WORKER_FAULT_RANK": "1"})
+    assert code == 1, out + err
+    assert seconds < 30, seconds
+    pending = {l.split()[1]: l for l in out.splitlines() if l.strip().startswith("rank") and "pending:" in l}
+    assert "aot_inference_graph: node wait_tensor" in pending["0"], out
+    assert "node mm (aten.mm.default) (killed)" in pending["1"], out
+    assert processes_with(tag) == [], processes_with(tag)
+
+
+@check
+def workers_do_not_outlive_an_fxray_that_is_killed_mid_collective():
+    # Rank 1 hangs inside a kernel (it would sleep for an hour), rank 0 waits on it in the all_reduce; then the
+    # fxray that runs the job is killed outright, with no chance to stop its workers.
+    tag = uuid.uuid4().hex
+    p = subprocess.Popen([FXRAY, "replay", os.path.join(DATA, "allreduce"), "--collective-timeout", "120"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env={**os.environ, "FXRAY_TEST_TAG": tag, "FXRAY_WORKER_FAULT": "hang:mm",
+                              "FXRAY_WORKER_FAULT_RANK": "1", "TMPDIR": TMP})  # its rendezvous folder stays: ours
+    deadline = time.time() + 60
+    while len(processes_with(tag)) < 3 and time.time() < deadline:  # fxray and its two workers
+        time.sleep(0.1)
+    assert len(processes_with(tag)) >= 3, processes_with(tag)
+    time.sleep(1.5)
+    p.kill()
+    p.wait()
+    deadline = time.time() + 10
+    while processes_with(tag) and time.time() < deadline:
+        time.sleep(0.1)
+    assert processes_with(tag) == [], processes_with(tag)
+
+
+@check
+def a_group_naming_a_rank_outside_the_job_is_refused():
+    code, out, err, _ = fxray("replay", os.path.join(DATA, "allreduce"), "--group", "0=0,5")
+    assert code == 2 and "group '0' names rank 5 but the job has 2 ranks" in err, (code, out, err)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
