@@ -3,9 +3,10 @@
 fxray runs this in a child process with the user's Python (FXRAY_PYTHON), so that the generated code meets the
 torch, the C++ compiler and Triton it was generated for. It imports nothing from fxray.
 
-    run_output_code.py run --code CODE.py --inputs IN.pt --out OUT.pt [--device cpu]
+    run_output_code.py run --code CODE.py --inputs IN.pt --out OUT.pt [--device cpu] [--graph G.py --localize K.json]
         calls the code's `call(args)` on the inputs fxray generated (a list written by LibTorch's pickle_save),
-        writes torch.save([outputs, inputs as the call left them]) and prints one JSON line {"kernels": N, ...}.
+        writes torch.save([outputs, inputs as the call left them]) and prints one JSON line {"kernels": N, ...};
+        with --localize, then does what `localize` does in the same process.
     run_output_code.py localize --code CODE.py --graph POST_GRAD.py --inputs IN.pt --out REPORT.json [--device cpu]
         runs `call` again, kernel by kernel (every buffer a kernel writes is copied after it), and the post-grad
         graph (its readable text) node by node on the same inputs, then finds the first kernel whose buffer differs
@@ -99,7 +100,18 @@ def cmd_run(a) -> int:
     if not isinstance(outputs, (list, tuple)):
         outputs = [outputs]
     torch.save([to_cpu(list(outputs)), to_cpu(inputs)], a.out)
-    kernels = len(KernelCode(Path(a.code).read_text()).kernels)
+    code = KernelCode(Path(a.code).read_text())
+    probe = Probe(code)
+    probe.visit(code.tree)
+    kernels = len(probe.sites)
+    if a.localize:
+        # In the same process: the kernels are compiled and inductor's CPU checks done (a second Python start
+        # costs inductor's vec-ISA probing again, seconds each). fxray reads it only when the outputs diverge.
+        try:
+            result = localize(a)
+        except Exception as e:  # noqa: BLE001 - the kernel search failing must not lose the run's outputs
+            result = {"found": False, "kernels": kernels, "why": f"{type(e).__name__}: {e}".splitlines()[0]}
+        Path(a.localize).write_text(json.dumps(result))
     print(json.dumps({"outputs": len(outputs), "kernels": kernels}))
     return 0
 
@@ -409,7 +421,7 @@ def localize(a) -> dict:
                     "nodes": [r[0] for r in results], "source_nodes": site["source_nodes"] or sorted(hinted),
                     "original_aten": site["original_aten"], "max_abs": best[2], "mismatched": best[3],
                     "elements": buf.numel(), "line": site["line"], "code": site["code"],
-                    "definition_lines": defined or [], "kernels_checked": index + 1, "buffers_checked": checked,
+                    "definition_lines": defined or [], "index": index, "buffers_checked": checked,
                     "buffers_agreeing": agreed, "kernels": len(sites)}
     return {"found": False, "kernels": len(sites), "buffers_checked": checked, "buffers_agreeing": agreed,
             "why": "every kernel's buffers agree with the post-grad nodes they compute" if checked == agreed
@@ -432,8 +444,9 @@ def main() -> int:
         p.add_argument("--inputs", required=True)
         p.add_argument("--out", required=True)
         p.add_argument("--device", default="cpu")
-        if name == "localize":
-            p.add_argument("--graph", required=True)
+        p.add_argument("--graph", required=name == "localize", help="the post-grad graph's readable text")
+        if name == "run":
+            p.add_argument("--localize", help="also look for the first divergent kernel (needs --graph); JSON here")
     a = ap.parse_args()
     try:
         return cmd_run(a) if a.cmd == "run" else cmd_localize(a)
