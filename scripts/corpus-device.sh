@@ -3,9 +3,15 @@
 # PyTorch, installs the carried wheels (expecttest, for OpInfo), runs tools/corpus/run_corpus.py --device cuda
 # over one part of the corpus, and leaves at most 8 files in $OUT (the rest tarred).
 #
-#   scripts/corpus-device.sh [hf|vision|opinfo|rest|models|all]   (default: all)
-#     hf = the 9 transformers models, vision = the 7 timm/torchvision models, opinfo = all of op_db,
-#     rest = vision + opinfo. Two calls of the 10-minute limit: `hf` (with the build), then `rest`.
+#   scripts/corpus-device.sh [hf|vision|opinfo|rest|models|new|recipes1|recipes2|recipes3|distributed|all]
+#     (default: all)
+#     hf = the 9 older transformers models, vision = the 7 older timm/torchvision models (plain recipe),
+#     opinfo = all of op_db, rest = vision + opinfo; new = T5, wav2vec2, Qwen2-MoE, Mixtral, timm ViT (plain);
+#     recipes1..3 = the recipes (tools/corpus/recipes.py) over 8 representative models (RECIPE_MODELS below),
+#     three recipes a call: bf16,dynamic,checkpoint | sac,flex,optimizer | accum,reduce-overhead,max-autotune;
+#     distributed = the 2-rank dtensor_tp and fsdp2 steps with NCCL, one GPU per rank (run it on kind
+#     nvidia-h100-x2; on one GPU they are skipped with the reason). One call of the 10-minute limit each: the first
+#     call builds (~3 min), a warm machine keeps the build for the next.
 # Carry .wheels/ (pip download expecttest -d .wheels). Environment: FXRAY_PYTHON (default /opt/torch/.venv/bin/python3
 # or python3), FXRAY_BUILD_DIR (default /tmp/fxray-device-build, reused while the machine stays warm),
 # FXRAY_CORPUS_DEVICE (default cuda), FXRAY_CORPUS_SIZE (tiny | small, default tiny), FXRAY_CORPUS_JOBS (default 8), FXRAY_CORPUS_MODEL_TIMEOUT
@@ -21,19 +27,27 @@ PY=${FXRAY_PYTHON:-/opt/torch/.venv/bin/python3}
 CORPUS=/tmp/fxray-corpus-$PART
 T0=$(date +%s)
 
+RECIPE_MODELS=${FXRAY_RECIPE_MODELS:-qwen2,distilbert,bart,t5,wav2vec2,qwen2_moe,vit,resnet50}
+PLAIN=(--recipes plain --distributed none)
 case "$PART" in
-  hf)     SELECT=(--models qwen2,mistral,opt,distilbert,roberta,bart,whisper,clip,deit --opinfo none) ;;
-  vision) SELECT=(--models resnet50,regnet,mobilevit,levit,densenet121,shufflenet,efficientnet_v2_s --opinfo none) ;;
-  models) SELECT=(--opinfo none) ;;
-  opinfo) SELECT=(--models none --opinfo all) ;;
-  rest)   SELECT=(--models resnet50,regnet,mobilevit,levit,densenet121,shufflenet,efficientnet_v2_s --opinfo all) ;;
+  hf)     SELECT=(--models qwen2,mistral,opt,distilbert,roberta,bart,whisper,clip,deit --opinfo none "${PLAIN[@]}") ;;
+  vision) SELECT=(--models resnet50,regnet,mobilevit,levit,densenet121,shufflenet,efficientnet_v2_s --opinfo none "${PLAIN[@]}") ;;
+  models) SELECT=(--opinfo none "${PLAIN[@]}") ;;
+  opinfo) SELECT=(--models none --opinfo all --distributed none) ;;
+  rest)   SELECT=(--models resnet50,regnet,mobilevit,levit,densenet121,shufflenet,efficientnet_v2_s --opinfo all "${PLAIN[@]}") ;;
+  new)    SELECT=(--models t5,wav2vec2,qwen2_moe,mixtral,vit --opinfo none "${PLAIN[@]}") ;;
+  recipes1) SELECT=(--models "$RECIPE_MODELS" --recipes bf16,dynamic,checkpoint --distributed none --opinfo none) ;;
+  recipes2) SELECT=(--models "$RECIPE_MODELS" --recipes sac,flex,optimizer --distributed none --opinfo none) ;;
+  recipes3) SELECT=(--models "$RECIPE_MODELS" --recipes accum,reduce-overhead,max-autotune --distributed none --opinfo none) ;;
+  distributed) SELECT=(--models none --distributed tp,fsdp2 --opinfo none) ;;
   all)    SELECT=() ;;
-  *) echo "unknown part '$PART' (hf|vision|opinfo|rest|models|all)"; exit 2 ;;
+  *) echo "unknown part '$PART' (hf|vision|opinfo|rest|models|new|recipes1|recipes2|recipes3|distributed|all)"; exit 2 ;;
 esac
 
 {
   echo "== machine"; uname -a; nproc; free -g | head -2
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || echo "no nvidia-smi"
+  "$PY" -c "import torch, torch.distributed as d; print('gpus', torch.cuda.device_count(), 'nccl', d.is_nccl_available())" 2>&1
   "$PY" -c "import torch, transformers, torchvision, timm; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), 'transformers', transformers.__version__, 'torchvision', torchvision.__version__, 'timm', timm.__version__)"
 } > "$OUT/machine.txt" 2>&1
 

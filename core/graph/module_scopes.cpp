@@ -18,6 +18,7 @@ std::string ModuleScopes::describe() const
     switch (source) {
     case Source::Sidecar: return "node_meta.json (nn_module_stack)";
     case Source::Derived: return "parameter names";
+    case Source::Repeats: return "repeated structure (stack traces and ops)";
     case Source::None: break;
     }
     return "none";
@@ -263,10 +264,12 @@ std::vector<std::string> parameterAnchors(const Graph& g, const std::vector<std:
     return anchor;
 }
 
-// Phase: a joint graph runs its backward after the first node that reads a tangent.
-void assignJointPhases(const Graph& g, ModuleScopes& out)
+}  // namespace
+
+std::vector<Phase> jointPhases(const Graph& g)
 {
     const std::size_t count = g.nodes.size();
+    std::vector<Phase> phase(count, Phase::Unknown);
     std::vector<char> fromTangent(count, 0);
     std::size_t backwardFrom = count;
     bool hasTangents = false;
@@ -288,15 +291,19 @@ void assignJointPhases(const Graph& g, ModuleScopes& out)
         if (fromTangent[i] && backwardFrom == count)
             backwardFrom = i;
     }
-    const bool joint = hasTangents && backwardFrom < count;
+    if (!hasTangents || backwardFrom == count)
+        return phase;
     for (std::size_t i = 0; i < count; ++i) {
         const Node& n = g.nodes[i];
-        if (joint && n.kind != NodeKind::Placeholder && n.kind != NodeKind::Output)
-            out.nodes[i].phase = i >= backwardFrom ? Phase::Backward : Phase::Forward;
-        else if (joint && n.kind == NodeKind::Placeholder)
-            out.nodes[i].phase = fromTangent[i] ? Phase::Backward : Phase::Forward;
+        if (n.kind == NodeKind::Placeholder)
+            phase[i] = fromTangent[i] ? Phase::Backward : Phase::Forward;
+        else if (n.kind != NodeKind::Output)
+            phase[i] = i >= backwardFrom ? Phase::Backward : Phase::Forward;
     }
+    return phase;
 }
+
+namespace {
 
 // For each node, the nearest node before (`prev`) and after (`next`) it in the same phase that reads a parameter.
 void nearestAnchored(const Graph& g, const std::vector<std::string>& anchor, const ModuleScopes& out, std::vector<int>& prev,
@@ -333,7 +340,9 @@ ModuleScopes deriveModuleScopes(const Graph& g, const std::vector<std::string>& 
     ModuleScopes out;
     out.nodes.resize(count);
     const std::vector<std::string> anchor = parameterAnchors(g, dynamoInputs);
-    assignJointPhases(g, out);
+    const std::vector<Phase> phases = jointPhases(g);
+    for (std::size_t i = 0; i < count; ++i)
+        out.nodes[i].phase = phases[i];
     // Nodes that read no parameter: the common module of the nearest anchored nodes before and after them (in the
     // same phase). A residual add between layers.0.mlp and layers.1.ln belongs to neither layer: the model itself.
     std::vector<int> prev, next;

@@ -7,9 +7,11 @@
 // parameters. The render module turns this into a scope tree (render/scope_tree.h).
 #include "graph/graph.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fxray::graph {
@@ -24,13 +26,18 @@ struct NodeOrigin {
 };
 
 struct ModuleScopes {
-    enum class Source { None, Sidecar, Derived };
+    // Repeats: no names at all, scopes found as repeated structure in program order (graph/repeat_scopes.h).
+    enum class Source { None, Sidecar, Derived, Repeats };
     Source source = Source::None;
     std::vector<NodeOrigin> nodes;         // per node (empty when nothing is known)
     std::vector<std::string> stackTraces;  // full traces, stored once (sidecar)
     // Backward nodes carry their forward twin's module (sidecar: fwd_nn_module_stack). When false, backward nodes'
     // modules come from the parameters they read, and the scope tree puts them under a separate "backward" scope.
     bool backwardTwins = false;
+    // Repeats: each backward copy's module path and its forward twin's (the copy whose saved values it reads).
+    std::vector<std::pair<std::string, std::string>> twins;
+    // Repeats: what a scope's copies run, by path ("forward(), rotate_half()"): shown where a module's class would be.
+    std::map<std::string, std::string> scopeTypes;
     bool hasModules() const;
     std::string describe() const;  // "node_meta.json (nn_module_stack)" / "parameter names" / "none"
 };
@@ -43,6 +50,10 @@ ModuleScopes parseNodeMeta(const Graph& g, std::string_view text, const std::str
 // Derives module paths from parameter names (see the header comment). `dynamoInputs`: the placeholder names of the
 // Dynamo graph an AOT graph was made from (its `PlainAOTInput(idx=i)` is input i there), when known.
 ModuleScopes deriveModuleScopes(const Graph& g, const std::vector<std::string>& dynamoInputs = {});
+
+// Per node: Forward / Backward for a joint graph (backward from the first node that reads a tangent; placeholders
+// by whether they are tangents), all Unknown otherwise.
+std::vector<Phase> jointPhases(const Graph& g);
 
 // "l_self_modules_layers_modules_0_modules_fc_parameters_weight_" -> "layers.0.fc.weight"; nullopt for other names.
 std::optional<std::string> parameterPath(std::string_view dynamoName);

@@ -4,6 +4,7 @@
 #include "base/error.h"
 #include "graph/algorithms.h"
 #include "graph/fx_parser.h"
+#include "graph/repeat_scopes.h"
 #include "io/compiled_autograd_meta.h"
 #include "io/input_merge.h"
 #include "io/input_pickle.h"
@@ -667,6 +668,10 @@ LoadedGraph loadGraph(const GraphEntry& entry)
     LoadedGraph lg = loadAnyGraph(entry);
     if (lg.modules.source == graph::ModuleScopes::Source::None)
         lg.modules = graph::deriveModuleScopes(lg.graph);
+    // Nothing names the modules (functorch's own dumper, compile-debug dumps, TorchScript): the hierarchy of
+    // repeated statements, which every dump with stack-trace comments or ops in program order has.
+    if (lg.modules.source == graph::ModuleScopes::Source::None)
+        lg.modules = graph::inferRepeatScopes(lg.graph);
     return lg;
 }
 

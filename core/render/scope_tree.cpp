@@ -1,5 +1,6 @@
 #include "render/scope_tree.h"
 
+#include "graph/repeat_scopes.h"
 #include "graph/tensor_meta.h"
 
 #include <algorithm>
@@ -62,9 +63,12 @@ bool isInput(const graph::Node& n)
     return n.kind == graph::NodeKind::Placeholder || n.kind == graph::NodeKind::GetAttr;
 }
 
-// "layers.3" -> ("layers", 3); other names -> ("name", -1)
+// "layers.3" -> ("layers", 3); "modeling_qwen2:47–297 #3" (render of graph/repeat_scopes) -> ("modeling_qwen2:47–297", 3);
+// other names -> ("name", -1)
 std::pair<std::string, long> splitIndex(const std::string& name)
 {
+    if (auto repeat = graph::splitRepeatIndex(name); repeat.second >= 0)
+        return repeat;
     const std::size_t dot = name.rfind('.');
     if (dot == std::string::npos || dot + 1 == name.size())
         return {name, -1};
@@ -94,8 +98,9 @@ std::string foldTitle(const ScopeTree& tree, const std::vector<int>& scopes)
         bool consecutive = true;
         for (std::size_t i = 1; i < indices.size(); ++i)
             consecutive = consecutive && indices[i] == indices[i - 1] + 1;
+        const bool repeat = graph::splitRepeatIndex(tree.scopes[static_cast<std::size_t>(scopes.front())].name).second >= 0;
         if (consecutive)
-            return prefix + "." + std::to_string(indices.front()) + "–" + std::to_string(indices.back()) + count;
+            return prefix + (repeat ? " #" : ".") + std::to_string(indices.front()) + "–" + std::to_string(indices.back()) + count;
     }
     return tree.scopes[static_cast<std::size_t>(scopes.front())].name + " … " +
            tree.scopes[static_cast<std::size_t>(scopes.back())].name + count;
@@ -122,6 +127,26 @@ std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vec
         out.back().push_back(direct[k]);
     }
     return out;
+}
+
+// Repeats: the class line of each copy (its functions) and backward copies' forward twins, by path.
+void linkTwinsAndTypes(ScopeTree& tree, const graph::ModuleScopes& modules)
+{
+    if (modules.twins.empty() && modules.scopeTypes.empty())
+        return;
+    std::map<std::string, int> byPath;
+    for (std::size_t i = 0; i < tree.scopes.size(); ++i)
+        byPath.emplace(tree.scopes[i].path, static_cast<int>(i));
+    for (const auto& [path, type] : modules.scopeTypes)
+        if (const auto it = byPath.find(path); it != byPath.end() && tree.scopes[static_cast<std::size_t>(it->second)].type.empty())
+            tree.scopes[static_cast<std::size_t>(it->second)].type = type;
+    for (const auto& [backward, forward] : modules.twins) {
+        const auto b = byPath.find(backward), f = byPath.find(forward);
+        if (b == byPath.end() || f == byPath.end())
+            continue;
+        tree.scopes[static_cast<std::size_t>(b->second)].twin = f->second;
+        tree.scopes[static_cast<std::size_t>(f->second)].twin = b->second;
+    }
 }
 
 }  // namespace
@@ -187,7 +212,8 @@ ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modul
             const graph::NodeOrigin& o = modules.nodes[i];
             tree.phase[i] = o.phase;
             std::vector<std::string> parts = graph::moduleComponents(o.module);
-            if (!modules.backwardTwins && o.phase == graph::Phase::Backward && !isInput(n))
+            if (!modules.backwardTwins && modules.source != graph::ModuleScopes::Source::Repeats &&
+                o.phase == graph::Phase::Backward && !isInput(n))
                 parts.insert(parts.begin(), "backward");
             for (std::size_t k = 0; k < parts.size(); ++k) {
                 const auto key = std::make_pair(scope, parts[k]);
@@ -222,6 +248,7 @@ ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modul
     }
     for (Scope& s : tree.scopes)
         s.hash = structureHash(g, s.nodes);
+    linkTwinsAndTypes(tree, modules);
     // Folds: runs of consecutive siblings with the same structure.
     for (std::size_t p = 0; p < tree.scopes.size(); ++p) {
         const std::vector<int> children = tree.scopes[p].children;
@@ -230,7 +257,12 @@ ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modul
             const Scope& first = tree.scopes[static_cast<std::size_t>(children[a])];
             while (b < children.size()) {
                 const Scope& other = tree.scopes[static_cast<std::size_t>(children[b])];
-                if (other.hash != first.hash || other.nodes.size() != first.nodes.size())
+                // Copies found by repeats (graph/repeat_scopes.h) run the same statements and ops by construction; the
+                // inputs they hold can differ (the first backward copy reads the tangent), so their label decides.
+                const bool sameRepeat = modules.source == graph::ModuleScopes::Source::Repeats &&
+                                        graph::splitRepeatIndex(other.name).second >= 0 &&
+                                        graph::splitRepeatIndex(other.name).first == graph::splitRepeatIndex(first.name).first;
+                if (!sameRepeat && (other.hash != first.hash || other.nodes.size() != first.nodes.size()))
                     break;
                 ++b;
             }

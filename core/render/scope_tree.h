@@ -27,6 +27,7 @@ struct Scope {
     std::vector<int> nodes;     // every node of the subtree, program order
     std::uint64_t hash = 0;     // structureHash of `nodes`
     int fold = -1;              // the fold holding it, if any
+    int twin = -1;              // a backward copy found by repeats: its forward twin's scope (and back)
 };
 
 // A run of structurally identical consecutive siblings.

@@ -1,6 +1,7 @@
 #include "replay/op_plan.h"
 
 #include "graph/printer.h"
+#include "replay/attention_fallback.h"
 #include "replay/compiled_autograd_ops.h"
 #include "replay/fsdp_ops.h"
 #include "replay/random_ops.h"
@@ -380,6 +381,9 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
     const c10::DispatchKey key = device.is_cuda() ? c10::DispatchKey::CUDA : c10::DispatchKey::CPU;
     // The computed table of a runtime key includes composite kernels (the plain kernel lookup would miss them).
     if (!handle->hasComputedKernelForDispatchKey(key)) {
+        if (!device.is_cuda())
+            if (auto fallback = planCpuAttentionFallback(*handle, p.args))
+                return std::move(*fallback);
         p.args.clear();
         p.why = "no " + std::string(c10::toString(key)) + " kernel for " + n.target.str();
         return p;

@@ -49,6 +49,8 @@ struct NodePlan {
     std::string why;            // Unsupported: the reason
     std::function<c10::IValue(const std::vector<c10::IValue>&)> native;  // Native
     std::string schema;         // Native: what runs, for the report (an Op's schema comes from `op`)
+    // Native: per return, whether NaN/Inf there is by design (an Op's come from its schema's return names: logsumexp).
+    std::vector<bool> nonFiniteByDesign;
 };
 
 // How a graph's ops are read. An fx_graph_runnable record is the graph inductor was handed, never run eagerly:

@@ -337,7 +337,7 @@ bool nonFiniteRef(const graph::Node& node, std::size_t k, const PassState& s)
 // size with inf, eager included.
 std::vector<bool> designedNonFinite(const NodePlan& plan)
 {
-    std::vector<bool> out;
+    std::vector<bool> out = plan.nonFiniteByDesign;
     if (plan.op)
         for (const auto& ret : plan.op->schema().returns())
             out.push_back(ret.name().find("logsumexp") != std::string::npos ||
@@ -480,9 +480,11 @@ void checkValues(const graph::Node& node, const NodePlan& plan, std::size_t i, c
 }
 
 // Ops whose kernel picks its output layout per device and backend: SDPA's flash / efficient / math variants,
-// cuDNN vs oneDNN convolutions.
-bool backendPicksLayout(const graph::Node& n)
+// cuDNN vs oneDNN convolutions; and the getitem that picks one of their outputs.
+bool backendPicksLayout(const graph::Graph& g, const graph::Node& n)
 {
+    if (n.target.kind == graph::Target::Kind::Getitem && !n.args.empty() && n.args[0].kind == graph::Arg::Kind::Node)
+        return backendPicksLayout(g, g.nodes[static_cast<std::size_t>(n.args[0].node)]);
     const std::string& op = n.target.op;
     return op.find("attention") != std::string::npos || op.find("convolution") != std::string::npos ||
            op.starts_with("conv") || op.find("cudnn") != std::string::npos || op.find("mkldnn") != std::string::npos;
@@ -491,12 +493,12 @@ bool backendPicksLayout(const graph::Node& n)
 // A graph recorded on another device type than the replay's: stride differences of a node whose kernel picks its
 // layout per device, or whose inputs carry such a layout, are the devices' difference, kept apart from the
 // mismatches (NodeResult::crossDeviceLayouts).
-void setAsideCrossDeviceLayouts(const graph::Node& node, const c10::Device& device, const InputState& in, PassState& s,
-                                std::size_t i, NodeResult& r)
+void setAsideCrossDeviceLayouts(const graph::Graph& g, const graph::Node& node, const c10::Device& device,
+                                const InputState& in, PassState& s, std::size_t i, NodeResult& r)
 {
     const graph::ValueMeta& meta = *node.meta;
     if (!meta.isTensor() || !meta.tensor.device || meta.tensor.device->type == c10::DeviceTypeName(device.type(), true) ||
-        !(backendPicksLayout(node) || in.otherLayout))
+        !(backendPicksLayout(g, node) || in.otherLayout))
         return;
     auto stride = std::stable_partition(r.mismatches.begin(), r.mismatches.end(),
                                         [](const Mismatch& m) { return m.kind != Mismatch::Kind::Stride; });
@@ -522,7 +524,7 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
     }
     if (node.meta) {
         detail::checkValue(s.values[i], *node.meta, p.device, 0, s.bindings, r.mismatches);
-        setAsideCrossDeviceLayouts(node, p.device, in, s, i, r);
+        setAsideCrossDeviceLayouts(*p.graph, node, p.device, in, s, i, r);
     }
     if (options.valueChecks)
         checkValues(node, p.plans[i], i, in, s, r, report);

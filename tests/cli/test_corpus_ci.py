@@ -1,9 +1,11 @@
 """The CI slice of the real-model corpus (tools/corpus/run_corpus.py --slice ci): Qwen2, DistilBERT and
-ShuffleNet random-initialised from small configs, a training step and a bf16 inference each, one inductor
-TORCH_TRACE (DistilBERT) and a handful of OpInfo ops, captured on the CPU, then `fxray info` and `fxray replay`
-(saved inputs vs eager outputs, and random inputs) over all of it. Capture loses no graph, every graph and every
-trace record loads, no fxray process crashes, and the totals meet tools/corpus/thresholds.json's "ci" section
-(read back from the run's summary.json: tighten them there). ~2-3 minutes on 2 cores."""
+ShuffleNet random-initialised from small configs, a training step and a bf16 inference each (dropout at the
+configs' values: DistilBERT's training compile draws dropout masks), DistilBERT's dynamic-shape recompile (three
+sequence lengths), a 2-rank tensor-parallel step (DTensor, Gloo), one inductor TORCH_TRACE (DistilBERT) and a
+handful of OpInfo ops, captured on the CPU, then `fxray info` and `fxray replay` (saved inputs vs eager outputs,
+and random inputs; the tensor-parallel graphs rank by rank) over all of it. Capture loses no graph, every graph and
+every trace record loads, no fxray process crashes, and the totals meet tools/corpus/thresholds.json's "ci"
+section (read back from the run's summary.json: tighten them there). ~3 minutes on 2 cores."""
 import atexit
 import json
 import os
@@ -43,11 +45,58 @@ def capture_loses_no_graph_of_the_slice():
 
 
 @check
-def every_graph_has_its_real_inputs_and_eager_outputs():
+def every_graph_has_its_real_inputs_eager_outputs_and_rng_state():
     for root, _, files in os.walk(OUT):
         if "module.py" in files:
             stem = os.path.basename(root)
-            assert {f"{stem}.pt", f"{stem}.expected.pt"} <= set(files), (root, sorted(files))
+            assert {f"{stem}.pt", f"{stem}.expected.pt", f"{stem}.rng.pt"} <= set(files), (root, sorted(files))
+
+
+def _dumps(entry: str) -> dict:
+    """{graph folder name: module.py text} of one corpus entry."""
+    found = {}
+    for root, _, files in os.walk(os.path.join(OUT, "models", entry, "dumps")):
+        if "module.py" in files:
+            found[os.path.basename(root)] = open(os.path.join(root, "module.py")).read()
+    return found
+
+
+def _saved_replays(entry: str) -> list:
+    reports = json.load(open(os.path.join(OUT, "fxray_reports.json")))["saved"]
+    return [r for r in reports if f"/models/{entry}/" in (r.get("address") or r.get("path", ""))]
+
+
+@check
+def the_slice_holds_a_dropout_training_compile():
+    graphs = _dumps("distilbert")
+    random = [g for g, text in graphs.items() if "native_dropout" in text]
+    assert any("_forward_" in g for g in random) and any("_joint_" in g for g in random), sorted(graphs)
+    assert {os.path.basename(r["address"]) for r in _saved_replays("distilbert")} >= set(random)
+
+
+@check
+def the_slice_holds_a_dynamic_shape_recompile():
+    graphs = _dumps("distilbert.dynamic")
+    # lengths 16, 12, 8: the second recompiles with a symbolic length, the third reuses that graph
+    assert {"distilbert.dynamic_forward_0", "distilbert.dynamic_forward_1"} <= set(graphs), sorted(graphs)
+    d = os.path.join(OUT, "models", "distilbert.dynamic", "dumps", "distilbert.dynamic", "distilbert.dynamic_forward_1")
+    assert "Sym(" in open(os.path.join(d, "distilbert.dynamic_forward_1.readable.py")).read()
+    assert "Sym(" not in open(os.path.join(os.path.dirname(d), "distilbert.dynamic_forward_0",
+                                           "distilbert.dynamic_forward_0.readable.py")).read()
+
+
+@check
+def the_tensor_parallel_step_is_captured_loaded_and_replayed_rank_by_rank():
+    graphs = _dumps("dtensor_tp")
+    for rank in (0, 1):
+        mine = {g for g in graphs if g.startswith(f"dtensor_tp_rank{rank}_")}
+        assert {f"dtensor_tp_rank{rank}_{k}_0" for k in ("forward", "backward", "joint")} <= mine, sorted(graphs)
+        assert any("_c10d_functional.all_reduce" in graphs[g] for g in mine)
+        replayed = {os.path.basename(r["address"]) for r in _saved_replays("dtensor_tp")}
+        assert mine <= replayed, (mine, replayed)
+    row = next(r for r in SUMMARY["rows"] if r["model"] == "dtensor_tp")
+    assert row["loaded"] == row["captured"] == len(graphs), row
+    assert row["collectives"]["dumps"].get("all_reduce", 0) > 0, row["collectives"]
 
 
 @check

@@ -1,5 +1,6 @@
-"""Captures one corpus model in this process: a training step (forward, loss, backward) and a bf16 autocast
-inference step (eval, no_grad), both under torch.compile.
+"""Captures one corpus model under one training recipe in this process (recipes.py: the plain step is a training
+step (forward, loss, backward) and a bf16 autocast inference (eval, no_grad); others add autocast training, dynamic
+shapes, checkpointing, flex_attention, a compiled optimizer, gradient accumulation, inductor modes).
 
   --mode capture   backend = fxray_capture: forward/backward/joint/inference graphs with real inputs (.pt) and
                    eager outputs (.expected.pt) under <out>/dumps
@@ -22,25 +23,8 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "capture")]
 import torch  # noqa: E402
 
 import models  # noqa: E402
+import recipes  # noqa: E402
 from sizes import SIZES  # noqa: E402
-
-
-def _to(batch: dict, device: str) -> dict:
-    return {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
-
-
-def train_step(compiled, built, device: str) -> float:
-    built.model.train()
-    out = compiled(**_to(built.train_batch, device))
-    loss = built.loss(out) if built.loss else out.loss
-    loss.backward()
-    return float(loss.detach())
-
-
-def infer_step(compiled, built, device: str) -> None:
-    built.model.eval()
-    with torch.no_grad(), torch.autocast(device_type=device.split(":")[0], dtype=torch.bfloat16):
-        compiled(**_to(built.infer_batch, device))
 
 
 def _configure_dynamo() -> None:
@@ -63,21 +47,34 @@ def run(args) -> dict:
     size = SIZES[args.size]
     if args.layers:
         size = dataclasses.replace(size, layers=args.layers)
-    built = build(size, args.keep_dropout)
+    keep_dropout = not args.no_dropout
+    built = build(size, keep_dropout)
     built.model.to(args.device)
-    report = {"model": args.model, "library": library, "mode": args.mode, "device": args.device, "size": args.size,
-              "keep_dropout": args.keep_dropout, "torch": torch.__version__, "steps": {},
-              "parameters": sum(p.numel() for p in built.model.parameters()), "build_s": round(time.time() - t0, 2)}
+    name = recipes.entry(args.model, args.recipe)
+    report = {"model": args.model, "recipe": args.recipe, "entry": name, "library": library, "mode": args.mode,
+              "device": args.device, "size": args.size, "dropout": keep_dropout, "torch": torch.__version__,
+              "steps": {}, "parameters": sum(p.numel() for p in built.model.parameters()),
+              "build_s": round(time.time() - t0, 2)}
+    why = recipes.skip(args.recipe, built.model, args.device)
+    if why:
+        report["skipped"] = why
+        return report
     backend = "inductor"
     if args.mode == "capture":
         import fxray_capture
-        backend = fxray_capture.backend(args.model, os.path.join(args.out, "dumps"))
-    compiled = torch.compile(built.model, backend=backend)
-    for step, fn in (("train", train_step), ("inference", infer_step)):
+        backend = fxray_capture.backend(name, os.path.join(args.out, "dumps"))
+    ctx = recipes.Ctx(built.model, built, library, args.device, backend, args.mode)
+    torch.manual_seed(0)  # the steps' random draws (dropout) do not depend on how much building drew
+    try:
+        steps = recipes.RECIPES[args.recipe](ctx)
+    except Exception as e:  # noqa: BLE001 - setting the recipe up failed: one failed step, reported
+        steps = [("setup", _raiser(e))]
+    for step, fn in steps:
         t = time.time()
         try:
-            value = fn(compiled, built, args.device)
-            report["steps"][step] = {"ok": True, "seconds": round(time.time() - t, 2), "loss": value}
+            value = fn()
+            loss = value if isinstance(value, float) else None
+            report["steps"][step] = {"ok": True, "seconds": round(time.time() - t, 2), "loss": loss}
         except Exception as e:  # noqa: BLE001 - one step's failure is a finding, the next step still runs
             report["steps"][step] = {"ok": False, "seconds": round(time.time() - t, 2),
                                      "error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
@@ -89,6 +86,12 @@ def run(args) -> dict:
     return report
 
 
+def _raiser(e: Exception):
+    def again():
+        raise e
+    return again
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", required=True, choices=sorted(models.MODELS))
@@ -98,7 +101,9 @@ def main() -> int:
     p.add_argument("--size", choices=sorted(SIZES), default="tiny")
     p.add_argument("--layers", type=int, default=0, help="layers of the model (default: the size's); e.g. 24 for a "
                    "deep model to look at in the GUI's module hierarchy")
-    p.add_argument("--keep-dropout", action="store_true", help="keep the configs' dropout (eager refs then differ)")
+    p.add_argument("--recipe", choices=recipes.ALL, default="plain", help="how the model is trained (recipes.py)")
+    p.add_argument("--no-dropout", action="store_true", help="dropout / drop-path / layerdrop set to 0 (default: "
+                   "the configs' values; the RNG state in <stem>.rng.pt lets replays draw what eager drew)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     _configure_dynamo()
@@ -106,7 +111,9 @@ def main() -> int:
     with open(os.path.join(args.out, f"{args.mode}.json"), "w") as f:
         json.dump(report, f, indent=1)
     bad = [s for s, r in report["steps"].items() if not r["ok"]]
-    print(f"{args.model} {args.mode}: " + ", ".join(f"{s} {r['seconds']}s{'' if r['ok'] else ' FAILED'}"
+    if report.get("skipped"):
+        print(f"{args.model} {args.recipe} {args.mode}: skipped: {report['skipped']}")
+    print(f"{report['entry']} {args.mode}: " + ", ".join(f"{s} {r['seconds']}s{'' if r['ok'] else ' FAILED'}"
                                                     for s, r in report["steps"].items()))
     return 1 if bad else 0
 

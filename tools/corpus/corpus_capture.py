@@ -26,11 +26,17 @@ def _child(cmd: list, log_path: str, timeout: float, env: dict | None = None) ->
     return code, round(time.time() - t, 1)
 
 
-def capture_model(model: str, out: str, opts, trace: bool) -> dict:
-    """Captures one model (and its inductor trace when asked); returns what each child reported."""
+def capture_entry(e: dict, out: str, opts, trace: bool) -> dict:
+    """Captures one corpus entry (a model under a recipe, or a distributed recipe) and its inductor trace when
+    asked; returns what each child reported."""
+    model = e["entry"]
     mdir = os.path.join(out, "models", model)
-    base = [os.path.join(HERE, "capture_model.py"), "--model", model, "--out", mdir, "--device", opts.device,
-            "--size", opts.size] + (["--keep-dropout"] if opts.keep_dropout else [])
+    if e["distributed"]:
+        base = [os.path.join(HERE, "capture_distributed.py"), "--recipe", e["recipe"], "--out", mdir,
+                "--device", opts.device]
+    else:
+        base = [os.path.join(HERE, "capture_model.py"), "--model", e["model"], "--recipe", e["recipe"], "--out", mdir,
+                "--device", opts.device, "--size", opts.size] + (["--no-dropout"] if opts.no_dropout else [])
     result = {}
     modes = ["capture"] + (["trace"] if trace else [])
     for mode in modes:
@@ -45,8 +51,10 @@ def capture_model(model: str, out: str, opts, trace: bool) -> dict:
             report = {**report, "process_error": f"{mode} process {why} after {secs} s (log: logs/{model}.{mode}.log)"}
         report["wall_s"] = secs
         result[mode] = report
-        print(f"  {model} {mode}: {secs} s" + (f"  {report['process_error']}" if "process_error" in report else ""),
-              flush=True)
+        note = report.get("process_error") or (f"skipped: {report['skipped']}" if report.get("skipped") else "")
+        print(f"  {model} {mode}: {secs} s" + (f"  {note}" if note else ""), flush=True)
+        if report.get("skipped"):
+            break  # the trace would skip for the same reason
     return result
 
 

@@ -23,7 +23,8 @@ def _error_path(error: str) -> str:
 
 def _replay_counts(reports: list) -> dict:
     return {"saved_clean": sum(cr.is_clean(r) for r in reports), "equal": sum(cr.is_equal(r) for r in reports),
-            "nan_as_eager": sum(cr.nan_as_eager(r) for r in reports)}
+            "nan_as_eager": sum(cr.nan_as_eager(r) for r in reports),
+            "rng_uncompared": sum(cr.is_clean(r) and cr.random_uncompared(r) for r in reports)}
 
 
 def _failures(reports: list, phase: str) -> list:
@@ -61,20 +62,24 @@ def model_row(out: str, model: str, capture: dict, info: dict, replays: dict) ->
     rand = [r for r in replays.get("random", []) if mine(r.get("address") or r.get("path", ""))]
     traced = [r for r in replays.get("trace", []) if mine(r.get("address") or r.get("path", ""))]
     failures += _failures(saved, "saved") + _failures(rand, "random") + _failures(traced, "trace random")
-    s_clean, s_equal, s_nan = _replay_counts(saved).values()
+    s_clean, s_equal, s_nan, s_rng = _replay_counts(saved).values()
     steps_failed = sum(not s.get("ok") for rep in capture.values() for s in rep.get("steps", {}).values())
     return {
         "model": model, "captured": len(folders), "lost": len(lost), "loaded": loaded,
         "trace": f"{trace_loaded}/{len(records)}" if records or os.path.isdir(trace_dir) else None,
         "trace_records": len(records), "trace_loaded": trace_loaded,
         "saved ok": f"{s_clean}/{len(saved)}" if saved else None, "= eager": s_equal if saved else None,
+        "rng skip": s_rng if saved else None,
         "random ok": f"{sum(r.get('verdict') == 'pass' for r in rand)}/{len(rand)}" if rand else None,
         "trace ok": f"{sum(r.get('verdict') == 'pass' for r in traced)}/{len(traced)}" if traced else None,
         "capture s": capture.get("capture", {}).get("wall_s"),
-        "counts": {"saved": len(saved), "saved_clean": s_clean, "equal": s_equal, "nan_as_eager": s_nan, "random": len(rand),
+        "counts": {"saved": len(saved), "saved_clean": s_clean, "equal": s_equal, "nan_as_eager": s_nan,
+                   "rng_uncompared": s_rng, "random": len(rand),
                    "random_clean": sum(r.get("verdict") == "pass" for r in rand),
                    "fxray_crashes": sum("crash" in r for r in saved + rand), "steps_failed": steps_failed},
         "graph_breaks": capture.get("capture", {}).get("graph_breaks", {}),
+        "skipped": capture.get("capture", {}).get("skipped"),
+        "collectives": (capture.get("trace") or capture.get("capture") or {}).get("collectives"),
         "failures": failures,
     }
 
@@ -107,6 +112,7 @@ def opinfo_row(out: str, ops: list, info: dict, replays: dict) -> dict:
         "model": "opinfo", "captured": len(folders), "lost": sum(e.get("stage") == "graph" for e in errors),
         "loaded": len(graphs) - len(load_errors), "trace": None, "trace_records": 0, "trace_loaded": 0,
         "saved ok": f"{c['saved_clean']}/{len(saved)}" if saved else None, "= eager": c["equal"] if saved else None,
+        "rng skip": c["rng_uncompared"] if saved else None,
         "random ok": f"{sum(r.get('verdict') == 'pass' for r in rand)}/{len(rand)}" if rand else None,
         "capture s": round(sum(op.get("seconds", 0) for op in ops), 1),
         "counts": {"saved": len(saved), **c, "random": len(rand),
@@ -121,7 +127,8 @@ def opinfo_row(out: str, ops: list, info: dict, replays: dict) -> dict:
 
 def totals(rows: list) -> dict:
     t = {k: sum(r[k] for r in rows) for k in ("captured", "lost", "loaded", "trace_records", "trace_loaded")}
-    for k in ("saved", "saved_clean", "equal", "nan_as_eager", "random", "random_clean", "fxray_crashes", "steps_failed"):
+    for k in ("saved", "saved_clean", "equal", "nan_as_eager", "rng_uncompared", "random", "random_clean",
+              "fxray_crashes", "steps_failed"):
         t[k] = sum(r["counts"][k] for r in rows)
     return t
 

@@ -122,3 +122,44 @@ def deit(s: Size, keep_dropout: bool) -> Built:
     pixels = torch.randn(s.batch, 3, s.image // 2, s.image // 2, generator=g)
     labels = torch.arange(s.batch) % 10
     return Built(DeiTForImageClassification(cfg), {"pixel_values": pixels, "labels": labels}, {"pixel_values": pixels})
+
+
+def t5(s: Size, keep_dropout: bool) -> Built:
+    """T5: relative-position buckets (log of 0 cast to an integer: transient -inf), dropout_rate 0.1 by default."""
+    from transformers import T5Config, T5ForConditionalGeneration
+    cfg = T5Config(vocab_size=s.vocab, d_model=s.hidden, d_kv=s.hidden // s.heads, d_ff=2 * s.hidden,
+                   num_layers=s.layers, num_decoder_layers=s.layers, num_heads=s.heads, decoder_start_token_id=0,
+                   pad_token_id=0, eos_token_id=1)
+    return _lm(cfg, T5ForConditionalGeneration, s, keep_dropout)
+
+
+def wav2vec2(s: Size, keep_dropout: bool) -> Built:
+    """wav2vec2 CTC: conv feature encoder, layerdrop 0.1 (a torch.rand per layer decides in Python: graph breaks),
+    SpecAugment time masks (numpy-drawn, outside the graphs), hidden/attention/activation dropout 0.1."""
+    from transformers import Wav2Vec2Config, Wav2Vec2ForCTC
+    cfg = Wav2Vec2Config(vocab_size=32, hidden_size=s.hidden, num_hidden_layers=s.layers, num_attention_heads=s.heads,
+                         intermediate_size=2 * s.hidden, conv_dim=(32, 32), conv_stride=(5, 2), conv_kernel=(10, 3),
+                         num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4, pad_token_id=0,
+                         ctc_loss_reduction="mean")
+    if not keep_dropout:
+        zero_dropout(cfg)
+        cfg.mask_time_prob = 0.0  # SpecAugment masks are numpy-random: off with the rest
+    g = torch.Generator().manual_seed(5)
+    audio = torch.randn(s.batch, 100 * s.seq, generator=g)  # 16 tokens -> 1600 samples -> 159 frames
+    labels = torch.randint(1, 32, (s.batch, max(2, s.seq // 4)), generator=g)
+    return Built(Wav2Vec2ForCTC(cfg), {"input_values": audio, "labels": labels}, {"input_values": audio})
+
+
+def qwen2_moe(s: Size, keep_dropout: bool) -> Built:
+    """Qwen2-MoE: 4 experts, 2 per token, a shared expert; router logits give the auxiliary loss."""
+    from transformers import Qwen2MoeConfig, Qwen2MoeForCausalLM
+    return _decoder_lm(Qwen2MoeConfig, Qwen2MoeForCausalLM, s, keep_dropout, moe_intermediate_size=s.hidden,
+                       shared_expert_intermediate_size=s.hidden, num_experts=4, num_experts_per_tok=2,
+                       output_router_logits=True, decoder_sparse_step=1)
+
+
+def mixtral(s: Size, keep_dropout: bool) -> Built:
+    """Mixtral: 4 experts, top-2 routing, no shared expert."""
+    from transformers import MixtralConfig, MixtralForCausalLM
+    return _decoder_lm(MixtralConfig, MixtralForCausalLM, s, keep_dropout, num_local_experts=4,
+                       num_experts_per_tok=2, output_router_logits=True, sliding_window=None)

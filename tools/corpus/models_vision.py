@@ -13,10 +13,12 @@ CLASSES = 10
 
 
 def _built(model: torch.nn.Module, s: Size, keep_dropout: bool) -> Built:
-    if not keep_dropout:  # see models_hf.zero_dropout for why
+    if not keep_dropout:  # --no-dropout: see models_hf.zero_dropout for why
         for m in model.modules():
             if isinstance(m, torch.nn.Dropout):
                 m.p = 0.0
+            elif hasattr(m, "drop_prob"):  # timm DropPath (stochastic depth)
+                m.drop_prob = 0.0
     x, labels = image_batch(s, CLASSES)
     return Built(model, {"x": x}, {"x": x}, loss=lambda out: F.cross_entropy(out.float(), labels.to(out.device)))
 
@@ -40,6 +42,15 @@ def mobilevit(s: Size, keep_dropout: bool) -> Built:
 
 def levit(s: Size, keep_dropout: bool) -> Built:
     return _timm("levit_128s", s, keep_dropout, img_size=s.image)
+
+
+def vit(s: Size, keep_dropout: bool) -> Built:
+    """timm VisionTransformer at a small width (patch 8, width = the size's hidden), trained as DeiT/ViT recipes
+    train it: drop_path_rate 0.1 (per-sample stochastic depth: bernoulli in the graph)."""
+    from timm.models.vision_transformer import VisionTransformer
+    model = VisionTransformer(img_size=s.image, patch_size=8, embed_dim=s.hidden, depth=s.layers, num_heads=s.heads,
+                              num_classes=CLASSES, drop_path_rate=0.1 if keep_dropout else 0.0)
+    return _built(model, s, keep_dropout)
 
 
 def densenet121(s: Size, keep_dropout: bool) -> Built:

@@ -2,9 +2,14 @@
 """The real-model corpus in one command: capture every model (and OpInfo) in child processes, run fxray over
 everything, print a table per model and write <out>/summary.json + <out>/table.txt.
 
-  run_corpus.py --out /tmp/fxray-corpus                       # all models + OpInfo, CPU, tiny configs
+  run_corpus.py --out /tmp/fxray-corpus                       # all models x recipes + OpInfo, CPU, tiny configs
   run_corpus.py --slice ci --out /tmp/fxray-corpus-ci         # the CTest slice (~3 min on 2 cores)
   run_corpus.py --device cuda --size small --models qwen2,bart --opinfo none --jobs 8
+  run_corpus.py --models t5,vit --recipes plain,dynamic,checkpoint --distributed none --opinfo none
+
+Entries: every selected model under every selected recipe (recipes.py; folder and row `<model>.<recipe>`, the
+plain recipe keeps the model's name) and the 2-rank distributed recipes (capture_distributed.py: dtensor_tp,
+fsdp2).
 
 Phases (each can be skipped): capture (models, traces, OpInfo) -> fxray info (dumps and trace logs: graphs
 loaded, load errors) -> fxray replay --inputs saved --expected auto, and fxray replay with random inputs.
@@ -24,6 +29,7 @@ import corpus_report as cr  # noqa: E402
 import corpus_summary as cs  # noqa: E402
 import fxray_cli  # noqa: E402
 import models  # noqa: E402
+import recipes  # noqa: E402
 
 CI_OPS = ["add", "mm", "sum", "nn_functional_softmax", "nn_functional_layer_norm", "index_select", "cat"]
 
@@ -35,8 +41,11 @@ def parse_args(argv=None):
     p.add_argument("--device", default="cpu", help="cpu | cuda (capture and replay)")
     p.add_argument("--size", default="tiny", help="model size (sizes.py): tiny | small")
     p.add_argument("--models", help="comma-separated model names (default: all, or the slice's); 'none' for none")
-    p.add_argument("--traces", help="models that also get an inductor TORCH_TRACE: all | none | comma list "
-                                    "(default: all models on cuda, none on cpu, the slice's one for ci)")
+    p.add_argument("--recipes", help="comma-separated recipes (recipes.py) each model runs under: all | list "
+                                     "(default: all; the slice: plain, and dynamic for distilbert)")
+    p.add_argument("--distributed", help="2-rank recipes: tp,fsdp2 | none (default: both; the slice: tp)")
+    p.add_argument("--traces", help="entries that also get an inductor TORCH_TRACE: all | none | comma list of "
+                                    "models or entries (default: all on cuda, none on cpu, the slice's two for ci)")
     p.add_argument("--opinfo", default=None, help="all | none | START:STOP (op_db indices) | comma list of op names")
     p.add_argument("--opinfo-part", type=int, default=60, help="ops per OpInfo capture process")
     p.add_argument("--fxray", default=os.path.normpath(fxray_cli.DEFAULT_FXRAY), help="the fxray binary")
@@ -44,7 +53,8 @@ def parse_args(argv=None):
     p.add_argument("--model-timeout", type=float, default=900, help="seconds per model capture process")
     p.add_argument("--opinfo-op-timeout", type=float, default=60, help="seconds per op in an OpInfo process")
     p.add_argument("--graph-timeout", type=float, default=300, help="fxray --timeout: seconds per graph replay")
-    p.add_argument("--keep-dropout", action="store_true", help="keep configs' dropout (eager refs then differ)")
+    p.add_argument("--no-dropout", action="store_true", help="dropout / drop-path / layerdrop at 0 (default: the "
+                   "configs' values, with the RNG state saved beside each dump)")
     p.add_argument("--skip-capture", action="store_true", help="reuse what --out holds")
     p.add_argument("--skip-replay", action="store_true", help="fxray info only")
     p.add_argument("--reuse-reports", action="store_true", help="summarize the replays of <out>/fxray_reports.json again")
@@ -63,11 +73,29 @@ def _resolve_selection(opts) -> None:
     unknown = [m for m in names if m not in models.MODELS]
     if unknown:
         sys.exit(f"run_corpus: unknown models {unknown}; known: {', '.join(models.MODELS)}")
-    opts.model_list = names
+    recipe_list = recipes.ALL if (opts.recipes or "all") == "all" else opts.recipes.split(",")
+    unknown = [r for r in recipe_list if r not in recipes.RECIPES]
+    if unknown:
+        sys.exit(f"run_corpus: unknown recipes {unknown}; known: {', '.join(recipes.ALL)}")
+    if ci and not opts.models and not opts.recipes:
+        pairs = [(m, "plain") for m in names] + models.CI_EXTRA_ENTRIES
+    else:
+        pairs = [(m, r) for m in names for r in recipe_list]
+    dist = opts.distributed or (",".join(models.CI_DISTRIBUTED) if ci else ",".join(models.DISTRIBUTED))
+    dist_list = [] if dist == "none" else dist.split(",")
+    unknown = [d for d in dist_list if d not in models.DISTRIBUTED]
+    if unknown:
+        sys.exit(f"run_corpus: unknown distributed recipes {unknown}; known: {', '.join(models.DISTRIBUTED)}")
+    opts.entries = [{"entry": recipes.entry(m, r), "model": m, "recipe": r, "distributed": False} for m, r in pairs]
+    opts.entries += [{"entry": models.DISTRIBUTED[d], "model": models.DISTRIBUTED[d], "recipe": d, "distributed": True}
+                     for d in dist_list]
+    opts.model_list = [e["entry"] for e in opts.entries]  # folder names under <out>/models
     traces = opts.traces or ("ci" if ci else ("all" if opts.device.startswith("cuda") else "none"))
-    opts.trace_set = {"all": set(names), "none": set(), "ci": set(models.CI_TRACE_MODELS)}.get(traces)
-    if opts.trace_set is None:
-        opts.trace_set = set(traces.split(","))
+    wanted = {"all": set(opts.model_list), "none": set(), "ci": set(models.CI_TRACE_ENTRIES)}.get(traces)
+    if wanted is None:
+        listed = set(traces.split(","))
+        wanted = {e["entry"] for e in opts.entries if e["entry"] in listed or e["model"] in listed}
+    opts.trace_set = wanted
     opinfo = opts.opinfo or (",".join(CI_OPS) if ci else "all")
     opts.opinfo_ops, opts.opinfo_range = None, None
     if opinfo == "none":
@@ -105,11 +133,11 @@ def opinfo_parts(opts) -> list:
 
 def capture_phase(opts) -> tuple[dict, list]:
     parts = opinfo_parts(opts)
-    print(f"== capture: {len(opts.model_list)} models ({len(opts.trace_set & set(opts.model_list))} with an inductor "
+    print(f"== capture: {len(opts.model_list)} entries ({len(opts.trace_set & set(opts.model_list))} with an inductor "
           f"trace), {len(parts)} OpInfo parts, device {opts.device}, jobs {opts.jobs}", flush=True)
     with futures.ThreadPoolExecutor(max(1, opts.jobs)) as pool:
-        mf = {m: pool.submit(corpus_capture.capture_model, m, opts.out, opts, m in opts.trace_set)
-              for m in opts.model_list}
+        mf = {e["entry"]: pool.submit(corpus_capture.capture_entry, e, opts.out, opts, e["entry"] in opts.trace_set)
+              for e in opts.entries}
         pf = [pool.submit(corpus_capture.capture_opinfo_part, name, a, b, opts.out, opts) for name, a, b in parts]
         captures = {m: f.result() for m, f in mf.items()}
         ops = [op for f in pf for op in f.result()]
@@ -185,7 +213,8 @@ def fxray_phase(opts) -> tuple[dict, dict]:
 
 
 def summarize(opts, captures, ops, info, replays) -> dict:
-    rows = [cs.model_row(opts.out, m, captures.get(m, {}), info, replays) for m in opts.model_list]
+    rows = [{**cs.model_row(opts.out, e["entry"], captures.get(e["entry"], {}), info, replays),
+             "base_model": e["model"], "recipe": e["recipe"]} for e in opts.entries]
     if ops or os.path.isdir(os.path.join(opts.out, "opinfo")):
         rows.append(cs.opinfo_row(opts.out, ops, info, replays))
     totals = cs.totals(rows)
@@ -200,10 +229,17 @@ def render(summary: dict) -> str:
     t = summary["totals"]
     lines.append(f"totals: {t['captured']} graphs captured, {t['lost']} lost, {t['loaded']} loaded; trace records "
                  f"{t['trace_loaded']}/{t['trace_records']}; saved-input replays clean {t['saved_clean']}/{t['saved']}, "
-                 f"equal to eager {t['equal']}/{t['saved']} (of which NaN as in eager {t['nan_as_eager']}); random clean {t['random_clean']}/{t['random']}; "
+                 f"equal to eager {t['equal']}/{t['saved']} (of which NaN as in eager {t['nan_as_eager']}; outputs left "
+                 f"uncompared for depending on random ops in {t['rng_uncompared']}); random clean {t['random_clean']}/{t['random']}; "
                  f"fxray crashes {t['fxray_crashes']}")
     lines += [f"check {k}: {'ok' if c['ok'] else 'FAILED'} ({c['value']} vs {c['limit']})"
               for k, c in summary["checks"].items()]
+    skipped = [f"  {row['model']}: {row['skipped']}" for row in summary["rows"] if row.get("skipped")]
+    if skipped:
+        lines += ["", f"skipped entries ({len(skipped)}):"] + skipped
+    collect = [f"  {row['model']}: {row['collectives']}" for row in summary["rows"] if row.get("collectives")]
+    if collect:
+        lines += ["", "collective ops in the graphs (dumps / trace logs):"] + collect
     for row in summary["rows"]:
         if row["failures"]:
             lines += ["", f"{row['model']}: {len(row['failures'])} failures"]

@@ -6,7 +6,8 @@ a transient Inf in them:
   frame 1: T5's relative-position bucket (transformers' T5Attention._relative_position_bucket, inlined): log(0) = -inf
            for the zero distances, cast to an integer and thrown away by `where`; no output holds an Inf
 
-    python tests/data/rng/make_rng_logs.py tests/data/rng/dropout_training.log
+    python tests/data/rng/make_rng_logs.py tests/data/rng/dropout_training.log [cuda]
+(with `cuda`, the same compiles on the GPU: scripts/rng-device.sh)
 """
 import glob
 import math
@@ -16,6 +17,7 @@ import sys
 import tempfile
 
 out = sys.argv[1]
+device = sys.argv[2] if len(sys.argv) > 2 else "cpu"
 trace_dir = tempfile.mkdtemp(prefix="fxray_rng_trace_")
 os.environ["TORCH_TRACE"] = trace_dir
 
@@ -37,8 +39,8 @@ class DropoutMlp(nn.Module):
 
 
 def relative_position_bucket(query_length: int, key_length: int, num_buckets=32, max_distance=128):
-    context = torch.arange(query_length, dtype=torch.long)[:, None]
-    memory = torch.arange(key_length, dtype=torch.long)[None, :]
+    context = torch.arange(query_length, dtype=torch.long, device=device)[:, None]
+    memory = torch.arange(key_length, dtype=torch.long, device=device)[None, :]
     relative_position = memory - context
     num_buckets //= 2
     buckets = (relative_position > 0).to(torch.long) * num_buckets
@@ -57,9 +59,9 @@ def t5_bias(x, table):
     return x + table[bucket].sum(-1)
 
 
-model = DropoutMlp().train()
-torch.compile(model)(torch.randn(8, 32)).sum().backward()
-torch.compile(t5_bias)(torch.randn(12, 12), torch.randn(32, 4))
+model = DropoutMlp().train().to(device)
+torch.compile(model)(torch.randn(8, 32, device=device)).sum().backward()
+torch.compile(t5_bias)(torch.randn(12, 12, device=device), torch.randn(32, 4, device=device))
 
 torch._logging._internal.trace_log.handlers[0].flush()
 logs = sorted(glob.glob(os.path.join(trace_dir, "*.log")))

@@ -1,0 +1,204 @@
+"""Captures a 2-rank distributed training step (CPU with Gloo, or one GPU per rank with NCCL) in this process tree.
+
+  capture_distributed.py --recipe tp    --out <dir> [--mode capture|trace] [--device cpu|cuda]
+  capture_distributed.py --recipe fsdp2 --out <dir> ...
+
+  tp     a pre-norm transformer block (attention + MLP, width 64, 4 heads) tensor-parallel over 2 ranks with
+         DTensor: parallelize_module, ColwiseParallel on q/k/v and the MLP's up projection, RowwiseParallel on the
+         attention output and the MLP's down projection; compiled, one training step (forward, loss, backward)
+  fsdp2  a 2-block MLP stack sharded with FSDP2 (fully_shard per block and at the root); compiled, one training
+         step, then an eager SGD step and a second training step (parameters resharded and gathered again).
+         Dynamo skips FSDP2's hooks (skip_fsdp_hooks, the default): the graphs are the blocks' compute, one per
+         block, and hold no collective; with skip_fsdp_hooks=False and compiled autograd torch 2.11 still gave
+         the same per-block graphs on the CPU (tried), so the fsdp custom ops are not in this corpus yet.
+
+Each rank runs the same step: --mode capture with fxray_capture (dumps under <out>/dumps/<entry>_rank<N>/, real
+inputs, eager outputs, RNG state), --mode trace with inductor; the parent sets TORCH_TRACE and torch names each
+rank's log dedicated_log_torch_trace_rank_<N>_*.log. Writes <out>/<mode>.json: per-rank steps (keys
+"rank<N>:<step>"), the graphs written, capture errors, graph breaks, and the collective ops the graphs hold
+(c10d_functional / fsdp custom ops, counted in the dumps' module.py and the trace logs)."""
+import argparse
+import collections
+import glob
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "capture")]
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+WORLD = 2
+ENTRIES = {"tp": "dtensor_tp", "fsdp2": "fsdp2"}
+COLLECTIVE = re.compile(r"\b(?:_c10d_functional|c10d_functional|_dtensor|fsdp|c10d)\.(\w+)")
+
+
+class Attention(nn.Module):
+    def __init__(self, dim: int, heads: int):
+        super().__init__()
+        self.head_dim = dim // heads
+        self.q, self.k, self.v, self.o = (nn.Linear(dim, dim) for _ in range(4))
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        # Under tensor parallelism q/k/v hold this rank's heads: the head count comes from the local width.
+        q, k, v = (t.view(b, s, -1, self.head_dim).transpose(1, 2) for t in (self.q(x), self.k(x), self.v(x)))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.o(y.transpose(1, 2).reshape(b, s, -1))
+
+
+class Mlp(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.up, self.down = nn.Linear(dim, 4 * dim), nn.Linear(4 * dim, dim)
+
+    def forward(self, x):
+        return self.down(F.gelu(self.up(x)))
+
+
+class Block(nn.Module):
+    def __init__(self, dim: int = 64, heads: int = 4):
+        super().__init__()
+        self.ln1, self.ln2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.attn, self.mlp = Attention(dim, heads), Mlp(dim)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+def _tp_model(mesh):
+    from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
+    plan = {"attn.q": ColwiseParallel(), "attn.k": ColwiseParallel(), "attn.v": ColwiseParallel(),
+            "attn.o": RowwiseParallel(), "mlp.up": ColwiseParallel(), "mlp.down": RowwiseParallel()}
+    return parallelize_module(Block(), mesh, plan)
+
+
+def _fsdp2_model(mesh):
+    from torch.distributed.fsdp import fully_shard
+    model = nn.Sequential(Block(), Block())
+    for block in model:
+        fully_shard(block, mesh=mesh)
+    return fully_shard(model, mesh=mesh)
+
+
+def _steps(recipe: str, model, compiled, device: str) -> list:
+    g = torch.Generator().manual_seed(7)  # the same batch on every rank (TP) / this rank's shard of it (FSDP)
+    x = torch.randn(2, 16, 64, generator=g).to(device)
+
+    def train():
+        model.train()
+        loss = compiled(x).square().mean()
+        loss.backward()
+        return float(loss.detach())
+
+    if recipe == "tp":
+        return [("train", train)]
+    opt = torch.optim.SGD(model.parameters(), lr=1e-2)
+    return [("train", train), ("sgd_step", opt.step), ("train2", train)]
+
+
+def rank_main(rank: int, args) -> None:
+    import torch.distributed as dist
+    from torch.distributed.device_mesh import init_device_mesh
+    cuda = args.device.startswith("cuda")
+    if cuda:
+        torch.cuda.set_device(rank)
+    dist.init_process_group("nccl" if cuda else "gloo", init_method=f"file://{args.store}", rank=rank,
+                            world_size=WORLD)
+    for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 256)
+    report = {"rank": rank, "steps": {}}
+    entry = ENTRIES[args.recipe]
+    backend = "inductor"
+    try:
+        device = f"cuda:{rank}" if cuda else "cpu"
+        mesh = init_device_mesh("cuda" if cuda else "cpu", (WORLD,))
+        torch.manual_seed(0)  # every rank builds the same full model before it is sharded
+        with torch.device(device):
+            model = (_tp_model if args.recipe == "tp" else _fsdp2_model)(mesh)
+        if args.mode == "capture":
+            import fxray_capture
+            backend = fxray_capture.backend(f"{entry}_rank{rank}", os.path.join(args.out, "dumps"))
+        compiled = torch.compile(model, backend=backend)
+        steps = _steps(args.recipe, model, compiled, device)
+    except Exception as e:  # noqa: BLE001
+        report["steps"]["setup"] = {"ok": False, "error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()}
+        steps = []
+    for step, fn in steps:
+        t = time.time()
+        try:
+            value = fn()
+            report["steps"][step] = {"ok": True, "seconds": round(time.time() - t, 2),
+                                     "loss": value if isinstance(value, float) else None}
+        except Exception as e:  # noqa: BLE001 - a failed step is a finding; the next one still runs
+            report["steps"][step] = {"ok": False, "seconds": round(time.time() - t, 2),
+                                     "error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
+                                     "traceback": traceback.format_exc()}
+    from torch._dynamo.utils import counters
+    report["unique_graphs"] = int(counters["stats"]["unique_graphs"])
+    report["graph_breaks"] = {str(k).splitlines()[0]: int(v) for k, v in counters["graph_break"].items()}
+    if args.mode == "capture" and not isinstance(backend, str):
+        report["written"] = [os.path.relpath(d, args.out) for d in backend.written]
+        report["capture_errors"] = backend.errors
+    with open(os.path.join(args.out, f"{args.mode}.rank{rank}.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    dist.destroy_process_group()
+
+
+def collectives(out: str, trace_dir: str | None) -> dict:
+    """{op: count} of the collective / distributed ops named in the dumps' graphs and in the trace logs."""
+    counts = {"dumps": collections.Counter(), "trace": collections.Counter()}
+    for path in glob.glob(os.path.join(out, "dumps", "**", "module.py"), recursive=True):
+        counts["dumps"].update(COLLECTIVE.findall(open(path).read()))
+    if trace_dir:
+        for path in glob.glob(os.path.join(trace_dir, "*.log")):
+            counts["trace"].update(COLLECTIVE.findall(open(path, errors="replace").read()))
+    return {k: dict(sorted(v.items())) for k, v in counts.items()}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--recipe", choices=sorted(ENTRIES), required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--mode", choices=("capture", "trace"), default="capture")
+    p.add_argument("--device", default="cpu", help="cpu (Gloo) | cuda (NCCL, one GPU per rank)")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if args.device.startswith("cuda") and torch.cuda.device_count() < WORLD:
+        report = {"entry": ENTRIES[args.recipe], "recipe": args.recipe, "mode": args.mode, "steps": {},
+                  "skipped": f"{WORLD} ranks need {WORLD} GPUs; this machine has {torch.cuda.device_count()}"}
+    else:
+        args.store = os.path.join(tempfile.mkdtemp(prefix="fxray-dist-"), "store")
+        t = time.time()
+        torch.multiprocessing.spawn(rank_main, args=(args,), nprocs=WORLD, join=True)
+        report = {"entry": ENTRIES[args.recipe], "recipe": args.recipe, "model": ENTRIES[args.recipe],
+                  "library": "torch.distributed", "mode": args.mode, "device": args.device, "world_size": WORLD,
+                  "torch": torch.__version__, "steps": {}, "graph_breaks": {}, "written": [], "capture_errors": [],
+                  "seconds": round(time.time() - t, 1)}
+        for rank in range(WORLD):
+            path = os.path.join(args.out, f"{args.mode}.rank{rank}.json")
+            r = json.load(open(path)) if os.path.exists(path) else {"steps": {"run": {"ok": False, "error": "no report"}}}
+            report["steps"].update({f"rank{rank}:{k}": v for k, v in r["steps"].items()})
+            report["graph_breaks"].update({f"rank{rank}: {k}": v for k, v in r.get("graph_breaks", {}).items()})
+            report["written"] += r.get("written", [])
+            report["capture_errors"] += r.get("capture_errors", [])
+        report["collectives"] = collectives(args.out, os.environ.get("TORCH_TRACE") if args.mode == "trace" else None)
+    with open(os.path.join(args.out, f"{args.mode}.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    print(f"{report['entry']} {args.mode}: " + (report.get("skipped") or ", ".join(
+        f"{s} {r.get('seconds')}s{'' if r['ok'] else ' FAILED: ' + r.get('error', '')}" for s, r in report["steps"].items())))
+    print("collectives:", json.dumps(report.get("collectives", {})))
+    return 1 if any(not r["ok"] for r in report["steps"].values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
