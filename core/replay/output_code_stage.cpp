@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -31,8 +32,11 @@ std::string tail(const std::string& text, std::size_t lines)
 {
     std::vector<std::string> all;
     std::istringstream in(text);
+    // torch's own log lines ("W1127 02:03:17.145000 16530 torch/utils/cpp_extension.py:140] No CUDA runtime ...")
+    // are not why a child failed.
+    static const std::regex torchLog(R"(^[VIWEC]\d{4} \d\d:\d\d:\d\d)");
     for (std::string l; std::getline(in, l);)
-        if (!l.empty())
+        if (!l.empty() && !std::regex_search(l, torchLog))
             all.push_back(l);
     std::string out;
     for (std::size_t k = all.size() > lines ? all.size() - lines : 0; k < all.size(); ++k)

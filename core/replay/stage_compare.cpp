@@ -257,11 +257,26 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
             outputCodeError = e.what();
         }
     }
+    // Code generated for another kind of device (Triton for CUDA, C++ for the CPU) cannot run on this one.
+    if (outputCode) {
+        const std::string& t = outputCode->text;
+        const bool cudaCode = t.find("empty_strided_cuda(") != std::string::npos || t.find("async_compile.triton(") != std::string::npos;
+        const bool cudaRun = options.replay.device.rfind("cuda", 0) == 0;
+        if (cudaCode != cudaRun) {
+            out.notes.push_back(std::string("output_code left out: the generated code is for ") + (cudaCode ? "CUDA" : "the CPU") +
+                                ", the stages run on " + options.replay.device);
+            outputCode.reset();
+        }
+    }
     if (outputCode || !outputCodeError.empty()) {
         StageResult s;
         s.stage = "output_code";
         s.record = options.outputCode.file.empty() ? "inductor_output_code" : "output_code.py";
-        s.address = outputCode ? outputCode->origin : options.outputCode.file;
+        // The post-grad graph's address: the code computes its nodes (the GUI opens it when the stage is clicked);
+        // where the code itself came from is in the notes.
+        for (const io::CompileStage& st : cs.stages)
+            if (st.name == "post_grad")
+                s.address = st.entry.address;
         if (!outputCodeError.empty()) {
             s.status = "failed";
             s.detail = outputCodeError;
