@@ -981,11 +981,11 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     at::manual_seed(options.seed);
     if (options.stage && !options.stage->inputsFrom.empty())
         p.inputs = detail::makeStageInputs(lg, options, p.device, report);
-    if (options.stage && !options.stage->saveInputs.empty())
-        detail::saveStageInputs(p.inputs, options.stage->saveInputs);
     else
         p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
                                                                   : detail::makeInputs(lg, options, p.device, report);
+    if (options.stage && !options.stage->saveInputs.empty())  // for inductor's generated code (output_code stage)
+        detail::saveStageInputs(p.inputs, options.stage->saveInputs);
     if (options.chain && options.inputs == ReplayOptions::Inputs::Random && !options.stage)  // chainFromForward knows which graphs have a forward
         detail::chainFromForward(lg, options, forwardRunner(p.device), p.inputs, report);
     p.constants = loadConstants(lg, p.device);
