@@ -4,7 +4,9 @@
 // joint graph when that is all there is, inductor's post-grad forward graph, and with --runnable fx_graph_runnable)
 // replayed on the same generated inputs, their user outputs compared with the first stage that replayed cleanly,
 // to find the first stage whose outputs diverge. Each stage replays in an `fxray worker` child (a crash costs that
-// stage only) unless --in-process. A log or folder: every compile of every log, one line each.
+// stage only) unless --in-process. Last, inductor's generated code (the log's inductor_output_code, or
+// --output-code FILE) runs in a Python child (--python, else FXRAY_PYTHON; tools/runtime/run_output_code.py) on the
+// same inputs; --no-output-code leaves it out. A log or folder: every compile of every log, one line each.
 // Exit 0 all stages agree (every compile, for a log), 1 a divergence or a stage that failed, 2 an error.
 #include "arg_parser.h"
 #include "base/json.h"
@@ -28,7 +30,7 @@ namespace {
 constexpr std::string_view kUsage =
     "fxray compare <trace log>#<frame>/<compile> | <trace log or folder> [--device cpu|cuda|cuda:N] [--seed N] "
     "[--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--runnable] [--json] [-o OUT.json] [--timeout S] "
-    "[--in-process]";
+    "[--in-process] [--no-output-code] [--output-code output_code.py] [--python PY]";
 
 std::string shortNumber(double v)
 {
@@ -108,12 +110,16 @@ int compareMany(const std::string& path, const ArgParser& p, const replay::Stage
 
 int runCompare(const Args& args)
 {
-    ArgParser p(args, {"--device", "--seed", "--floats", "--int-range", "--sym-default", "--timeout", "-o"},
-                {"--runnable", "--json", "--in-process"});
+    ArgParser p(args, {"--device", "--seed", "--floats", "--int-range", "--sym-default", "--timeout", "-o", "--output-code", "--python"},
+                {"--runnable", "--json", "--in-process", "--no-output-code"});
     p.expectPositionals(1, kUsage);
     replay::StageCompareOptions options;
     options.replay = parseReplayOptions(p);
     options.withRunnable = p.flag("--runnable");
+    // The last stage (inductor's generated code) runs in a Python child with the user's torch.
+    options.outputCode.enabled = !p.flag("--no-output-code");
+    options.outputCode.file = p.value("--output-code").value_or("");
+    options.outputCode.python = p.value("--python").value_or("");
     const std::string& target = p.positionals()[0];
     std::unique_ptr<replay::ReplayRunner> runner = makeReplayRunner(p);
     if (!io::isCompileAddress(target)) {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -133,6 +135,60 @@ CompileStages compileStages(const std::string& address, bool withRunnable)
         if (cs.stages[k].role == graph::StageRole::Aot)
             cs.aotStage = static_cast<int>(k);
     return cs;
+}
+
+namespace {
+
+std::string postGradText(const CompileStages& cs, const TraceLog& log)
+{
+    for (const CompileStage& st : cs.stages)
+        if (st.name == "post_grad" && st.entry.trace)
+            for (const TraceRecord& r : log.records)
+                if (r.line == st.entry.trace->line)
+                    return r.payload;
+    return "";
+}
+
+}  // namespace
+
+std::optional<OutputCode> outputCodeOf(const CompileStages& cs)
+{
+    const CompileStage* any = cs.stages.empty() ? nullptr : &cs.stages.front();
+    if (!any || !any->entry.trace)
+        return std::nullopt;
+    const TraceOrigin& o = *any->entry.trace;
+    const TraceLog log = readTraceLog(cs.logPath);
+    // The stages' attempt: every stage record of one compile comes from its last attempt (compileStages).
+    int attempt = -1;
+    for (const CompileStage& st : cs.stages)
+        attempt = std::max(attempt, st.entry.trace ? st.entry.trace->attempt : -1);
+    const TraceRecord* found = nullptr;
+    for (const TraceRecord& r : log.records)
+        if (r.kind == "inductor_output_code" && r.frameId == o.frameId && r.frameCompileId == o.frameCompileId &&
+            r.attempt == attempt && r.payloadOk && !found)
+            found = &r;  // the first: the forward's (a training compile logs the backward's after it)
+    if (!found)
+        return std::nullopt;
+    OutputCode oc;
+    oc.text = found->payload;
+    oc.origin = cs.logPath + ":" + std::to_string(found->line);
+    oc.firstLine = found->payloadLine;
+    oc.postGradText = postGradText(cs, log);
+    return oc;
+}
+
+OutputCode outputCodeFile(const CompileStages& cs, const std::string& path)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        throw Error("cannot read the output code", fileLocation(path));
+    std::ostringstream text;
+    text << f.rdbuf();
+    OutputCode oc;
+    oc.text = text.str();
+    oc.origin = path;
+    oc.postGradText = postGradText(cs, readTraceLog(cs.logPath));
+    return oc;
 }
 
 std::vector<std::string> compileAddresses(const std::string& path, std::vector<std::string>& errors)

@@ -6,6 +6,7 @@
 #include "graph/stage_mapping.h"
 #include "io/graph_source.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,12 +18,23 @@ struct CompileStage {
     GraphEntry entry;
 };
 
+// The last stage: inductor's generated (Python wrapper) code for the compile's forward / inference graph, its
+// `inductor_output_code` record (or an output_code.py given by hand). It is run, not replayed: in a Python child
+// (tools/runtime/run_output_code.py), on the inputs and with the placeholders and outputs of the post-grad graph.
+struct OutputCode {
+    std::string text;
+    std::string origin;       // "<log>:<line>" of the record, or the file
+    int firstLine = 1;        // line of the log (or file) holding the code's first line
+    std::string postGradText; // the post-grad graph's readable text (the kernels are held against its nodes)
+};
+
 struct CompileStages {
     std::string address;    // "<log>#<frame>/<compile>" (rank and attempt as the log has them)
     std::string logPath;
     std::string compileId;  // "[0/0]"
     std::vector<CompileStage> stages;  // pipeline order
     int aotStage = -1;      // the stage whose inputs are generated and fed to every stage; -1: the compile has none
+    std::optional<OutputCode> outputCode;  // none when the log has no inductor_output_code for this compile
 };
 
 // Whether `address` has the form "<path>#[r<rank>:]<frame>/<compile>[_<attempt>]" (no record name).
@@ -30,6 +42,12 @@ bool isCompileAddress(const std::string& address);
 // The stages of the compile an address names. Without an attempt in the address, each record's last attempt.
 // Throws fxray::Error for an address of another form, a missing log, or a compile that logged no graph.
 CompileStages compileStages(const std::string& address, bool withRunnable = false);
+// The compile's output code from its log (the first inductor_output_code record of the attempt: the forward's),
+// with the post-grad graph's text; nullopt when there is none. Throws fxray::Error when the log cannot be read.
+std::optional<OutputCode> outputCodeOf(const CompileStages& cs);
+// An output_code.py given by hand (a TORCH_COMPILE_DEBUG folder's), with the post-grad graph of `cs`.
+OutputCode outputCodeFile(const CompileStages& cs, const std::string& path);
+
 // The addresses of every compile that logged a graph, in every TORCH_TRACE log under `path` (a log or a folder),
 // in log order. Files that could not be read land in `errors`.
 std::vector<std::string> compileAddresses(const std::string& path, std::vector<std::string>& errors);

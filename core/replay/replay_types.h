@@ -19,6 +19,12 @@ struct StageIo {
     std::vector<int> outputMap;   // per user output: position in this graph's flattened outputs; -1: none
     std::string saveOutputs;      // write the user outputs here (for the stages after the reference)
     std::string referenceOutputs; // compare the user outputs with these (the reference stage's saveOutputs)
+    // The output_code stage (stage_compare.h): write the inputs, as generated, here (strides kept: inductor's code
+    // asserts them), for the generated code to run on in a Python child ...
+    std::string saveInputs;
+    // ... and take the outputs from this file instead of replaying the graph: [outputs, inputs as the run left
+    // them], written by tools/runtime/run_output_code.py. The graph is the post-grad graph the code was made from.
+    std::string outputsFrom;
 };
 
 struct ReplayOptions {

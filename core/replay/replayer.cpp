@@ -984,6 +984,8 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     else
         p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
                                                                   : detail::makeInputs(lg, options, p.device, report);
+    if (options.stage && !options.stage->saveInputs.empty())  // for inductor's generated code (output_code stage)
+        detail::saveStageInputs(p.inputs, options.stage->saveInputs);
     if (options.chain && options.inputs == ReplayOptions::Inputs::Random && !options.stage)  // chainFromForward knows which graphs have a forward
         detail::chainFromForward(lg, options, forwardRunner(p.device), p.inputs, report);
     p.constants = loadConstants(lg, p.device);
@@ -1047,8 +1049,22 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     }
     DeviceTimer timer(p.device, options.timing ? lg.graph.nodes.size() : 0);
     const auto start = std::chrono::steady_clock::now();
-    std::vector<c10::IValue> outputs =
-        interpret(p, options, &report.nodes, timer.active() ? &timer : nullptr, &report, cancel, progress, nodeDone);
+    std::vector<c10::IValue> outputs;
+    if (options.stage && !options.stage->outputsFrom.empty()) {
+        // The output_code stage: inductor's generated code ran in a Python child; its outputs are compared here.
+        report.nodes.clear();
+        try {
+            outputs = detail::externalOutputs(options.stage->outputsFrom, p.device, p.inputs);
+        } catch (const Error& e) {
+            report.fatal = e.what();
+            return report;
+        } catch (const c10::Error& e) {
+            report.fatal = detail::errorText(e);
+            return report;
+        }
+    } else {
+        outputs = interpret(p, options, &report.nodes, timer.active() ? &timer : nullptr, &report, cancel, progress, nodeDone);
+    }
     if (!options.strictNonFinite)
         classifyNonFiniteOrigins(lg.graph, report);
     // Everything after the pass can meet a sticky CUDA error (a device-side assert in a kernel): it becomes the

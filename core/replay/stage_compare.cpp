@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <random>
@@ -119,6 +120,94 @@ void summarizeComparisons(StageResult& s)
     }
 }
 
+// What the output_code stage takes from the post-grad stage: the graph the generated code was made from (same
+// placeholders and outputs), how it lines up with the AOT graph, and the inputs its replay wrote.
+struct PostGradRun {
+    const io::LoadedGraph* graph = nullptr;
+    graph::StageIoMap map;
+    std::string inputsFile;
+};
+
+void writeText(const std::string& path, const std::string& text)
+{
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    if (!f)
+        throw Error("cannot write", fileLocation(path));
+}
+
+// The generated code, run in a Python child on the post-grad stage's inputs; its outputs compared with the
+// reference stage's by a replay worker (the post-grad graph "replayed" with the child's outputs in place of its
+// own); when they diverge, the first kernel whose buffers differ (the child's kernel-by-kernel run) is named.
+void runOutputCodeStage(StageResult& s, const io::OutputCode& oc, const PostGradRun& pg, const std::string& aotAddress,
+                        const std::string& referenceFile, const ScratchDir& scratch, ReplayRunner& runner,
+                        const StageCompareOptions& options, CancelToken* cancel)
+{
+    if (!pg.graph) {
+        s.status = "unmappable";
+        s.detail = "no post-grad graph in this compile: the generated code's inputs and outputs are lined up through it";
+        return;
+    }
+    if (!pg.map.unmappable.empty()) {
+        s.status = "unmappable";
+        s.detail = pg.map.unmappable;
+        return;
+    }
+    if (referenceFile.empty()) {
+        s.detail = "no stage replayed: nothing to compare the generated code with";
+        return;
+    }
+    std::error_code ec;
+    if (!fs::exists(pg.inputsFile, ec)) {
+        s.status = "failed";
+        s.detail = "the post-grad stage wrote no inputs for the generated code (it did not get as far as running)";
+        return;
+    }
+    const std::string code = scratch.file("output_code.py"), graphFile = scratch.file("post_grad.py"),
+                      outputs = scratch.file("output_code_outputs.pt");
+    writeText(code, oc.text);
+    writeText(graphFile, oc.postGradText);
+    const std::string device = options.replay.device;
+    // The kernel search runs in the same child (one Python start: inductor probes the CPU's vector ISAs in each);
+    // its answer is read only when the outputs diverge.
+    const std::string kernelFile = scratch.file("kernel.json");
+    std::vector<std::string> args = {"run", "--code", code, "--inputs", pg.inputsFile, "--out", outputs, "--device", device};
+    if (!oc.postGradText.empty())
+        args.insert(args.end(), {"--graph", graphFile, "--localize", kernelFile});
+    const ChildAnswer run = runOutputCodeChild(options.outputCode, args, cancel);
+    if (!run.ok) {
+        s.status = run.error == "cancelled" ? "cancelled" : "failed";
+        s.detail = run.error;
+        return;
+    }
+    s.nodes = static_cast<int>(run.json.intOr("kernels", 0));
+    ReplayOptions o = options.replay;
+    o.chain = false;
+    o.inputs = ReplayOptions::Inputs::Random;
+    o.timing = false;
+    o.repeat = o.warmup = 0;
+    o.compareDevice.clear();
+    o.cudaGraph = false;
+    // The generated code draws from inductor's own seeds: outputs that depend on a random op are compared by rate.
+    o.rng = ReplayOptions::Rng::Natural;
+    o.stage = StageIo{aotAddress, pg.map.inputs, pg.map.outputs, "", referenceFile, "", outputs};
+    s.report = runner.run(*pg.graph, o, cancel, {});
+    classify(s);
+    if (s.replayed())
+        summarizeComparisons(s);
+    s.notes.push_back("ran the generated code of " + oc.origin + " (" + std::to_string(s.nodes) + " kernel calls) with " +
+                      findPython(options.outputCode));
+    if (s.verdict() != "diverge" || oc.postGradText.empty())
+        return;
+    try {
+        s.kernel = kernelFindingFromJson(json::parse(io::readTextFile(kernelFile)), oc);
+    } catch (const Error& e) {
+        KernelFinding k;
+        k.why = "the kernel-by-kernel run left no answer: " + std::string(e.what());
+        s.kernel = k;
+    }
+}
+
 }  // namespace
 
 std::string toleranceText(const OutputComparison& c)
@@ -156,6 +245,42 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
         s.stage = st.name;
         s.record = st.entry.trace ? st.entry.trace->record : st.entry.title;
         s.address = st.entry.address;
+        out.stages.push_back(std::move(s));
+    }
+    // The last stage, when the compile has generated code (older logs and other backends have none).
+    std::optional<io::OutputCode> outputCode;
+    std::string outputCodeError;
+    if (options.outputCode.enabled) {
+        try {
+            outputCode = options.outputCode.file.empty() ? io::outputCodeOf(cs) : io::outputCodeFile(cs, options.outputCode.file);
+        } catch (const Error& e) {
+            outputCodeError = e.what();
+        }
+    }
+    // Code generated for another kind of device (Triton for CUDA, C++ for the CPU) cannot run on this one.
+    if (outputCode) {
+        const std::string& t = outputCode->text;
+        const bool cudaCode = t.find("empty_strided_cuda(") != std::string::npos || t.find("async_compile.triton(") != std::string::npos;
+        const bool cudaRun = options.replay.device.rfind("cuda", 0) == 0;
+        if (cudaCode != cudaRun) {
+            out.notes.push_back(std::string("output_code left out: the generated code is for ") + (cudaCode ? "CUDA" : "the CPU") +
+                                ", the stages run on " + options.replay.device);
+            outputCode.reset();
+        }
+    }
+    if (outputCode || !outputCodeError.empty()) {
+        StageResult s;
+        s.stage = "output_code";
+        s.record = options.outputCode.file.empty() ? "inductor_output_code" : "output_code.py";
+        // The post-grad graph's address: the code computes its nodes (the GUI opens it when the stage is clicked);
+        // where the code itself came from is in the notes.
+        for (const io::CompileStage& st : cs.stages)
+            if (st.name == "post_grad")
+                s.address = st.entry.address;
+        if (!outputCodeError.empty()) {
+            s.status = "failed";
+            s.detail = outputCodeError;
+        }
         out.stages.push_back(std::move(s));
     }
     auto finish = [&] {
@@ -221,8 +346,9 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
         return finish();
     }
     std::string referenceFile;
-    const std::size_t total = cs.stages.size();
-    for (std::size_t k = 0; k < total; ++k) {
+    PostGradRun postGrad;
+    const std::size_t total = out.stages.size();
+    for (std::size_t k = 0; k < cs.stages.size(); ++k) {
         StageResult& s = out.stages[k];
         if (cancel && cancel->cancelled.load()) {
             out.cancelled = true;
@@ -232,6 +358,8 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
         if (!graphs[k])
             continue;
         const graph::StageIoMap map = graph::mapStage(graphs[k]->graph, cs.stages[k].role, aot.graph, userOutputs);
+        if (cs.stages[k].name == "post_grad" && outputCode)
+            postGrad = PostGradRun{&*graphs[k], map, scratch->file("inputs.pt")};
         s.notes = map.notes;
         s.notes.insert(s.notes.end(), map.inputNotes.begin(), map.inputNotes.end());
         if (!map.unmappable.empty()) {
@@ -244,9 +372,11 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
             // Each stage calls dropout its own way (F.dropout, rand_like > p, inductor_random): only aligned draws
             // make the same random call draw the same values at every stage (random_ops.h).
             o.rng = ReplayOptions::Rng::Aligned;
-            o.stage = StageIo{aot.entry.address, map.inputs, map.outputs, "", referenceFile};
+            o.stage = StageIo{aot.entry.address, map.inputs, map.outputs, "", referenceFile, "", ""};
             if (referenceFile.empty())
                 o.stage->saveOutputs = scratch->file("stage" + std::to_string(k) + ".pkl");
+            if (postGrad.graph == &*graphs[k])
+                o.stage->saveInputs = postGrad.inputsFile;
             auto nodeProgress = [&](std::size_t done, std::size_t all) {
                 if (progress && all > 0)
                     progress(k * 1000 + done * 1000 / all, total * 1000);
@@ -272,6 +402,27 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
             progress((k + 1) * 1000, total * 1000);
         if (stageDone)
             stageDone(k, s);
+    }
+    if (outputCode && outputCodeError.empty()) {
+        StageResult& s = out.stages.back();
+        if (cancel && cancel->cancelled.load()) {
+            out.cancelled = true;
+            s.status = "cancelled";
+        } else {
+            const auto t0 = Clock::now();
+            try {
+                runOutputCodeStage(s, *outputCode, postGrad, aot.entry.address, referenceFile, *scratch, runner, options, cancel);
+            } catch (const Error& e) {
+                s.status = "failed";
+                s.detail = e.what();
+            }
+            s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            out.cancelled = out.cancelled || s.status == "cancelled";
+        }
+        if (progress)
+            progress(total * 1000, total * 1000);
+        if (stageDone)
+            stageDone(out.stages.size() - 1, s);
     }
     // The verdict: the first stage (in pipeline order) whose outputs diverge from the reference's; otherwise a stage
     // that could not be compared makes the compare fail; otherwise all agree.
@@ -324,6 +475,9 @@ json::Value stageCompareToJson(const StageCompareReport& r)
     j["first_divergent_stage"] =
         r.firstDivergentStage >= 0 ? json::Value(r.stages[static_cast<std::size_t>(r.firstDivergentStage)].stage) : json::Value();
     j["first_divergent_output"] = r.firstDivergentOutput >= 0 ? json::Value(r.firstDivergentOutput) : json::Value();
+    const StageResult* divergent = r.firstDivergentStage >= 0 ? &r.stages[static_cast<std::size_t>(r.firstDivergentStage)] : nullptr;
+    j["first_divergent_kernel"] = divergent && divergent->kernel && divergent->kernel->found ? json::Value(divergent->kernel->kernel)
+                                                                                             : json::Value();
     j["cancelled"] = r.cancelled;
     j["seconds"] = r.seconds;
     json::Value notes = json::Array{};
@@ -360,6 +514,8 @@ json::Value stageCompareToJson(const StageCompareReport& r)
                                          {"max_abs", c.maxAbs}, {"max_rel", c.maxRel}, {"atol", c.atol}, {"rtol", c.rtol},
                                          {"tolerance", toleranceText(c)}, {"mismatched", c.mismatched}, {"note", c.note}});
         o["comparisons"] = std::move(comps);
+        if (s.kernel)
+            o["kernel"] = kernelFindingToJson(*s.kernel);
         o["replay"] = json::Object{{"verdict", s.report.verdict()},
                                    {"passed", s.report.count(NodeStatus::Passed)},
                                    {"mismatch", s.report.count(NodeStatus::Mismatch)},
@@ -408,6 +564,9 @@ std::string formatStageCompare(const StageCompareReport& r)
     }
     if (!r.reason.empty())
         os << "  " << (r.verdict == "diverge" ? "first divergence: " : "why: ") << r.reason << "\n";
+    for (const StageResult& s : r.stages)
+        if (s.kernel)
+            os << "  " << s.stage << ": " << formatKernelFinding(*s.kernel) << "\n";
     for (const StageResult& s : r.stages) {
         if (!s.detail.empty() && s.status != "unmappable" && !(r.verdict == "failed" && r.reason.find(s.detail) != std::string::npos))
             os << "  " << s.stage << ": " << s.detail << "\n";

@@ -1,10 +1,11 @@
 #pragma once
-// Stage compare: the graphs of one compile (io/compile_stages.h) replayed on the same generated inputs, their
+// Stage compare: the graphs of one compile (and, last, inductor's generated code: replay/output_code_stage.h) (io/compile_stages.h) replayed on the same generated inputs, their
 // user outputs compared with the first stage that replayed cleanly (the reference), to find the first stage whose
 // outputs diverge beyond tolerance. Plain C++: each stage runs through a ReplayRunner (a `fxray worker` child in
 // the CLI and the GUI, so that a crash in one stage costs that stage only).
 #include "base/json.h"
 #include "io/compile_stages.h"
+#include "replay/output_code_stage.h"
 #include "replay/replay_runner.h"
 
 #include <functional>
@@ -32,6 +33,9 @@ struct StageResult {
     std::vector<OutputComparison> comparisons;
     double seconds = 0;
     ReplayReport report;
+    // output_code only, when it diverges: the first generated kernel whose buffers differ from the post-grad nodes
+    // they compute (or why none was found).
+    std::optional<KernelFinding> kernel;
 
     bool replayed() const { return status == "clean" || status == "mismatches"; }
     std::string verdict() const;  // "reference", "agree", "diverge", "failed", "unmappable", "not compared"
@@ -56,6 +60,9 @@ struct StageCompareReport {
 struct StageCompareOptions {
     ReplayOptions replay;      // device, seed, value distributions, ... (stage and chain are set per stage)
     bool withRunnable = false; // also replay fx_graph_runnable
+    // The last stage: inductor's generated code, run in a Python child on the post-grad stage's inputs, when the
+    // log holds it (inductor_output_code) or outputCode.file names it.
+    OutputCodeOptions outputCode;
 };
 
 // Called after each stage with its result (the GUI fills its table as they come); progress is over all stages'

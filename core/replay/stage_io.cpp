@@ -64,6 +64,37 @@ std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, co
     return out;
 }
 
+void saveStageInputs(const std::vector<c10::IValue>& inputs, const std::string& path)
+{
+    c10::impl::GenericList list(c10::AnyType::get());
+    for (const c10::IValue& v : inputs)
+        list.push_back(v.isTensor() && v.toTensor().defined() ? c10::IValue(v.toTensor().resolve_conj().resolve_neg().cpu()) : v);
+    const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
+    std::ofstream f(path, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!f)
+        throw Error("cannot write the stage's inputs", fileLocation(path));
+}
+
+std::vector<c10::IValue> externalOutputs(const std::string& path, const c10::Device& device, std::vector<c10::IValue>& inputs)
+{
+    const std::vector<c10::IValue> both = loadValues(path);
+    if (both.size() != 2 || !both[0].isList() || !both[1].isList())
+        throw Error("expected [outputs, inputs] (tools/runtime/run_output_code.py's layout)", fileLocation(path));
+    auto onDevice = [&](const c10::IValue& v) { return v.isTensor() ? c10::IValue(v.toTensor().to(device)) : v; };
+    std::vector<c10::IValue> outputs;
+    for (const c10::IValue& v : both[0].toListRef())
+        outputs.push_back(onDevice(v));
+    const auto after = both[1].toListRef();
+    if (after.size() != inputs.size())
+        throw Error("the generated code's run left " + std::to_string(after.size()) + " inputs, the graph has " +
+                        std::to_string(inputs.size()),
+                    fileLocation(path));
+    for (std::size_t k = 0; k < after.size(); ++k)
+        inputs[k] = onDevice(after[k]);
+    return outputs;
+}
+
 void saveValues(const std::vector<c10::IValue>& values, const std::string& path)
 {
     c10::impl::GenericList list(c10::AnyType::get());

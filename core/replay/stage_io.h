@@ -23,6 +23,12 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
 std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<c10::IValue>& inputs,
                                      const std::vector<int>& outputMap);
 
+// The output_code stage: the inputs written for the generated code (on the CPU, strides and storage offsets as
+// generated), and the values its run wrote back ([outputs, inputs as the run left them]; the inputs replace
+// `inputs`). Throws fxray::Error naming the file when it cannot be read or has another layout.
+void saveStageInputs(const std::vector<c10::IValue>& inputs, const std::string& path);
+std::vector<c10::IValue> externalOutputs(const std::string& path, const c10::Device& device, std::vector<c10::IValue>& inputs);
+
 // Values as a LibTorch pickle (what torch.load reads too), tensors moved to the CPU first; and back.
 void saveValues(const std::vector<c10::IValue>& values, const std::string& path);
 std::vector<c10::IValue> loadValues(const std::string& path);

@@ -187,7 +187,8 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
         };
         j["stage"] = json::Object{{"inputs_from", o.stage->inputsFrom}, {"input_map", ints(o.stage->inputMap)},
                                   {"output_map", ints(o.stage->outputMap)}, {"save_outputs", o.stage->saveOutputs},
-                                  {"reference_outputs", o.stage->referenceOutputs}};
+                                  {"reference_outputs", o.stage->referenceOutputs}, {"save_inputs", o.stage->saveInputs},
+                                  {"outputs_from", o.stage->outputsFrom}};
     }
     return j;
 }
@@ -228,7 +229,8 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
             return v;
         };
         o.stage = replay::StageIo{s.stringOr("inputs_from", ""), ints(s["input_map"]), ints(s["output_map"]),
-                                  s.stringOr("save_outputs", ""), s.stringOr("reference_outputs", "")};
+                                  s.stringOr("save_outputs", ""), s.stringOr("reference_outputs", ""),
+                                  s.stringOr("save_inputs", ""), s.stringOr("outputs_from", "")};
     }
     return o;
 }

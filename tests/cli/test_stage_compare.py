@@ -2,7 +2,9 @@
 compile's stages (dynamo graph, AOT forward/inference graph, inductor post-grad graph) agree on the same generated
 inputs; a divergence planted in one stage's payload is reported at that stage and output; a compile that cannot
 be lined up says why; a crash in one stage costs that stage only; bad addresses exit 2 with a clear message; a
-whole log gives one line per compile and a JSON file."""
+whole log gives one line per compile and a JSON file. Last, inductor's generated code (issue 27): a correct
+compile agrees through it, inductor's planted relu bug diverges there and its C++ relu kernel is named, with its
+call and definition; without a Python with torch the stage fails and says why."""
 import json
 import os
 import shutil
@@ -21,10 +23,17 @@ TMP = tempfile.mkdtemp(prefix="fxray-stage-compare-")
 MLP = os.path.join(SAMPLES, "cpu", "trace", "mlp_inductor.log")
 BREAKS = os.path.join(SOURCE, "tests", "data", "report", "graph_breaks.log")
 STAGES = os.path.join(SOURCE, "tests", "data", "stage_compare", "stage_compare.log")
+# A Linear/ReLU/Linear inference compile under inductor on the CPU, without and with inductor's planted relu bug
+# (cpp.inject_relu_bug_TESTING_ONLY = "accuracy": the C++ relu kernel computes x + 1), captured by
+# tools/runtime/make_output_code_traces.py.
+OUTPUT_CODE = os.path.join(SOURCE, "tests", "data", "output_code")
 
 
-def compare_json(address, *extra, env=None):
-    p = subprocess.run([FXRAY, "compare", address, "--json", *extra], capture_output=True, text=True, timeout=300,
+def compare_json(address, *extra, env=None, output_code=False):
+    # The FX-stage checks leave inductor's generated code out (each output_code stage starts a Python child with
+    # torch and inductor); the output_code checks below ask for it.
+    extra = extra if output_code else (*extra, "--no-output-code")
+    p = subprocess.run([FXRAY, "compare", address, "--json", *extra], capture_output=True, text=True, timeout=600,
                        env={**os.environ, **(env or {})})
     assert p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr}"
     return p.returncode, json.loads(p.stdout)
@@ -52,7 +61,7 @@ def a_clean_training_compile_agrees_at_every_stage():
     assert code == 0 and [s["stage"] for s in r["stages"]] == ["dynamo", "aot_forward", "runnable", "post_grad"], r["stages"]
     assert stage(r, "runnable")["verdict"] == "agree", stage(r, "runnable")
     # the text form says the same, with the tolerance used
-    code, out, _ = run("compare", MLP + "#0/0")
+    code, out, _ = run("compare", MLP + "#0/0", "--no-output-code")
     assert code == 0 and ": agree" in out.splitlines()[0] and "tolerance: f32: atol 0.0001" in out, out
 
 
@@ -73,7 +82,7 @@ def a_constant_changed_in_the_post_grad_graph_diverges_there():
     assert stage(r, "aot_forward")["verdict"] == "agree", stage(r, "aot_forward")
     s = stage(r, "post_grad")
     assert s["status"] == "clean" and s["verdict"] == "diverge" and s["max_abs"] > 1e-2, s
-    code, out, _ = run("compare", log + "#0/0")
+    code, out, _ = run("compare", log + "#0/0", "--no-output-code")
     assert code == 1 and "diverge at stage post_grad, output 0" in out and "first divergence: stage post_grad" in out, out
 
 
@@ -171,7 +180,7 @@ def bad_addresses_exit_2_with_a_clear_message():
 @check
 def a_whole_log_gives_one_line_per_compile_and_a_json_file():
     out = os.path.join(TMP, "all.json")
-    code, text, err = run("compare", BREAKS, "-o", out)
+    code, text, err = run("compare", BREAKS, "-o", out, "--no-output-code")
     assert code == 1, (code, err)  # the failed compile (no AOT graph) makes it 1
     lines = [l for l in text.splitlines() if l.startswith(("agree", "diverge", "failed"))]
     data = json.load(open(out))
@@ -197,6 +206,59 @@ def bf16_autocast_mutated_inputs_and_symints_line_up():
     # a dynamic int: SymInt inputs line up, the int output compares exactly
     code, r = compare_json(STAGES + "#2/0")
     assert code == 0 and r["verdict"] == "agree", (r["reason"], r["stages"])
+
+
+@check
+def inductors_generated_code_is_the_last_stage_and_the_planted_relu_bug_is_found_in_its_kernel():
+    # One fxray run over both logs (a Python child per compile: inductor loads and checks its C++ kernels there).
+    out = os.path.join(TMP, "output_code.json")
+    p = subprocess.run([FXRAY, "compare", OUTPUT_CODE, "--json", "-o", out], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 1, (p.returncode, p.stderr)  # the planted compile diverges
+    by_log = {os.path.basename(c["address"].split("#")[0]): c for c in json.load(open(out))["compiles"]}
+    correct, planted = by_log["correct.log"], by_log["planted.log"]
+    # the correct compile agrees through the generated code, which ran and was compared
+    assert correct["verdict"] == "agree", (correct["reason"], correct["stages"])
+    assert [s["stage"] for s in correct["stages"]] == ["dynamo", "aot_inference", "post_grad", "output_code"], correct["stages"]
+    oc = stage(correct, "output_code")
+    assert oc["status"] == "clean" and oc["verdict"] == "agree" and oc["compared"] == 1 and oc["max_abs"] < 1e-4, oc
+    assert oc["record"] == "inductor_output_code" and oc["nodes"] == 3, oc  # addmm, the relu kernel, addmm
+    assert "kernel" not in oc, oc  # no kernel search report when the outputs agree
+    # the planted bug: every FX stage agrees, the generated code diverges, and its relu kernel is named
+    assert planted["verdict"] == "diverge" and planted["first_divergent_stage"] == "output_code", planted["reason"]
+    assert all(stage(planted, n)["verdict"] == "agree" for n in ("aot_inference", "post_grad")), planted["stages"]
+    oc = stage(planted, "output_code")
+    assert oc["verdict"] == "diverge" and oc["max_abs"] > 0.1, oc
+    k = oc["kernel"]
+    assert planted["first_divergent_kernel"] == "cpp_fused_relu_0" and k["found"], k
+    assert k["kind"] == "cpp" and k["node"] == "relu" and k["buffer"] == "buf1" and k["index"] == 1 and k["kernels"] == 3, k
+    assert k["mismatched"] > 0 and k["max_abs"] > 0.1, k
+    # the call and the definition are lines of the log: the call line holds the call, the definition the planted +1
+    log = open(os.path.join(OUTPUT_CODE, "planted.log")).read().split("\n")
+    call_line = int(k["origin"].rsplit(":", 1)[1])
+    assert log[call_line - 1].strip() == "cpp_fused_relu_0(buf1)" == k["code"], (k["origin"], log[call_line - 1])
+    assert "cpp_fused_relu_0 = async_compile.cpp_pybinding" in k["definition"] and "+ decltype(tmp0)(1)" in k["definition"], k
+    # the same in words
+    code, text, _ = run("compare", os.path.join(OUTPUT_CODE, "planted.log") + "#0/0")
+    assert code == 1 and "diverge at stage output_code" in text and "first divergent kernel: cpp_fused_relu_0" in text, text
+    assert "writes buf1 = post-grad node relu" in text and "planted.log:%d: cpp_fused_relu_0(buf1)" % call_line in text, text
+
+
+@check
+def the_output_code_stage_without_a_usable_python_fails_and_says_why_and_the_rest_is_compared():
+    log = os.path.join(OUTPUT_CODE, "correct.log") + "#0/0"
+    code, r = compare_json(log, "--python", os.path.join(TMP, "no-such-python"), output_code=True)
+    oc = stage(r, "output_code")
+    assert code == 1 and r["verdict"] == "failed" and oc["status"] == "failed", r
+    assert "no-such-python" in oc["detail"] and "FXRAY_PYTHON" in oc["detail"], oc["detail"]
+    assert stage(r, "post_grad")["verdict"] == "agree", r["stages"]
+    system = shutil.which("python3", path="/usr/bin:/bin")
+    if system and subprocess.run([system, "-c", "import torch"], capture_output=True).returncode != 0:
+        code, r = compare_json(log, "--python", system, output_code=True)
+        oc = stage(r, "output_code")
+        assert oc["status"] == "failed" and "cannot import torch" in oc["detail"] and system in oc["detail"], oc
+    # and --no-output-code leaves the stage out
+    code, r = compare_json(log)
+    assert code == 0 and [s["stage"] for s in r["stages"]][-1] == "post_grad", r["stages"]
 
 
 @check

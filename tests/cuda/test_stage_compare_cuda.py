@@ -28,7 +28,8 @@ def every_compile_of_the_h100_trace_agrees_on_cuda():
     for compile_id in ("0/0", "1/0"):
         code, r = compare_json(LOG + "#" + compile_id)
         assert code == 0 and r["verdict"] == "agree", (compile_id, r["reason"], [(s["stage"], s["status"]) for s in r["stages"]])
-        assert [s["stage"] for s in r["stages"]] == ["dynamo", "aot_forward", "post_grad"], r["stages"]
+        # the last stage is inductor's Triton code of the compile, run in a Python child (issue 27)
+        assert [s["stage"] for s in r["stages"]] == ["dynamo", "aot_forward", "post_grad", "output_code"], r["stages"]
         for s in r["stages"][1:]:
             assert s["compared"] >= 1 and all(c["what"].endswith("cuda:0") for c in s["comparisons"] if c["compared"]), s
 

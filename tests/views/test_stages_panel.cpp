@@ -94,6 +94,7 @@ private Q_SLOTS:
         panel.setWorkerProgram(kFxray);
         panel.setDevice(QStringLiteral("cpu"));
         panel.setCompile(kMlp + QStringLiteral("#0/0"));
+        panel.setOutputCode(false);  // the FX stages; the generated code has a test of its own below
         QSignalSpy finished(&panel, &StagesPanel::finished);
         QSignalSpy progressed(&panel, &StagesPanel::progressed);
         panel.start();
@@ -114,6 +115,29 @@ private Q_SLOTS:
         QTest::mouseClick(panel.table()->viewport(), Qt::LeftButton, {}, cell.center());
         QCOMPARE(open.count(), 1);
         QVERIFY(open.at(0).at(0).toString().endsWith(QStringLiteral("#0/0/aot_forward_graph")));
+    }
+
+    // Inductor's planted relu bug (tests/data/output_code): the generated code is the last row, divergent, and the
+    // kernel found is shown with its call and its C++ definition.
+    void aDivergentGeneratedKernelIsShownWithItsCode()
+    {
+        if (!fxray::test::fxrayHasWorker(kFxray.toStdString()))
+            QSKIP("this build has no LibTorch, hence no `fxray worker`");
+        StagesPanel panel;
+        panel.setWorkerProgram(kFxray);
+        panel.setDevice(QStringLiteral("cpu"));
+        panel.setCompile(QStringLiteral(FXRAY_TEST_DATA_DIR "/output_code/planted.log#0/0"));
+        QSignalSpy finished(&panel, &StagesPanel::finished);
+        panel.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("diverge"));
+        QCOMPARE(panel.model()->rowCount(), 4);
+        QCOMPARE(panel.model()->index(3, 0).data().toString(), QStringLiteral("output_code"));
+        QCOMPARE(panel.model()->firstDivergentRow(), 3);
+        const QString kernel = panel.kernelText();
+        QVERIFY2(kernel.contains(QStringLiteral("first divergent kernel: cpp_fused_relu_0")), qPrintable(kernel));
+        QVERIFY2(kernel.contains(QStringLiteral("cpp_fused_relu_0(buf1)")) && kernel.contains(QStringLiteral("decltype(tmp0)(1)")),
+                 qPrintable(kernel));
     }
 
     void aCompileWithoutAnAotGraphFailsSayingWhy()

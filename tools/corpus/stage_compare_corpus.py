@@ -66,8 +66,10 @@ def generic(reason):
     return r[:160]
 
 
-def compare_log(fxray, log, device, seed, timeout, stage_timeout):
+def compare_log(fxray, log, device, seed, timeout, stage_timeout, output_code=True):
     cmd = [fxray, "compare", log, "--json", "--device", device, "--seed", str(seed), "--timeout", str(stage_timeout)]
+    if not output_code:
+        cmd.append("--no-output-code")
     t0 = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -93,6 +95,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=3600, help="per log (seconds)")
     ap.add_argument("--stage-timeout", type=float, default=300, help="per stage replay (seconds)")
     ap.add_argument("--json", help="write every compile's report and the summary here")
+    ap.add_argument("--no-output-code", action="store_true",
+                    help="leave out the last stage, inductor's generated code (a Python child per compile)")
     args = ap.parse_args()
     if not os.path.exists(args.fxray):
         print(f"no fxray at {args.fxray} (build it, or --fxray)", file=sys.stderr)
@@ -105,7 +109,7 @@ def main():
         fmt = "%-52s %8s %7s %6s %8s %7s %8s"
         print(fmt % ("model/log", "compiles", "stages", "agree", "diverge", "failed", "time s"))
         for log, name in logs:
-            d = compare_log(args.fxray, log, args.device, args.seed, args.timeout, args.stage_timeout)
+            d = compare_log(args.fxray, log, args.device, args.seed, args.timeout, args.stage_timeout, not args.no_output_code)
             if "error" in d and "no compile with graphs" in d["error"]:
                 d = {"compiles": [], "seconds": d["seconds"]}  # an export log, or one without compiles: nothing to do
             if "error" in d:
@@ -129,6 +133,15 @@ def main():
         total = {k: sum(r[k] for r in rows) for k in ("compiles", "stages", "agree", "diverge", "failed", "seconds")}
         print(fmt % ("total (%d logs)" % len(rows), total["compiles"], total["stages"], total["agree"], total["diverge"],
                      total["failed"], "%.1f" % total["seconds"]))
+        # The last stage on its own: how many compiles' generated code ran and agreed with the reference.
+        oc = [s for c in everything for s in c["stages"] if s["stage"] == "output_code"]
+        if oc:
+            verdicts = collections.Counter(s["verdict"] for s in oc)
+            print("\noutput_code stages: %d (%s)" % (len(oc), ", ".join(f"{n} {v}" for v, n in verdicts.most_common())))
+            for s in oc:
+                if s.get("kernel", {}).get("found"):
+                    print("  first divergent kernel %s (post-grad %s) at %s" % (s["kernel"]["kernel"], s["kernel"]["node"],
+                                                                                 s["kernel"]["origin"]))
         for title, reasons in (("divergences", diverge_reasons), ("failures", fail_reasons)):
             if reasons:
                 print(f"\n{title} by reason:")

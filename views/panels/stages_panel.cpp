@@ -9,7 +9,9 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QPlainTextEdit>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPointer>
@@ -34,6 +36,7 @@ StagesPanel::StagesPanel(QWidget* parent)
     , m_stop(new QPushButton(tr("Cancel")))
     , m_progress(new QProgressBar)
     , m_summary(new QLabel)
+    , m_kernel(new QPlainTextEdit)
     , m_table(new QTableView)
     , m_model(new StageCompareModel(this))
 {
@@ -48,6 +51,11 @@ StagesPanel::StagesPanel(QWidget* parent)
     m_summary->setObjectName(QStringLiteral("stagesSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_kernel->setObjectName(QStringLiteral("stagesKernel"));
+    m_kernel->setReadOnly(true);
+    m_kernel->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_kernel->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_kernel->hide();
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -66,6 +74,7 @@ StagesPanel::StagesPanel(QWidget* parent)
     layout->addWidget(m_progress);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_summary);
+    layout->addWidget(m_kernel, 1);
 
     connect(m_run, &QPushButton::clicked, this, &StagesPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &StagesPanel::cancel);
@@ -115,6 +124,11 @@ void StagesPanel::setRunning(bool running)
     m_seed->setEnabled(!running);
 }
 
+QString StagesPanel::kernelText() const
+{
+    return m_kernel->isHidden() ? QString() : m_kernel->toPlainText();
+}
+
 void StagesPanel::start()
 {
     if (m_address.isEmpty())
@@ -125,8 +139,10 @@ void StagesPanel::start()
     replay::StageCompareOptions options;
     options.replay.device = m_device->currentText().trimmed().toStdString();
     options.replay.seed = static_cast<std::uint64_t>(m_seed->value());
+    options.outputCode.enabled = m_outputCode;
     m_cancel = std::make_shared<replay::CancelToken>();
     m_model->clear();
+    m_kernel->hide();
     m_summary->setText(tr("starting the replay worker…"));
     m_progress->setRange(0, 0);
     setRunning(true);
@@ -223,6 +239,17 @@ void StagesPanel::onDone(int generation, const replay::StageCompareReport& repor
         text += QStringLiteral(": ") + QString::fromStdString(report.reason);
     text += tr(" (%1 s, device %2, seed %3)").arg(report.seconds, 0, 'f', 1).arg(QString::fromStdString(report.device)).arg(report.seed);
     m_summary->setText(text);
+    // Inductor's generated code diverged: the kernel found, its call and its definition, beside the table (a click
+    // on the output_code row opens the post-grad graph, whose nodes the kernel computes).
+    m_kernel->hide();
+    for (const replay::StageResult& s : report.stages)
+        if (s.kernel) {
+            QString code = QString::fromStdString(replay::formatKernelFinding(*s.kernel));
+            if (!s.kernel->definition.empty())
+                code += QStringLiteral("\n\n") + QString::fromStdString(s.kernel->definition);
+            m_kernel->setPlainText(code);
+            m_kernel->show();
+        }
     if (report.firstDivergentStage >= 0)  // scrolled to, not selected: the selection colour would hide its highlight
         m_table->scrollTo(m_model->index(report.firstDivergentStage, 0));
     Q_EMIT finished(QString::fromStdString(report.verdict));

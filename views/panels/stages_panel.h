@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QLabel;
+class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -39,6 +40,10 @@ public:
     void setWorkerProgram(const QString& path) { m_program = path; }
     void setDevice(const QString& device);
     void setSeed(int seed);
+    // Whether the last stage, inductor's generated code, runs (a Python child with torch; on by default).
+    void setOutputCode(bool on) { m_outputCode = on; }
+    // The first divergent generated kernel as shown (its finding and code); empty when none is shown.
+    QString kernelText() const;
 
     void start();   // Run
     void cancel();  // Cancel
@@ -64,6 +69,7 @@ private:
 
     QString m_address, m_program;
     bool m_running = false;
+    bool m_outputCode = true;
     int m_generation = 0;
     std::shared_ptr<replay::CancelToken> m_cancel;
     QFuture<void> m_job;
@@ -75,6 +81,7 @@ private:
     QPushButton* m_stop = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_summary = nullptr;
+    QPlainTextEdit* m_kernel = nullptr;  // the first divergent generated kernel: the finding and its code
     QTableView* m_table = nullptr;
     StageCompareModel* m_model = nullptr;
 };
