@@ -12,11 +12,15 @@
 // becomes that graph's error at the node it was running, and a batch goes on with a fresh worker. --in-process
 // replays in this process instead (benchmarks: no round trip); --timeout S ends a worker stuck on one graph.
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
+// --seeds A-B --until nan|mismatch|error|diverge[:DEVICE]: a seed sweep of one graph in one worker, stopping at the
+// first failing seed (named, with its replay's report; exit 1); --repeat N --until diverge: runs of the same inputs
+// compared node by node, naming the first node that is not deterministic (sweep_args.h).
 #include "arg_parser.h"
 #include "base/json.h"
 #include "commands.h"
 #include "replay_args.h"
 #include "replay_isolation.h"
+#include "sweep_args.h"
 #include "self_exe.h"
 #include "io/graph_source.h"
 #include "replay/replayer.h"
@@ -34,7 +38,7 @@ constexpr std::string_view kUsage =
     "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
     "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
     "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain] "
-    "[--rng natural|aligned] [--strict-nonfinite]";
+    "[--rng natural|aligned] [--strict-nonfinite] [--seeds A-B] [--until nan|mismatch|error|diverge[:DEVICE]]";
 
 void printJson(const std::vector<replay::ReplayReport>& reports)
 {
@@ -70,13 +74,15 @@ void printTable(const std::vector<replay::ReplayReport>& reports, const std::vec
 int runReplay(const Args& args)
 {
     ArgParser p(args, {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected", "--repeat",
-                 "--warmup", "--floats", "--timeout", "--rng"},
+                 "--warmup", "--floats", "--timeout", "--rng", "--seeds", "--until"},
                 {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph", "--in-process", "--no-chain",
                  "--strict-nonfinite"});
     p.expectPositionals(1, kUsage);
     const replay::ReplayOptions options = parseReplayOptions(p);
     const std::string& target = p.positionals()[0];
     std::unique_ptr<replay::ReplayRunner> runner = makeReplayRunner(p);
+    if (const auto spec = parseSweepArgs(p, options))
+        return runReplaySweep(p, options, *spec, target, *runner);
 
     io::Discovery d = io::discover(target);
     std::vector<replay::ReplayReport> reports;
