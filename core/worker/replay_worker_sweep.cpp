@@ -108,6 +108,8 @@ replay::SweepResult ReplayWorker::sweep(const io::LoadedGraph& graph, const repl
                 progress(seed, done, spec.count());
             continue;
         }
+        if (msg["report"].isObject())  // a worker of another fxray build that knows no sweeps replayed one seed
+            return replay::ReplayRunner::sweep(graph, options, spec, cancel, progress);  // one request per seed
         if (msg["error"].isString())
             return endedAt(graph, options, seed, done, msg["error"].asString(), false, start);
         if (msg["sweep"].isObject()) {
