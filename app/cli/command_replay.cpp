@@ -17,12 +17,16 @@
 // cuda, one GPU per rank), --collective-timeout S per collective (default 30), --group NAME=RANKS for groups whose
 // members the log does not record (default: every rank), --check-only: the check alone.
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
+// --seeds A-B --until nan|mismatch|error|diverge[:DEVICE]: a seed sweep of one graph in one worker, stopping at the
+// first failing seed (named, with its replay's report; exit 1); --repeat N --until diverge: runs of the same inputs
+// compared node by node, naming the first node that is not deterministic (sweep_args.h).
 #include "arg_parser.h"
 #include "base/json.h"
 #include "commands.h"
 #include "replay_args.h"
 #include "replay_distributed.h"
 #include "replay_isolation.h"
+#include "sweep_args.h"
 #include "self_exe.h"
 #include "io/graph_source.h"
 #include "replay/replayer.h"
@@ -41,7 +45,7 @@ constexpr std::string_view kUsage =
     "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
     "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
     "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain] "
-    "[--rng natural|aligned] [--strict-nonfinite] "
+    "[--rng natural|aligned] [--strict-nonfinite] [--seeds A-B] [--until nan|mismatch|error|diverge[:DEVICE]] "
     "[--ranks N] [--group NAME=RANKS]... [--collective-timeout S] [--backend gloo|nccl] [--no-collective-check] [--check-only]";
 
 void printJson(const std::vector<replay::ReplayReport>& reports)
@@ -78,7 +82,7 @@ void printTable(const std::vector<replay::ReplayReport>& reports, const std::vec
 int runReplay(const Args& args)
 {
     std::set<std::string> valued = {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected",
-                                    "--repeat", "--warmup", "--floats", "--timeout", "--rng"};
+                                    "--repeat", "--warmup", "--floats", "--timeout", "--rng", "--seeds", "--until"};
     std::set<std::string> flags = {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph", "--in-process", "--no-chain",
                                    "--strict-nonfinite"};
     valued.insert(std::begin(kDistributedValued), std::end(kDistributedValued));
@@ -87,6 +91,10 @@ int runReplay(const Args& args)
     p.expectPositionals(1, kUsage);
     const replay::ReplayOptions options = parseReplayOptions(p);
     const std::string& target = p.positionals()[0];
+    if (const auto spec = parseSweepArgs(p, options)) {
+        std::unique_ptr<replay::ReplayRunner> sweepRunner = makeReplayRunner(p);
+        return runReplaySweep(p, options, *spec, target, *sweepRunner);
+    }
 
     io::Discovery d = io::discover(target);
     // Several ranks' graphs (or --ranks N): the ranks replay together over real process groups.

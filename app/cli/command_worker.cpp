@@ -2,6 +2,8 @@
 // format). Reads one request per stdin line, replays in this process, answers on stdout; ends at EOF.
 // Not for people: the usage line says so.
 //
+// A request with "sweep" runs a seed sweep or repeat runs (replay/seed_sweep.h) and answers {"sweep": result}.
+//
 // FXRAY_WORKER_FAULT=abort:<node> | hang:<node> makes it abort or hang when it reaches that node: the
 // fault-injection tests use it to show that a crashing or hung replay costs one replay, not the caller.
 // FXRAY_WORKER_FAULT_RANK=N limits it to rank N of a distributed replay.
@@ -15,6 +17,7 @@
 #include "replay/process_groups.h"
 #include "replay/replayer.h"
 #include "replay/report_format.h"
+#include "replay/seed_sweep.h"
 #include "worker/worker_protocol.h"
 
 #include <chrono>
@@ -132,6 +135,21 @@ int runWorker(const Args& args)
                         std::this_thread::sleep_for(std::chrono::hours(1));
                 }
             };
+            if (req["sweep"].isObject()) {
+                // A seed sweep / repeat runs: the graph parsed and LibTorch warm once, one line per seed.
+                const replay::SweepSpec spec = replay::sweepSpecFromJson(req["sweep"]);
+                auto seedStart = [&](std::uint64_t seed, std::uint64_t done, std::uint64_t total) {
+                    send(json::Object{{"id", id}, {"seed", static_cast<std::int64_t>(seed)}, {"done", static_cast<std::int64_t>(done)},
+                                      {"total", static_cast<std::int64_t>(total)}});
+                };
+                auto once = [&](const replay::ReplayOptions& o) { return replay::replayGraph(g, o, nullptr, progress); };
+                const replay::SweepResult res = replay::runSweep(spec, options, once, nullptr, seedStart);
+                const bool restart = poisonsDevice(res.report);
+                send(json::Object{{"id", id}, {"sweep", replay::sweepResultToJson(res)}, {"restart", restart}});
+                if (restart)
+                    return 3;
+                continue;
+            }
             const replay::ReplayReport r = replay::replayGraph(g, options, nullptr, progress, nodeDone);
             const bool restart = poisonsDevice(r);
             send(json::Object{{"id", id}, {"report", replay::reportToJson(r)}, {"restart", restart}});

@@ -3,6 +3,7 @@
 // builds only) or in a child process (worker::ReplayWorker). Plain C++.
 #include "io/graph_source.h"
 #include "replay/replay_types.h"
+#include "replay/seed_sweep.h"
 
 namespace fxray::replay {
 
@@ -13,6 +14,13 @@ public:
     // not finish (crash, timeout) has report.fatal set, naming the node it was at when known.
     virtual ReplayReport run(const io::LoadedGraph& graph, const ReplayOptions& options, CancelToken* cancel = nullptr,
                              const ProgressSink& progress = {}) = 0;
+    // A seed sweep or repeat runs (seed_sweep.h). Here: one run() per replay; the worker overrides it to run the
+    // whole sweep in its process on one request.
+    virtual SweepResult sweep(const io::LoadedGraph& graph, const ReplayOptions& options, const SweepSpec& spec,
+                              CancelToken* cancel = nullptr, const SweepProgress& progress = {})
+    {
+        return runSweep(spec, options, [&](const ReplayOptions& o) { return run(graph, o, cancel); }, cancel, progress);
+    }
 };
 
 }  // namespace fxray::replay

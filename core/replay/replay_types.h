@@ -64,6 +64,8 @@ struct ReplayOptions {
     // NaN/Inf made from finite inputs fails the replay even when no output holds it (the rule before transient
     // non-finite values were told apart: an Inf cast to an integer or dropped by `where` is then a failure too).
     bool strictNonFinite = false;
+    // Hash every checked output's bits (OutputStats::digest): --repeat N --until diverge compares runs node by node.
+    bool digests = false;
 };
 
 // One graph output compared with a reference (another device's replay, or saved outputs).
@@ -99,6 +101,10 @@ struct OutputStats {
     bool hasValues = false;    // floating/int tensor with value checks on
     double min = 0, max = 0, mean = 0;
     std::int64_t nanCount = 0, infCount = 0, numel = 0;
+    // With ReplayOptions::digests: a hash of the output's bits (hex), equal between two runs exactly when they
+    // computed the same bits (with overwhelming probability); "" otherwise. Repeat runs compare them to find the
+    // first node that is not deterministic.
+    std::string digest;
 };
 
 struct NodeResult {

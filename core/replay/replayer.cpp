@@ -15,6 +15,7 @@
 #include "replay/stage_io.h"
 #include "replay/torch_types.h"
 #include "replay/value_checks.h"
+#include "replay/value_digest.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
@@ -528,6 +529,8 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
     }
     if (options.valueChecks)
         checkValues(node, p.plans[i], i, in, s, r, report);
+    if (options.digests)
+        detail::addDigests(s.values[i], r.outputs);
     if (r.status != NodeStatus::Error)
         r.status = r.mismatches.empty() ? NodeStatus::Passed : NodeStatus::Mismatch;
 }

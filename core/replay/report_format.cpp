@@ -40,6 +40,8 @@ json::Value statsJson(const OutputStats& s)
         o["inf"] = s.infCount;
         o["numel"] = s.numel;
     }
+    if (!s.digest.empty())
+        o["digest"] = s.digest;
     return o;
 }
 
@@ -258,6 +260,7 @@ OutputStats statsFromJson(const json::Value& j)
         s.infCount = j.intOr("inf", 0);
         s.numel = j.intOr("numel", 0);
     }
+    s.digest = j.stringOr("digest", "");
     return s;
 }
 

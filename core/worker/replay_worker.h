@@ -32,6 +32,12 @@ public:
     replay::ReplayReport run(const io::LoadedGraph& graph, const replay::ReplayOptions& options, replay::CancelToken* cancel,
                              const replay::ProgressSink& progress, const replay::NodeSink& nodes);
 
+    // The whole sweep in the worker, on one request (no graph parse, no JSON per node, per seed). A worker that
+    // crashes, hangs past the timeout (per seed) or poisons its device fails the seed it was at: the result names
+    // it. Cancelling kills the worker.
+    replay::SweepResult sweep(const io::LoadedGraph& graph, const replay::ReplayOptions& options, const replay::SweepSpec& spec,
+                              replay::CancelToken* cancel = nullptr, const replay::SweepProgress& progress = {}) override;
+
     int starts() const { return m_starts; }  // workers started so far (1 + respawns)
     int pid() const { return m_process ? m_process->pid() : -1; }
     // As the worker reports it (starts one if needed; throws fxray::Error when it cannot); -1 when `cancel` was
@@ -44,6 +50,9 @@ public:
 
 private:
     void ensureStarted(replay::CancelToken* cancel);
+    // Starts a worker if needed and writes the request line (one fresh start when the worker died between
+    // requests). "" when sent; else why not ("cancelled" when `cancel` was set while starting).
+    std::string send(const std::string& line, replay::CancelToken* cancel);
 
     WorkerConfig m_config;
     std::unique_ptr<Subprocess> m_process;

@@ -178,6 +178,7 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
     j["chain"] = o.chain;
     j["rng"] = o.rng == replay::ReplayOptions::Rng::Aligned ? "aligned" : "natural";
     j["strict_nonfinite"] = o.strictNonFinite;
+    j["digests"] = o.digests;
     if (o.stage) {
         auto ints = [](const std::vector<int>& v) {
             json::Value a = json::Array{};
@@ -219,6 +220,7 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
     o.chain = flag("chain", true);
     o.rng = j.stringOr("rng", "natural") == "aligned" ? replay::ReplayOptions::Rng::Aligned : replay::ReplayOptions::Rng::Natural;
     o.strictNonFinite = flag("strict_nonfinite", false);
+    o.digests = flag("digests", false);
     if (j["stage"].isObject()) {
         const json::Value& s = j["stage"];
         auto ints = [](const json::Value& a) {

@@ -4,7 +4,9 @@
 // only row under "problems only"); cancelling a hung replay leaves the panel idle with a cancelled report that
 // keeps the nodes before the hang, and the next run passes; a worker that aborts or is SIGKILLed mid-replay is an
 // error naming the node, and the next run passes on a fresh worker; a new graph drops a running replay's results;
-// selectNode and user selection round-trip without a signal loop; settings round-trip.
+// selectNode and user selection round-trip without a signal loop; settings round-trip; a seed sweep of the
+// sharp_softmax dump stops at the seed that makes Inf, names it and puts it in the Seed box, and a sweep is
+// cancellable.
 #include "../core/test_support.h"
 #include "io/graph_source.h"
 #include "views/models/replay_results_model.h"
@@ -35,6 +37,7 @@ namespace {
 
 const QString kClean = QStringLiteral(FXRAY_SAMPLES_DIR "/cpu/dumps/mlp/mlp_forward_0");
 const QString kWrongStride = QStringLiteral(FXRAY_TEST_DATA_DIR "/faults/wrong_stride/mlp_forward_0");
+const QString kSharpSoftmax = QStringLiteral(FXRAY_TEST_DATA_DIR "/sweep/sharp_softmax/sharp_softmax_forward_0");
 const QString kMutation = QStringLiteral(FXRAY_TEST_DATA_DIR "/cuda_graph/cg_mutation/cg_mutation_forward_0");
 constexpr int kTimeoutMs = 120000;
 // For QTRY_*: on a failure they try again for twice as long (to say whether more time would help), which must
@@ -428,6 +431,51 @@ private Q_SLOTS:
         QCOMPARE(panel.report()->verdict(), std::string("pass"));
         QVERIFY(panel.report()->chainedFrom.ends_with("mlp_forward_0"));
         QVERIFY2(panel.summaryText().contains(QStringLiteral("5 inputs chained from its forward")), qPrintable(panel.summaryText()));
+    }
+
+    void aSweepStopsAtTheSeedThatMakesInfAndPutsItInTheSeedBox()
+    {
+        ReplayPanel panel;
+        configure(panel, kSharpSoftmax);
+        panel.setSweep(1000, QStringLiteral("nan"));
+        QSignalSpy finished(&panel, &ReplayPanel::finished);
+        panel.start();
+        QVERIFY(panel.isRunning());
+        QVERIFY(finished.wait(kTimeoutMs));
+        const auto result = panel.sweepResult();
+        QVERIFY(result && result->found);
+        QCOMPARE(panel.findChild<QSpinBox*>(QStringLiteral("replaySeed"))->value(), static_cast<int>(result->seed));
+        QCOMPARE(panel.report()->seed, result->seed);
+        QCOMPARE(panel.report()->firstNanNode, std::string("exp"));
+        auto* bar = panel.findChild<QProgressBar*>(QStringLiteral("replayProgress"));
+        QCOMPARE(bar->maximum(), 1000);
+        QCOMPARE(bar->value(), static_cast<int>(result->seedsRun));
+        const QString head = QStringLiteral("seed %1 fails: inf at node 'exp'").arg(result->seed);
+        QVERIFY2(finished.at(0).at(0).toString().startsWith(head), qPrintable(finished.at(0).at(0).toString()));
+        // Run again as a single replay of that seed: the same NaN origin.
+        panel.setSweep(1, QStringLiteral("nan"));
+        QVERIFY(!finished.isEmpty());
+        panel.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(panel.report()->firstNanNode, std::string("exp"));
+        QVERIFY2(panel.summaryText().startsWith(QStringLiteral("nan — ")), qPrintable(panel.summaryText()));
+    }
+
+    void aSweepIsCancellableAndSaysHowManySeedsWereClean()
+    {
+        ReplayPanel panel;
+        configure(panel, kSharpSoftmax);
+        panel.setSweep(100000000, QStringLiteral("mismatch"));  // never fails on this graph: runs until cancelled
+        QSignalSpy finished(&panel, &ReplayPanel::finished);
+        panel.start();
+        auto* bar = panel.findChild<QProgressBar*>(QStringLiteral("replayProgress"));
+        QTRY_VERIFY_WITH_TIMEOUT(bar->value() >= 20, kTryTimeoutMs);
+        QVERIFY(panel.isRunning());
+        panel.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isRunning(), 10000);
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(panel.sweepResult() && panel.sweepResult()->cancelled && !panel.sweepResult()->found);
+        QVERIFY2(panel.summaryText().startsWith(QStringLiteral("sweep cancelled after ")), qPrintable(panel.summaryText()));
     }
 
     void settingsRoundTrip()

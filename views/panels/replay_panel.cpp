@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "views/models/replay_results_model.h"
+#include "views/panels/replay_panel_engine.h"
 #include "worker/replay_worker.h"
 
 #include <QCheckBox>
@@ -29,35 +30,6 @@
 
 namespace fxray::views {
 
-namespace detail {
-
-// The job side: the worker client, used by one job at a time (the panel's pool has one thread).
-struct ReplayEngine {
-    std::unique_ptr<worker::ReplayWorker> worker;
-    std::string program;
-
-    worker::ReplayWorker& workerFor(const std::string& path)
-    {
-        if (!worker || program != path) {
-            worker::WorkerConfig config;
-            config.program = path;
-            worker = std::make_unique<worker::ReplayWorker>(config);
-            program = path;
-        }
-        return *worker;
-    }
-};
-
-// Node results and progress on their way from a job to the GUI thread. `posted`: a drain is queued already, so
-// a burst of nodes costs one queued call.
-struct ReplayStream {
-    std::mutex mutex;
-    std::vector<std::pair<std::size_t, replay::NodeResult>> nodes;
-    std::size_t done = 0, total = 0;
-    bool posted = false;
-};
-
-}  // namespace detail
 
 namespace {
 
@@ -71,6 +43,8 @@ const QString kSettingsIntHigh = QStringLiteral("replay/intHigh");
 const QString kSettingsStopOnFirst = QStringLiteral("replay/stopOnFirst");
 const QString kSettingsCudaGraph = QStringLiteral("replay/cudaGraph");
 const QString kSettingsProblemsOnly = QStringLiteral("replay/problemsOnly");
+const QString kSettingsSweepSeeds = QStringLiteral("replay/sweepSeeds");
+const QString kSettingsSweepUntil = QStringLiteral("replay/sweepUntil");
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -216,6 +190,12 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     form->addRow(tr("Int range"), intRange);
     form->addRow(QString(), m_stopOnFirst);
     form->addRow(QString(), m_cudaGraph);
+    buildSweepOptions();
+    auto* sweep = new QHBoxLayout;
+    sweep->addWidget(m_sweepSeeds);
+    sweep->addWidget(new QLabel(tr("until")));
+    sweep->addWidget(m_sweepUntil, 1);
+    form->addRow(tr("Sweep seeds"), sweep);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_stop);
@@ -281,6 +261,8 @@ void ReplayPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph, const Q
     m_address = address;
     m_reportLive = false;
     m_report.reset();
+    m_sweepResult.reset();
+    m_sweepLine.clear();
     m_reportTimer->stop();
     updateInputsChoice();
     if (m_graph)
@@ -403,7 +385,8 @@ void ReplayPanel::setRunning(bool running)
     m_running = running;
     m_run->setEnabled(!running && m_graph != nullptr);
     m_stop->setEnabled(running);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_seed, m_inputs, m_intLow, m_intHigh, m_stopOnFirst, m_cudaGraph})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_seed, m_inputs, m_intLow, m_intHigh, m_stopOnFirst, m_cudaGraph,
+                                                          m_sweepSeeds, m_sweepUntil})
         w->setEnabled(!running);
 }
 
@@ -433,6 +416,10 @@ void ReplayPanel::start()
     const quint64 generation = ++m_generation;
     m_cancel = std::make_shared<replay::CancelToken>();
     m_stream = std::make_shared<detail::ReplayStream>();
+    m_sweepLine.clear();
+    m_sweeping = m_sweepSeeds->value() > 1;
+    if (m_sweeping)
+        return startSweep(o, generation);
     m_model->replaceReport(skeletonFor(*m_graph, o));  // same rows: the selection stays
     m_reportLive = true;
     m_reportDirty = true;
@@ -520,6 +507,8 @@ void ReplayPanel::drain(quint64 generation)
     if (total > 0) {
         m_progress->setRange(0, static_cast<int>(total));
         m_progress->setValue(static_cast<int>(done));
+        if (m_sweeping && !(m_cancel && m_cancel->cancelled.load()))
+            m_status->setText(tr("sweeping — %1 of %2 seeds clean so far").arg(done).arg(total));
     }
     if (!nodes.empty()) {
         m_model->updateNodes(std::move(nodes));
@@ -606,7 +595,8 @@ QString ReplayPanel::summaryText() const
         s += QStringLiteral(" · %1 inputs chained from its forward").arg(r.chainedInputs.size());
     if (r.cudaGraph)
         s += QStringLiteral(" · ") + cudaGraphText(*r.cudaGraph);
-    return s + QStringLiteral(" · ") + whereText(r);
+    s += QStringLiteral(" · ") + whereText(r);
+    return m_sweepLine.isEmpty() ? s : m_sweepLine + QStringLiteral("\n") + s;
 }
 
 void ReplayPanel::selectNode(int nodeIndex)
@@ -641,6 +631,8 @@ void ReplayPanel::saveSettings(QSettings& settings) const
     settings.setValue(kSettingsStopOnFirst, m_stopOnFirst->isChecked());
     settings.setValue(kSettingsCudaGraph, m_cudaGraph->isChecked());
     settings.setValue(kSettingsProblemsOnly, m_problemsOnly->isChecked());
+    settings.setValue(kSettingsSweepSeeds, m_sweepSeeds->value());
+    settings.setValue(kSettingsSweepUntil, m_sweepUntil->currentData().toString());
 }
 
 void ReplayPanel::restoreSettings(const QSettings& settings)
@@ -660,6 +652,7 @@ void ReplayPanel::restoreSettings(const QSettings& settings)
     m_stopOnFirst->setChecked(settings.value(kSettingsStopOnFirst, false).toBool());
     m_cudaGraph->setChecked(settings.value(kSettingsCudaGraph, false).toBool());
     m_problemsOnly->setChecked(settings.value(kSettingsProblemsOnly, false).toBool());
+    setSweep(settings.value(kSettingsSweepSeeds, 1).toInt(), settings.value(kSettingsSweepUntil, QStringLiteral("nan,mismatch,error")).toString());
 }
 
 }  // namespace fxray::views

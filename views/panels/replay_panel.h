@@ -5,12 +5,17 @@
 // the range of unconstrained int inputs, stop at the first failing node; Run / Cancel, a progress bar, and the
 // results table (ReplayResultsModel), optionally only the problem rows. Selecting a row announces its node.
 //
+// Sweep (replay_panel_sweep.cpp): with "Sweep seeds" above 1, Run replays seeds Seed, Seed + 1, ... in the worker
+// (one request) until one fails the way "Until" says; the progress bar counts seeds, Cancel stops it, and the
+// failing seed's report fills the table, its seed in the Seed box: Run again reproduces it.
+//
 // Jobs run on the panel's own one-thread pool, which owns the worker (kept alive across runs: LibTorch starts
 // once; a dead worker is respawned by the next run). Each run has a generation id: results of a run that was
 // superseded (setGraph, a new start) are dropped. Node results arrive coalesced: at most one update is queued
 // to the GUI thread at a time, and reportChanged() is throttled.
 #include "io/graph_source.h"
 #include "replay/replay_types.h"
+#include "replay/seed_sweep.h"
 
 #include <QThreadPool>
 #include <QWidget>
@@ -69,6 +74,11 @@ public:
     // "mismatch — 11 passed, 1 mismatch, 0 errors · 12.3 ms · cpu seed 0"; "" before the first run.
     QString summaryText() const;
 
+    // Seeds a Run sweeps (1: a plain replay) and what stops it ("nan", "mismatch", "error", several joined by ',').
+    void setSweep(int seeds, const QString& until);
+    // The last finished sweep of this graph; null before one.
+    std::shared_ptr<const replay::SweepResult> sweepResult() const { return m_sweepResult; }
+
     void saveSettings(QSettings& settings) const;  // keys under "replay/"
     void restoreSettings(const QSettings& settings);
 
@@ -90,6 +100,10 @@ private:
     void setDevices(const QString& program, int cudaDevices, const QString& why);
     void drain(quint64 generation);
     void onFinished(quint64 generation, std::shared_ptr<const replay::ReplayReport> report);
+    void startSweep(const replay::ReplayOptions& o, quint64 generation);
+    void onSweepFinished(quint64 generation, std::shared_ptr<const replay::SweepResult> result);
+    replay::SweepSpec sweepSpec(const replay::ReplayOptions& o) const;
+    void buildSweepOptions();
     void supersede();  // cancels the running job and drops its results
     void setRunning(bool running);
     void updateInputsChoice();
@@ -104,6 +118,9 @@ private:
 
     quint64 m_generation = 0;
     bool m_running = false;
+    bool m_sweeping = false;  // the running job is a sweep: progress counts seeds
+    std::shared_ptr<const replay::SweepResult> m_sweepResult;
+    QString m_sweepLine;      // the last sweep's line, ahead of the summary
     bool m_selecting = false;  // selectNode() at work: no nodeActivated
     bool m_reportLive = false; // the model holds a (partial) report of this graph
     mutable bool m_reportDirty = false;
@@ -124,6 +141,8 @@ private:
     QSpinBox* m_intHigh = nullptr;
     QCheckBox* m_stopOnFirst = nullptr;
     QCheckBox* m_cudaGraph = nullptr;
+    QSpinBox* m_sweepSeeds = nullptr;
+    QComboBox* m_sweepUntil = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_stop = nullptr;
     QProgressBar* m_progress = nullptr;
