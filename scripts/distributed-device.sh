@@ -90,7 +90,7 @@ if [ -f "$tgz" ]; then
     echo "-- $d (ranks 0-1)" | tee -a "$OUT/tlparse_nccl.log"
     start=$(date +%s.%N)
     "$FXRAY" replay "$WORK/pair/$d" --device cuda 2>&1 | tail -25 | tee -a "$OUT/tlparse_nccl.log"
-    echo "wall: $(echo "$(date +%s.%N) - $start" | bc) s" | tee -a "$OUT/tlparse_nccl.log"
+    echo "wall: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.2f", e - s}') s" | tee -a "$OUT/tlparse_nccl.log"
   done
 else
   echo "no $tgz: skipped" | tee -a "$OUT/tlparse_nccl.log"
