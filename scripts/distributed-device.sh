@@ -28,7 +28,8 @@ GLOO_INCLUDE=/usr/include
 if [ ! -f /usr/include/gloo/context.h ]; then
   deb=$(ls .devscratch/debs/libgloo-dev_*.deb 2>/dev/null | head -1)
   if [ -n "$deb" ]; then
-    dpkg -x "$deb" "$WORK/gloo" && GLOO_INCLUDE="$WORK/gloo/usr/include"
+    # Beside the build, not in $WORK: the build cache keeps the path for later configures (device-batch.sh).
+    mkdir -p "$BUILD_DIR" && dpkg -x "$deb" "$BUILD_DIR/_gloo" && GLOO_INCLUDE="$BUILD_DIR/_gloo/usr/include"
   else
     echo "no gloo headers and no .devscratch/debs/libgloo-dev_*.deb: the Gloo groups are not built" | tee -a "$OUT/machine.txt"
     GLOO_INCLUDE=""
