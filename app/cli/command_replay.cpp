@@ -28,6 +28,7 @@
 #include "replay_isolation.h"
 #include "sweep_args.h"
 #include "self_exe.h"
+#include "io/dump_provenance.h"
 #include "io/graph_source.h"
 #include "replay/replayer.h"
 #include "replay/report_format.h"
@@ -35,6 +36,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -77,6 +79,29 @@ void printTable(const std::vector<replay::ReplayReport>& reports, const std::vec
         std::cout << "error: " << e << "\n";
 }
 
+// Dumps written by another torch than the LibTorch this module was built against: one warning per torch version
+// (on stderr: --json stays one document), naming the first such graph and how many there are.
+void warnOtherTorch(const io::Discovery& d)
+{
+#ifdef FXRAY_BUILT_TORCH_VERSION
+    std::map<std::string, std::pair<std::string, int>> byVersion;  // written by -> (first graph, count)
+    for (const io::GraphEntry& e : d.graphs)
+        if (e.format == io::SourceFormat::SeedDump)
+            if (std::string v = io::torchVersionOfDump(e.path); !v.empty()) {
+                auto& [first, count] = byVersion[v];
+                if (count++ == 0)
+                    first = e.address;
+            }
+    for (const auto& [version, seen] : byVersion) {
+        const std::string graphs = seen.second > 1 ? seen.first + " (and " + std::to_string(seen.second - 1) + " more)" : seen.first;
+        if (std::string w = io::torchVersionWarning(graphs, version, FXRAY_BUILT_TORCH_VERSION); !w.empty())
+            std::cerr << "fxray replay: warning: " << w << "\n";
+    }
+#else
+    (void)d;
+#endif
+}
+
 }  // namespace
 
 int runReplay(const Args& args)
@@ -97,6 +122,7 @@ int runReplay(const Args& args)
     }
 
     io::Discovery d = io::discover(target);
+    warnOtherTorch(d);
     // Several ranks' graphs (or --ranks N): the ranks replay together over real process groups.
     if (auto rc = runDistributedReplay(p, options, d))
         return *rc;

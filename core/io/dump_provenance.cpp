@@ -1,0 +1,54 @@
+#include "io/dump_provenance.h"
+
+#include "base/json.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fxray::io {
+
+namespace {
+
+std::string_view release(std::string_view v)
+{
+    return v.substr(0, v.find('+'));
+}
+
+}  // namespace
+
+std::string torchVersionFromNodeMeta(std::string_view nodeMetaText)
+{
+    try {
+        const json::Value doc = json::parse(nodeMetaText);
+        if (!doc.isObject())
+            return {};
+        const json::Value& torch = doc["torch"];  // null when absent
+        if (torch.isObject() && torch["version"].isString())
+            return torch["version"].asString();
+    } catch (const std::exception&) {  // a broken sidecar is reported by the module hierarchy's parser
+    }
+    return {};
+}
+
+std::string torchVersionOfDump(const std::string& graphDir)
+{
+    const std::filesystem::path sidecar = std::filesystem::path(graphDir) / "node_meta.json";
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(sidecar, ec))
+        return {};
+    std::ifstream in(sidecar, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return torchVersionFromNodeMeta(text.str());
+}
+
+std::string torchVersionWarning(std::string_view graph, std::string_view written, std::string_view replaying)
+{
+    if (written.empty() || replaying.empty() || release(written) == release(replaying))
+        return {};
+    return std::string(graph) + " was written by torch " + std::string(written) + "; this fxray replays with LibTorch " +
+           std::string(replaying) + ": ops whose schemas changed between them may fail or differ (fxray --version)";
+}
+
+}  // namespace fxray::io
