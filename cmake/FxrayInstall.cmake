@@ -62,7 +62,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_SET_DESTDIR OFF)
-set(CPACK_STRIP_FILES OFF)
+set(CPACK_STRIP_FILES ON)  # RelWithDebInfo builds: ~270 MB of debug info otherwise
 # Debian 12's runtime packages of what is linked (dpkg-shlibdeps cannot resolve LibTorch, which lives in a venv).
 set(deb_depends "libc6, libstdc++6")
 if(FXRAY_HAVE_QT)

@@ -49,7 +49,7 @@ if "$FXRAY_VENV/bin/python" -c "import torch, pytest, numpy, scikit_build_core, 
 else
   say "installing torch==$TORCH_VERSION pytest numpy scikit-build-core into $FXRAY_VENV (large download, once)"
   "$FXRAY_VENV/bin/python" -m pip install -q --upgrade pip
-  "$FXRAY_VENV/bin/python" -m pip install -q "torch==$TORCH_VERSION" pytest numpy "scikit-build-core>=0.10"
+  "$FXRAY_VENV/bin/python" -m pip install -q "torch==$TORCH_VERSION" pytest numpy "scikit-build-core>=1.1"
 fi
 
 # The real-model corpus (tools/corpus): model libraries at the versions of the GPU machine. Checked from the

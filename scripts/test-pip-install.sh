@@ -56,7 +56,7 @@ PY
   cpu) "$V" -m pip install -q "torch==${FXRAY_TORCH_VERSION:-2.11.0}" --index-url https://download.pytorch.org/whl/cpu ;;
   *) "$V" -m pip install -q "torch==$TORCH" ;;
 esac
-"$V" -m pip install -q "scikit-build-core>=0.10"
+"$V" -m pip install -q "scikit-build-core>=1.1"
 "$V" -c "import torch; print('[pip-install] venv torch', torch.__version__, torch.__file__)"
 
 say "pip install --no-build-isolation $SRC (log: $WORK/pip.log)"

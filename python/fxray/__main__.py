@@ -88,7 +88,9 @@ def _version() -> int:
     t = torch_info()
     print(f"fxray (Python package) {__version__}")
     print(f"torch {t['version']} (CUDA {t['cuda'] or 'none'}, git {(t['git'] or 'unknown')[:12]})")
-    exe = shutil.which("fxray")
+    # The program pip installed beside this Python (an environment that is not activated), else the one on PATH.
+    beside = os.path.join(os.path.dirname(sys.executable), "fxray")
+    exe = beside if os.access(beside, os.X_OK) else shutil.which("fxray")
     if exe:
         out = subprocess.run([exe, "--version"], capture_output=True, text=True)
         print(f"{exe}:\n  " + "\n  ".join(out.stdout.strip().splitlines()))
