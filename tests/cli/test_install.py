@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import tomllib
 
 sys.path.insert(0, os.path.dirname(__file__))
 from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
@@ -52,19 +51,36 @@ def torch_version():
     return sh(sys.executable, "-c", "import torch; print(torch.__version__)").stdout.strip()
 
 
+def entry_points():
+    """pyproject.toml's [project.entry-points.<group>] tables: {group: {name: target}}."""
+    text = open(os.path.join(SOURCE, "pyproject.toml"), "rb").read()
+    try:
+        import tomllib  # Python >= 3.11
+        return tomllib.loads(text.decode())["project"]["entry-points"]
+    except ImportError:  # an older Python (a device machine's): the tables are plain `name = "target"` lines
+        groups, group = {}, None
+        for line in text.decode().splitlines():
+            m = re.match(r"\[project\.entry-points\.([\w.-]+)\]", line.strip())
+            if m or line.startswith("["):
+                group = m[1] if m else None
+                continue
+            kv = re.match(r'\s*([\w.-]+)\s*=\s*"([^"]+)"', line)
+            if group and kv:
+                groups.setdefault(group, {})[kv[1]] = kv[2]
+        return groups
+
+
 def user_env():
     """This Python with fxray's package importable and its entry points registered as pip would register them: a
     dist-info whose entry_points.txt is pyproject.toml's [project.entry-points] (no copy of them here)."""
     site = os.path.join(TMP, "site")
     if not os.path.isdir(site):
-        with open(os.path.join(SOURCE, "pyproject.toml"), "rb") as f:
-            project = tomllib.load(f)["project"]
         info = os.path.join(site, "fxray-0.dist-info")
         os.makedirs(info)
         with open(os.path.join(info, "METADATA"), "w") as f:
-            f.write(f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: 0\n")
+            f.write("Metadata-Version: 2.1\nName: fxray\nVersion: 0\n")
         with open(os.path.join(info, "entry_points.txt"), "w") as f:
-            for group, eps in project["entry-points"].items():
+            for group, eps in entry_points().items():
                 f.write(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([site, os.path.join(SOURCE, "python"), env.get("PYTHONPATH", "")])
