@@ -132,9 +132,12 @@ def installed_version_names_fxray_its_commit_and_the_libtorch_it_was_built_with(
     out = sh(installed("bin/fxray"), "--version").stdout
     version = re.search(r"project\(fxray VERSION ([0-9.]+)", open(os.path.join(SOURCE, "CMakeLists.txt")).read())[1]
     assert out.startswith(f"fxray {version} (commit "), out
-    commit = subprocess.run(["git", "-C", SOURCE, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
-    if commit.returncode == 0:
-        assert commit.stdout.strip() in out, (commit.stdout, out)
+    # The commit it was built from: one of this checkout's history (HEAD, unless a commit came after the build).
+    built = re.match(r"fxray \S+ \(commit ([0-9a-f]+)(-dirty)?,", out)
+    assert built, out
+    if subprocess.run(["git", "-C", SOURCE, "rev-parse", "HEAD"], capture_output=True).returncode == 0:
+        ancestor = subprocess.run(["git", "-C", SOURCE, "merge-base", "--is-ancestor", built[1], "HEAD"], capture_output=True)
+        assert ancestor.returncode == 0, (built[1], "is not a commit of this checkout's history", ancestor.stderr)
     if REPLAY:
         assert f"LibTorch: {torch_version()} " in out, out
         assert f"replay module: {installed('lib/fxray/libfxray_cli_torch.so')}\n" in out, out
