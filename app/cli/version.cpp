@@ -1,7 +1,6 @@
 // `fxray --version`: fxray's version and commit, and the LibTorch / CUDA / Qt it was built with, from build_info
 // (recorded at build time), so it answers without loading LibTorch (and when the LibTorch module cannot load).
 #include "build_info.h"
-#include "self_exe.h"
 #ifdef FXRAY_HAVE_REPLAY
 #include "torch_commands.h"
 #endif

@@ -31,7 +31,9 @@ std::string torchVersionFromNodeMeta(std::string_view nodeMetaText)
     return {};
 }
 
-std::string torchVersionOfDump(const std::string& graphDir)
+namespace {
+
+std::string nodeMetaText(const std::string& graphDir)
 {
     const std::filesystem::path sidecar = std::filesystem::path(graphDir) / "node_meta.json";
     std::error_code ec;
@@ -40,7 +42,34 @@ std::string torchVersionOfDump(const std::string& graphDir)
     std::ifstream in(sidecar, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    return torchVersionFromNodeMeta(text.str());
+    return text.str();
+}
+
+}  // namespace
+
+std::string torchVersionOfDump(const std::string& graphDir)
+{
+    return torchVersionFromNodeMeta(nodeMetaText(graphDir));
+}
+
+std::map<std::string, std::string> opSchemasOfDump(const std::string& graphDir)
+{
+    std::map<std::string, std::string> out;
+    const std::string text = nodeMetaText(graphDir);
+    if (text.empty())
+        return out;
+    try {
+        const json::Value doc = json::parse(text);
+        if (!doc.isObject())
+            return out;
+        const json::Value& schemas = doc["schemas"];
+        if (schemas.isObject())
+            for (const auto& [op, schema] : schemas.asObject())
+                if (schema.isString())
+                    out[op] = schema.asString();
+    } catch (const std::exception&) {  // reported where the sidecar is parsed for the module hierarchy
+    }
+    return out;
 }
 
 std::string torchVersionWarning(std::string_view graph, std::string_view written, std::string_view replaying)

@@ -3,6 +3,7 @@
 // (python/fxray/capture.py) records torch's version in each graph's node_meta.json ("torch": {"version": ...});
 // ops' schemas change between torch releases, so a replay with another LibTorch may fail or differ for reasons
 // that are not the graph's.
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,10 @@ std::string torchVersionFromNodeMeta(std::string_view nodeMetaText);
 // The torch that wrote the seed dump in folder `graphDir` (its node_meta.json); empty when not recorded, or when
 // `graphDir` is not a seed dump's folder (a trace log, a single .py file).
 std::string torchVersionOfDump(const std::string& graphDir);
+
+// node_meta.json's "schemas" of the seed dump in `graphDir`: op overload ("aten.mm.default") -> the schema text the
+// writing torch registered (str(op._schema)); empty when not recorded (dumps written before it was).
+std::map<std::string, std::string> opSchemasOfDump(const std::string& graphDir);
 
 // The warning for replaying a dump written by torch `written` with LibTorch `replaying`, or empty when they are the
 // same release (local builds tags after '+' aside: 2.11.0+cu130 and 2.11.0+cpu share their schemas) or either is

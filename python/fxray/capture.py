@@ -83,6 +83,7 @@ Symbolic sizes/strides are recorded by their hints (the readable file keeps the 
 
     {"format": "fxray-node-meta", "version": 1, "graph": "<stem>",
      "torch": {"version": "2.11.0+cu130", "cuda": "13.0", "git": "70d99e9..."},   # the torch that wrote the dump
+     "schemas": {"aten.mm.default": "aten::mm(Tensor self, Tensor mat2) -> Tensor", ...},  # its ops' schemas
      "stack_traces": ["  File ...", ...],            # deduplicated: layers share long traces
      "module_stacks": [[["layers.0", "Blk"], ["layers.0.fc", "Linear"]], ...],   # deduplicated, outer -> inner
      "nodes": {"<node name>": {"phase": "forward"|"backward", "module_stack": k, "stack_trace": k,
@@ -223,6 +224,7 @@ def node_meta(gm: fx.GraphModule, kind: str, dynamo_inputs: Sequence[str] = ()) 
     traces: dict[str, int] = {}
     stacks: dict[tuple, int] = {}
     nodes: dict[str, dict] = {}
+    schemas: dict[str, str] = {}  # op overload -> this torch's schema: a replay with another LibTorch compares them
     by_seq: dict[int, Any] = {}
     by_node: dict[str, tuple] = {}  # module stack given to each node so far
 
@@ -277,11 +279,14 @@ def node_meta(gm: fx.GraphModule, kind: str, dynamo_inputs: Sequence[str] = ()) 
                 if p:
                     entry["param"] = p
         nodes[n.name] = entry
+        if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload):
+            schemas[str(n.target)] = str(n.target._schema)
     return {
         "format": "fxray-node-meta",
         "version": 1,
         "graph_kind": kind,
         "torch": torch_info(),
+        "schemas": dict(sorted(schemas.items())),
         "stack_traces": list(traces),
         "module_stacks": [[list(x) for x in k] for k in stacks],
         "nodes": nodes,

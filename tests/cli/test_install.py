@@ -8,7 +8,8 @@
   real inputs, eager outputs and node_meta.json (naming this torch) under $FXRAY_DUMP_DIR; `python -m fxray
   capture` does the same for a script that asks for inductor;
 - the installed fxray lists them (`info`) and replays one on its saved inputs (the module found in lib/fxray, torch's
-  libraries through its RPATH), and warns when a dump was written by another torch.
+  libraries through its RPATH), and warns when a dump was written by another torch, naming the ops whose recorded
+  schemas this LibTorch registers differently or not at all.
 The pip path itself (a full build, minutes) is scripts/test-pip-install.sh."""
 import atexit
 import json
@@ -188,8 +189,12 @@ def installed_replay_finds_its_module_and_libtorch_and_passes_on_saved_inputs():
     assert "written by torch" not in p.stderr, p.stderr  # same torch: no warning
 
 
+def replay_stderr(graph):
+    return sh(installed("bin/fxray"), "replay", graph, "--inputs", "saved", "--expected", "auto", codes=(0, 1)).stderr
+
+
 @check
-def replay_warns_when_another_torch_wrote_the_dump():
+def replay_warns_when_another_torch_wrote_the_dump_and_names_ops_whose_schemas_differ():
     if not REPLAY:
         return
     install()
@@ -197,10 +202,18 @@ def replay_warns_when_another_torch_wrote_the_dump():
     shutil.copytree(os.path.join(dumps(), "model", "model_forward_0"), other)
     meta_path = os.path.join(other, "node_meta.json")
     meta = json.load(open(meta_path))
+    assert meta["schemas"]["aten.addmm.default"].startswith("aten::addmm("), meta["schemas"]
     meta["torch"]["version"] = "2.9.0+cu128"
     json.dump(meta, open(meta_path, "w"))
-    p = sh(installed("bin/fxray"), "replay", other, "--inputs", "saved", "--expected", "auto", codes=(0, 1))
-    assert "warning:" in p.stderr and "written by torch 2.9.0+cu128" in p.stderr and torch_version() in p.stderr, p.stderr
+    err = replay_stderr(other)
+    assert "warning:" in err and "written by torch 2.9.0+cu128" in err and torch_version() in err, err
+    assert f"the {len(meta['schemas'])} op schemas the dump records are the same here" in err, err
+    # what another release would have recorded: a changed signature, and an op this LibTorch does not have
+    meta["schemas"]["aten.addmm.default"] = meta["schemas"]["aten.addmm.default"].replace("Scalar alpha=1", "Scalar alpha=2")
+    meta["schemas"]["aten.gone_op.default"] = "aten::gone_op(Tensor self) -> Tensor"
+    json.dump(meta, open(meta_path, "w"))
+    err = replay_stderr(other)
+    assert "schemas differ here: aten.addmm.default;" in err and "not registered here: aten.gone_op.default" in err, err
 
 
 SCRIPT_ASKING_FOR_INDUCTOR = r"""
