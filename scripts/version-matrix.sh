@@ -66,19 +66,18 @@ done
 "$BASE_PYTHON" - "$ROOT" "${VERSIONS[@]}" <<'PY'
 import json, os, sys
 root, versions = sys.argv[1], sys.argv[2:]
-rows = ["| captured by | replayed by | graphs captured / lost | loaded | saved inputs clean / = eager | random clean | crashes |",
-        "|---|---|---|---|---|---|---|"]
+rows = ["| captured by | replayed by | graphs captured / lost | loaded | trace records loaded | saved inputs: clean / = eager "
+        "| random inputs clean | fxray crashes |", "|---|---|---|---|---|---|---|---|"]
 for a in versions:
     for b in versions:
         d = os.path.join(root, f"corpus-{a}" if a == b else f"cross-{a}-by-{b}", "summary.json")
         try:
             t = json.load(open(d))["totals"]
         except (OSError, ValueError, KeyError) as e:
-            rows.append(f"| {a} | {b} | no summary ({type(e).__name__}) | | | | |")
+            rows.append(f"| {a} | {b} | no summary ({type(e).__name__}: see the logs) | | | | | |")
             continue
-        g = lambda k: t.get(k, "?")
-        rows.append(f"| {a} | {b} | {g('graphs')} / {g('lost')} | {g('loaded')} | {g('saved_clean')} / {g('saved_equal')} "
-                    f"| {g('random_clean')} | {g('crashes')} |")
+        rows.append(f"| {a} | {b} | {t['captured']} / {t['lost']} | {t['loaded']} | {t['trace_loaded']} / {t['trace_records']} "
+                    f"| {t['saved_clean']} / {t['equal']} of {t['saved']} | {t['random_clean']} / {t['random']} | {t['fxray_crashes']} |")
 text = "\n".join(rows) + "\n"
 open(os.path.join(root, "version-matrix.md"), "w").write(text)
 print(text)
