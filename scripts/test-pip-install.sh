@@ -9,6 +9,7 @@
 #   FXRAY_PIP_TORCH=share (default): the venv gets the fxray venv's torch and its requirements only, as symlinks
 #                                    in its site-packages (no download; torch's libraries sit inside the venv)
 #                   cpu | 2.11.0:    pip installs that torch (cpu: torch==$FXRAY_TORCH_VERSION from PyTorch's CPU index)
+#   FXRAY_PIP_FROM=checkout (default) | sdist: install from the checkout, or from an sdist made of it first
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SRC=$PWD
@@ -59,9 +60,14 @@ esac
 "$V" -m pip install -q "scikit-build-core>=1.1"
 "$V" -c "import torch; print('[pip-install] venv torch', torch.__version__, torch.__file__)"
 
-say "pip install --no-build-isolation $SRC (log: $WORK/pip.log)"
+TARGET=$SRC
+if [ "${FXRAY_PIP_FROM:-checkout}" = sdist ]; then
+  rm -rf "$WORK/sdist"
+  TARGET=$WORK/sdist/$("$V" -c "import scikit_build_core.build as b; print(b.build_sdist('$WORK/sdist'))" | tail -1)
+fi
+say "pip install --no-build-isolation $TARGET (log: $WORK/pip.log)"
 start=$(date +%s)
-if ! "$V" -m pip install --no-build-isolation -v "$SRC" >"$WORK/pip.log" 2>&1; then
+if ! "$V" -m pip install --no-build-isolation -v "$TARGET" >"$WORK/pip.log" 2>&1; then
   tail -40 "$WORK/pip.log"; exit 1
 fi
 say "pip install took $(( $(date +%s) - start )) s"
