@@ -95,9 +95,8 @@ json::Value toJson(const GraphInfo& gi)
     g["warnings"] = std::move(warnings);
     if (gi.loaded->savedInputsPath.size())
         g["saved_inputs"] = gi.loaded->savedInputsPath;
-    if (gi.entry.format == io::SourceFormat::SeedDump)
-        if (std::string torch = io::torchVersionOfDump(gi.entry.path); !torch.empty())
-            g["written_by_torch"] = torch;
+    if (std::string torch = io::writtenByTorch(gi.entry); !torch.empty())
+        g["written_by_torch"] = torch;
     return g;
 }
 
@@ -165,9 +164,8 @@ int runInfo(const Args& args)
                       << "\n    inputs:";
             for (const io::InputSpec& in : gi.loaded->inputs)
                 std::cout << " " << in.name << ":" << (in.meta ? graph::formatAnnotation(*in.meta) : "?");
-            if (gi.entry.format == io::SourceFormat::SeedDump)
-                if (std::string torch = io::torchVersionOfDump(gi.entry.path); !torch.empty())
-                    std::cout << "\n    written by torch " << torch;
+            if (std::string torch = io::writtenByTorch(gi.entry); !torch.empty())
+                std::cout << "\n    written by torch " << torch;
             std::cout << "\n    ops:";
             for (const auto& [op, count] : opHistogram(g))
                 std::cout << " " << op << "×" << count;

@@ -85,7 +85,7 @@ void printTable(const std::vector<replay::ReplayReport>& reports, const std::vec
 std::string schemaDifferences(const std::map<std::string, std::string>& recorded)
 {
     if (recorded.empty())
-        return " (the dump records no op schemas to compare)";
+        return " (no op schemas recorded to compare: dumps written before fxray recorded them, or a trace log)";
     std::vector<std::string> differ, missing;
     for (const auto& [op, schema] : recorded) {
         const auto here = replay::registeredSchema(op);
@@ -124,13 +124,13 @@ void warnOtherTorch(const io::Discovery& d)
     };
     std::map<std::string, Seen> byVersion;  // written by -> what was seen
     for (const io::GraphEntry& e : d.graphs)
-        if (e.format == io::SourceFormat::SeedDump)
-            if (std::string v = io::torchVersionOfDump(e.path); !v.empty()) {
-                Seen& seen = byVersion[v];
-                if (seen.count++ == 0)
-                    seen.first = e.address;
+        if (std::string v = io::writtenByTorch(e); !v.empty()) {
+            Seen& seen = byVersion[v];
+            if (seen.count++ == 0)
+                seen.first = e.address;
+            if (e.format == io::SourceFormat::SeedDump)  // logs record no schemas
                 seen.schemas.merge(io::opSchemasOfDump(e.path));
-            }
+        }
     for (const auto& [version, seen] : byVersion) {
         const std::string graphs = seen.count > 1 ? seen.first + " (and " + std::to_string(seen.count - 1) + " more)" : seen.first;
         if (std::string w = io::torchVersionWarning(graphs, version, FXRAY_BUILT_TORCH_VERSION); !w.empty())

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 namespace fxray::io {
@@ -50,6 +51,35 @@ std::string nodeMetaText(const std::string& graphDir)
 std::string torchVersionOfDump(const std::string& graphDir)
 {
     return torchVersionFromNodeMeta(nodeMetaText(graphDir));
+}
+
+std::string torchVersionOfLog(const std::string& logPath)
+{
+    static std::mutex mutex;
+    static std::map<std::string, std::string> cache;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(logPath); it != cache.end())
+        return it->second;
+    std::string version;
+    std::ifstream in(logPath, std::ios::binary);
+    constexpr std::string_view kKey = "\"pytorch_version\": \"";
+    for (std::string line; version.empty() && std::getline(in, line);)
+        if (const auto at = line.find(kKey); at != std::string::npos) {
+            const auto from = at + kKey.size();
+            if (const auto to = line.find('"', from); to != std::string::npos)
+                version = line.substr(from, to - from);
+        }
+    cache[logPath] = version;
+    return version;
+}
+
+std::string writtenByTorch(const GraphEntry& entry)
+{
+    if (entry.format == SourceFormat::SeedDump)
+        return torchVersionOfDump(entry.path);
+    if (entry.format == SourceFormat::TraceLog)
+        return torchVersionOfLog(entry.path);
+    return {};
 }
 
 std::map<std::string, std::string> opSchemasOfDump(const std::string& graphDir)

@@ -1,8 +1,10 @@
 #pragma once
-// Which torch wrote a dump, and whether replaying it with another LibTorch deserves a warning. The capture
+// Which torch wrote a dump or a TORCH_TRACE log, and whether replaying it with another LibTorch deserves a warning. The capture
 // (python/fxray/capture.py) records torch's version in each graph's node_meta.json ("torch": {"version": ...});
 // ops' schemas change between torch releases, so a replay with another LibTorch may fail or differ for reasons
 // that are not the graph's.
+#include "io/graph_source.h"
+
 #include <map>
 #include <string>
 #include <string_view>
@@ -16,6 +18,13 @@ std::string torchVersionFromNodeMeta(std::string_view nodeMetaText);
 // The torch that wrote the seed dump in folder `graphDir` (its node_meta.json); empty when not recorded, or when
 // `graphDir` is not a seed dump's folder (a trace log, a single .py file).
 std::string torchVersionOfDump(const std::string& graphDir);
+
+// The torch that wrote a TORCH_TRACE log: its first compilation_metrics record's "pytorch_version"; empty when the
+// log holds none (a compile that never finished). Read once per path (a log holds many graphs).
+std::string torchVersionOfLog(const std::string& logPath);
+
+// Either of the above for a discovered graph (seed dumps and trace logs; empty for other formats).
+std::string writtenByTorch(const GraphEntry& entry);
 
 // node_meta.json's "schemas" of the seed dump in `graphDir`: op overload ("aten.mm.default") -> the schema text the
 // writing torch registered (str(op._schema)); empty when not recorded (dumps written before it was).

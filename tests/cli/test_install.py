@@ -9,7 +9,7 @@
   capture` does the same for a script that asks for inductor;
 - the installed fxray lists them (`info`) and replays one on its saved inputs (the module found in lib/fxray, torch's
   libraries through its RPATH), and warns when a dump was written by another torch, naming the ops whose recorded
-  schemas this LibTorch registers differently or not at all.
+  schemas this LibTorch registers differently or not at all; a TORCH_TRACE log's torch (its pytorch_version) too.
 The pip path itself (a full build, minutes) is scripts/test-pip-install.sh."""
 import atexit
 import json
@@ -214,6 +214,23 @@ def replay_warns_when_another_torch_wrote_the_dump_and_names_ops_whose_schemas_d
     json.dump(meta, open(meta_path, "w"))
     err = replay_stderr(other)
     assert "schemas differ here: aten.addmm.default;" in err and "not registered here: aten.gone_op.default" in err, err
+
+
+@check
+def a_trace_log_says_which_torch_wrote_it_and_replay_warns_for_another():
+    log = os.path.join(SOURCE, "samples", "cpu", "trace", "mlp_inductor.log")
+    text = open(log).read()
+    written = re.search(r'"pytorch_version": "([^"]+)"', text)[1]
+    info = json.loads(sh(FXRAY, "info", log, "--json").stdout)
+    assert info["graphs"] and all(g["written_by_torch"] == written for g in info["graphs"]), info["graphs"][0]
+    if not REPLAY:
+        return
+    older = os.path.join(TMP, "older_torch.log")
+    with open(older, "w") as f:  # compilation_metrics is a header line: no payload digest to keep
+        f.write(text.replace(f'"pytorch_version": "{written}"', '"pytorch_version": "2.9.0+cu128"'))
+    graph = older + "#" + info["graphs"][0]["address"].split("#", 1)[1]
+    err = sh(FXRAY, "replay", graph, codes=(0, 1)).stderr
+    assert "written by torch 2.9.0+cu128" in err and "no op schemas recorded" in err, err
 
 
 SCRIPT_ASKING_FOR_INDUCTOR = r"""
