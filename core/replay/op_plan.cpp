@@ -3,6 +3,7 @@
 #include "graph/printer.h"
 #include "replay/attention_fallback.h"
 #include "replay/compiled_autograd_ops.h"
+#include "replay/flex_attention_op.h"
 #include "replay/fsdp_ops.h"
 #include "replay/random_ops.h"
 #include "replay/rng_state_ops.h"
@@ -477,13 +478,26 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             switch (n.kind) {
             case graph::NodeKind::Placeholder: p.kind = NodePlan::Kind::Input; break;
             case graph::NodeKind::Output: p.kind = NodePlan::Kind::Output; break;
-            case graph::NodeKind::GetAttr: p.kind = NodePlan::Kind::Constant; break;
+            case graph::NodeKind::GetAttr:
+                if (auto sub = planSubgraphAttr(g, n))
+                    p = std::move(*sub);
+                else
+                    p.kind = NodePlan::Kind::Constant;
+                break;
             case graph::NodeKind::CallMethod:
                 p.why = "method call ." + n.target.op + "() belongs to a dynamo-level graph (needs Python)";
                 break;
             case graph::NodeKind::CallFunction:
                 switch (n.target.kind) {
                 case graph::Target::Kind::Op:
+                    if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {
+                        try {
+                            p = std::move(*planFlexAttention(g, n, device));
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                        break;
+                    }
                     if (isRngStateOp(n)) {
                         try {
                             p = std::move(*planRngStateOp(g, n, device, rng));
