@@ -129,6 +129,10 @@ bool isRandomOp(const Node& n)
     };
     if (kRandom.contains(n.target.op))
         return true;
+    // Activation checkpointing's forward hands on the generator state it read (and its op may draw); the
+    // backward's run_with_rng_state draws from the state it is given: deterministic.
+    if (n.target.ns == "higher_order")
+        return n.target.op == "run_and_save_rng_state";
     // Attention with dropout draws random numbers (dropout_p: the 6th argument of the efficient/flash variants).
     if (n.target.op.find("attention") != std::string::npos) {
         for (const auto& [k, v] : n.kwargs)

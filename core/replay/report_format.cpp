@@ -115,6 +115,8 @@ json::Value nodeToJson(const NodeResult& n)
         j["mismatches"] = mismatchesJson(n.mismatches);
     if (!n.crossDeviceLayouts.empty())
         j["cross_device_layouts"] = mismatchesJson(n.crossDeviceLayouts);
+    if (!n.kernelLayouts.empty())
+        j["kernel_layouts"] = mismatchesJson(n.kernelLayouts);
     json::Value outs = json::Array{};
     for (const OutputStats& s : n.outputs)
         outs.push_back(statsJson(s));
@@ -320,6 +322,7 @@ NodeResult nodeFromJson(const json::Value& j)
     };
     mismatchesFrom(j["mismatches"], n.mismatches);
     mismatchesFrom(j["cross_device_layouts"], n.crossDeviceLayouts);
+    mismatchesFrom(j["kernel_layouts"], n.kernelLayouts);
     if (j["outputs"].isArray())
         for (const json::Value& s : j["outputs"].asArray())
             n.outputs.push_back(statsFromJson(s));
@@ -461,6 +464,15 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
         out += "  layouts differ from the recording on " + std::to_string(layoutNodes) +
                " node(s): recorded on another device type, where kernels pick other layouts (not a compiler bug); first at " +
                layouts + "\n";
+    std::string kernel;
+    int kernelNodes = 0;
+    for (const NodeResult& n : r.nodes)
+        if (!n.kernelLayouts.empty() && kernelNodes++ == 0)
+            kernel = n.name + " (" + n.target + "): recorded " + n.kernelLayouts[0].expected + ", here " + n.kernelLayouts[0].actual;
+    if (kernelNodes > 0)
+        out += "  layouts differ from the recording on " + std::to_string(kernelNodes) +
+               " node(s): the op's eager kernel lays its output out otherwise than its fake-tensor rule recorded (torch's "
+               "fake-vs-eager difference, not the graph's; not a mismatch); first at " + kernel + "\n";
     for (const NodeResult& n : r.nodes) {
         if (!n.transientNonFinite)
             continue;
