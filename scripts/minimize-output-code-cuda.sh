@@ -19,7 +19,7 @@ export FXRAY_PYTHON="$PY"
 log="$OUT/minimize_output_code_cuda.log"
 echo "== minimize --until diverge:output_code vs PyTorch's minifier, 24 layers, width 256, CUDA" | tee "$log"
 start=$(date +%s)
-timeout 330 "$PY" bench/minimize_bench.py --fxray "$BUILD_DIR/app/cli/fxray" --cases output_code --devices cuda \
+timeout -k 10 330 "$PY" bench/minimize_bench.py --fxray "$BUILD_DIR/app/cli/fxray" --cases output_code --devices cuda \
   --layers 24 --width 256 --minifier-timeout 150 --work "$OUT/minimize_output_code_work" 2>&1 | tee -a "$log"
 bench_rc=${PIPESTATUS[0]}
 echo "bench: exit $bench_rc, $(( $(date +%s) - start )) s" | tee -a "$log"

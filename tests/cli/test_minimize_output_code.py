@@ -1,10 +1,10 @@
 """`fxray minimize --until diverge:output_code` on the CPU: inductor's planted relu bug
 (cpp.inject_relu_bug_TESTING_ONLY = "accuracy": the C++ relu kernel computes x + 1) in the committed
-Linear/ReLU/Linear trace (tests/data/output_code, tools/runtime/make_output_code_traces.py) shrinks to the relu and
-what feeds it, under the config the log recorded; the repro.py compiles it with inductor under plain PyTorch and
-diverges; a correct compile does not fail, and does with the bug's flag passed by hand; no Python with torch is a
-clear error. Each minimize run starts one Python child (torch's import and inductor's CPU checks: most of the time).
-Skipped (0 checks) in a build without LibTorch (no worker)."""
+Linear/ReLU/Linear trace (tests/data/output_code, tools/runtime/make_output_code_traces.py) shrinks to the relu under
+the config the log recorded, and its repro.py compiles it with inductor under plain PyTorch and diverges; a correct
+compile does not fail, and does with the bug's flag passed by hand; no Python with torch is a clear error; a child
+past --timeout is killed. Each minimize run starts one Python child (torch's import and inductor's CPU checks: most
+of the time). Skipped (0 checks) in a build without LibTorch (no worker)."""
 import json
 import os
 import subprocess
@@ -83,6 +83,27 @@ def no_python_with_torch_is_a_clear_error():
     p = subprocess.run([FXRAY, "minimize", os.path.join(DATA, "planted.log") + "#0/0/aot_inference_graph", "--until", "nan",
                         "-o", os.path.join(WORK, "x"), "--inductor-config", "a=1"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "diverge:output_code" in p.stderr, (p.returncode, p.stderr)
+
+
+@check
+def a_child_past_the_timeout_is_killed_and_the_run_says_why():
+    # A "Python" that never answers: the candidate's --timeout passes, the child (its process group) is killed.
+    fake = os.path.join(WORK, "hanging-python")
+    pid_file = os.path.join(WORK, "hanging.pid")
+    with open(fake, "w") as f:
+        f.write(f"#!/bin/sh\necho $$ > {pid_file}\nexec sleep 600\n")
+    os.chmod(fake, 0o755)
+    p = subprocess.run([FXRAY, "minimize", os.path.join(DATA, "planted.log") + "#0/0/aot_inference_graph", "--until",
+                        "diverge:output_code", "-o", os.path.join(WORK, "hang"), "--python", fake, "--timeout", "5"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "did not start within the timeout" in p.stdout, (p.returncode, p.stdout, p.stderr)
+    pid = int(open(pid_file).read())
+    try:
+        os.kill(pid, 0)
+        alive = open(f"/proc/{pid}/stat").read().split()[2] != "Z"
+    except (ProcessLookupError, FileNotFoundError):
+        alive = False
+    assert not alive, f"the hanging child {pid} outlived the run"
 
 
 if __name__ == "__main__":
