@@ -153,7 +153,7 @@ int runWorker(const Args& args)
                             if (n.name == fault.node)
                                 for (auto& out : n.outputs)
                                     if (!out.digest.empty())
-                                        out.digest += "#run" + std::to_string(runs);
+                                        out.digest = "run" + std::to_string(runs) + ":" + out.digest;
                     return r;
                 };
                 const replay::SweepResult res = replay::runSweep(spec, options, once, nullptr, seedStart);

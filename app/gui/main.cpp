@@ -5,6 +5,8 @@
 // `fxray minimize --until`; default mismatch,error,nan).
 // --select NODE selects a node of the first graph shown; --replay replays that graph once it is shown (with the
 // replay options kept from the last run; --cuda-graph turns on the replay dock's CUDA graph option).
+// --sweep N sets the replay dock's "Sweep seeds" (N seeds from Seed; --until says what stops it: nan, mismatch,
+// error, diverge:DEVICE) and --repeat N its "Repeat runs"; with --replay the first graph shown is swept.
 // --show-report shows the Compile report dock; --report ID also selects that compile ("[0/1]").
 // --stages <log>#<frame>/<compile> opens a Stages tab comparing that compile's stages and runs it (its log is the
 // path for the Dumps list when none is given).
@@ -62,7 +64,8 @@ int main(int argc, char** argv)
                                             QStringLiteral("graph"));
     parser.addOption(minimizeOption);
     const QCommandLineOption untilOption(QStringLiteral("until"),
-                                         QStringLiteral("with --minimize: what counts as failing (as for fxray minimize)"),
+                                         QStringLiteral("with --minimize: what counts as failing (as for fxray minimize); "
+                                                        "with --sweep: what stops the sweep (nan, mismatch, error, diverge:DEVICE)"),
                                          QStringLiteral("spec"), QStringLiteral("mismatch,error,nan"));
     parser.addOption(untilOption);
     const QCommandLineOption selectOption(QStringLiteral("select"), QStringLiteral("select this node of the first graph shown"),
@@ -73,6 +76,13 @@ int main(int argc, char** argv)
     const QCommandLineOption cudaGraphOption(QStringLiteral("cuda-graph"),
                                              QStringLiteral("replays also analyse, capture and replay a CUDA graph"));
     parser.addOption(cudaGraphOption);
+    const QCommandLineOption sweepOption(QStringLiteral("sweep"), QStringLiteral("replays sweep this many seeds (the Replay dock's Sweep seeds)"),
+                                         QStringLiteral("seeds"));
+    parser.addOption(sweepOption);
+    const QCommandLineOption repeatOption(QStringLiteral("repeat"),
+                                          QStringLiteral("replays run each seed's inputs this many more times and compare the runs node by node"),
+                                          QStringLiteral("runs"));
+    parser.addOption(repeatOption);
     const QCommandLineOption reportOption(QStringLiteral("report"),
                                           QStringLiteral("show the Compile report dock (TORCH_TRACE logs), on this compile id if given"),
                                           QStringLiteral("compile id"));
@@ -106,6 +116,11 @@ int main(int argc, char** argv)
     window.setStartupActions(parser.value(selectOption), parser.isSet(replayOption));
     if (parser.isSet(cudaGraphOption))
         window.replayPanel()->setCudaGraphMode(true);
+    if (parser.isSet(sweepOption))
+        window.replayPanel()->setSweep(parser.value(sweepOption).toInt(),
+                                       parser.isSet(untilOption) ? parser.value(untilOption) : QStringLiteral("nan,mismatch,error"));
+    if (parser.isSet(repeatOption))
+        window.replayPanel()->setRepeatRuns(parser.value(repeatOption).toInt());
     window.show();
     if (parser.isSet(reportOption) || parser.isSet(reportDockOption)) {
         window.showCompileReport();

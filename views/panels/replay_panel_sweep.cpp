@@ -135,15 +135,20 @@ QString ReplayPanel::sweepLineFor(const replay::SweepResult& r) const
 {
     const QString secs = QString::number(r.seconds, 'f', 2);
     const QString runs = m_sweepSpec.divergeRuns ? tr(", %1 runs each").arg(m_sweepSpec.repeat + 1) : QString();
-    if (r.found && !r.divergentNode.empty())
+    if (r.found && !r.divergentNode.empty()) {
+        // "diverge between runs at node 'relu' (aten.relu.default): output 0 (...) differs ...": what differs.
+        QString what = QString::fromStdString(r.failure);
+        if (const int at = what.indexOf(QStringLiteral("): ")); what.startsWith(QLatin1String("diverge between runs at ")) && at > 0)
+            what = what.mid(at + 3);
         return tr("seed %1: node %2 is not deterministic (run %3 differs from run 1): %4 (%5 of %6 seeds%7, %8 s)")
             .arg(r.seed)
             .arg(QString::fromStdString(r.divergentNode))
             .arg(r.divergentRun)
-            .arg(QString::fromStdString(r.failure))
+            .arg(what)
             .arg(r.seedsRun)
             .arg(m_sweepSpec.count())
             .arg(runs, secs);
+    }
     if (r.found)
         return tr("seed %1 fails: %2 (%3 of %4 seeds%5, %6 s)")
             .arg(r.seed)
