@@ -7,6 +7,7 @@
 // replay options kept from the last run; --cuda-graph turns on the replay dock's CUDA graph option).
 // --sweep N sets the replay dock's "Sweep seeds" (N seeds from Seed; --until says what stops it: nan, mismatch,
 // error, diverge:DEVICE) and --repeat N its "Repeat runs"; with --replay the first graph shown is swept.
+// --ranks opens a Ranks tab on the path (a folder of per-rank logs or dumps) and replays its ranks together.
 // --show-report shows the Compile report dock; --report ID also selects that compile ("[0/1]").
 // --stages <log>#<frame>/<compile> opens a Stages tab comparing that compile's stages and runs it (its log is the
 // path for the Dumps list when none is given).
@@ -83,6 +84,9 @@ int main(int argc, char** argv)
                                           QStringLiteral("replays run each seed's inputs this many more times and compare the runs node by node"),
                                           QStringLiteral("runs"));
     parser.addOption(repeatOption);
+    const QCommandLineOption ranksOption(QStringLiteral("ranks"),
+                                         QStringLiteral("replay the path's ranks together as one distributed job (a Ranks tab)"));
+    parser.addOption(ranksOption);
     const QCommandLineOption reportOption(QStringLiteral("report"),
                                           QStringLiteral("show the Compile report dock (TORCH_TRACE logs), on this compile id if given"),
                                           QStringLiteral("compile id"));
@@ -157,6 +161,8 @@ int main(int argc, char** argv)
         window.openDiff(diffPair[0], diffPair[1]);
     if (!stages.isEmpty())
         window.openStages(stages);
+    if (parser.isSet(ranksOption) && !path.isEmpty())
+        window.openRanks(path);
     if (parser.isSet(minimizeOption)) {
         const QString graph = QDir::cleanPath(parser.value(minimizeOption));
         window.showMinimize(graph, QFileInfo(graph).fileName());
