@@ -8,6 +8,7 @@
 #include "views/panels/graph_text_panel.h"
 #include "views/panels/inspector_panel.h"
 #include "views/panels/minimize_panel.h"
+#include "views/panels/ranks_panel.h"
 #include "views/panels/stages_panel.h"
 #include "views/panels/replay_panel.h"
 
@@ -595,32 +596,33 @@ void MainWindow::openFileDialog()
 void MainWindow::showDumpTreeMenu(const QPoint& pos)
 {
     const QModelIndex index = m_tree->indexAt(pos).siblingAtColumn(DumpBrowserModel::NameColumn);
+    QMenu menu(this);
     if (index.isValid() && !m_model->entry(index)) {
         // A compile's group row of a trace log: its stages can be compared (found through its first graph).
         for (int r = 0; r < m_model->rowCount(index); ++r)
             if (const io::GraphEntry* child = m_model->entry(m_model->index(r, 0, index))) {
                 const QString compile = QString::fromStdString(io::compileAddressOf(*child));
-                if (compile.isEmpty())
-                    break;
-                QMenu menu(this);
-                menu.addAction(tr("Compare stages…"), this, [this, compile] { openStages(compile); });
-                menu.exec(m_tree->viewport()->mapToGlobal(pos));
+                if (!compile.isEmpty())
+                    menu.addAction(tr("Compare stages…"), this, [this, compile] { openStages(compile); });
                 break;
             }
-        return;  // sources and other groups: nothing to diff
+    } else if (index.isValid()) {
+        QAction* diffWith = menu.addAction(tr("Diff with…"), this, [this, index] { diffWithDialog(index); });
+        diffWith->setEnabled(m_model->graphCount() > 1);
+        menu.addAction(tr("Minimize…"), this, [this, index] {
+            showMinimize(index.data(DumpBrowserModel::AddressRole).toString(), index.data().toString());
+        });
+        const QString compile = QString::fromStdString(io::compileAddressOf(*m_model->entry(index)));
+        if (!compile.isEmpty())
+            menu.addAction(tr("Compare stages…"), this, [this, compile] { openStages(compile); });
     }
-    if (!index.isValid())
-        return;
-    QMenu menu(this);
-    QAction* diffWith = menu.addAction(tr("Diff with…"), this, [this, index] { diffWithDialog(index); });
-    diffWith->setEnabled(m_model->graphCount() > 1);
-    menu.addAction(tr("Minimize…"), this, [this, index] {
-        showMinimize(index.data(DumpBrowserModel::AddressRole).toString(), index.data().toString());
-    });
-    const QString compile = QString::fromStdString(io::compileAddressOf(*m_model->entry(index)));
-    if (!compile.isEmpty())
-        menu.addAction(tr("Compare stages…"), this, [this, compile] { openStages(compile); });
-    menu.exec(m_tree->viewport()->mapToGlobal(pos));
+    if (m_model->rankCount() >= 2) {  // a distributed job: its ranks replay together, from any row
+        if (!menu.isEmpty())
+            menu.addSeparator();
+        menu.addAction(tr("Replay ranks together…"), this, [this] { openRanks(m_model->path()); });
+    }
+    if (!menu.isEmpty())
+        menu.exec(m_tree->viewport()->mapToGlobal(pos));
 }
 
 void MainWindow::diffWithDialog(const QModelIndex& graphA)
@@ -708,6 +710,25 @@ StagesPanel* MainWindow::openStages(const QString& compileAddress, bool run)
     });
     const int index = m_tabs->addTab(panel, tr("Stages: %1").arg(compileAddress.section(QLatin1Char('#'), -1)));
     m_tabs->setTabToolTip(index, compileAddress);
+    m_tabs->setCurrentIndex(index);
+    if (run)
+        panel->start();
+    return panel;
+}
+
+RanksPanel* MainWindow::openRanks(const QString& path, bool run)
+{
+    auto* panel = new RanksPanel(m_tabs);
+    panel->setPath(path);
+    connect(panel, &RanksPanel::openGraph, this, [this](const QString& address) {
+        if (!openGraphAddress(address))
+            statusBar()->showMessage(tr("%1 is not in the open path").arg(address), 8000);
+    });
+    connect(panel, &RanksPanel::finished, this, [this, panel](const QString&) {
+        statusBar()->showMessage(tr("Ranks: %1").arg(panel->summaryText().section(QLatin1Char('\n'), 0, 0)), 8000);
+    });
+    const int index = m_tabs->addTab(panel, tr("Ranks: %1").arg(QFileInfo(path).fileName()));
+    m_tabs->setTabToolTip(index, path);
     m_tabs->setCurrentIndex(index);
     if (run)
         panel->start();

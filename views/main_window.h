@@ -31,6 +31,7 @@ class DiffPanel;
 class MinimizePanel;
 class GraphPanel;
 class InspectorPanel;
+class RanksPanel;
 class ReplayPanel;
 class StagesPanel;
 
@@ -79,6 +80,8 @@ public:
     // Opens a Stages tab for a compile ("<log>#<frame>/<compile>", as "Compare stages…" in the Dumps list does) and
     // with `run` starts comparing its stages; clicking a stage shows its graph in the Graph tab.
     StagesPanel* openStages(const QString& compileAddress, bool run = true);
+    // A Ranks tab: the distributed job of a folder of per-rank logs or dumps, its ranks side by side (run: started).
+    RanksPanel* openRanks(const QString& path, bool run = true);
     // Opens a minimized graph (a seed-layout folder) in a new tab titled after its original.
     GraphTextPanel* openMinimized(const QString& dumpFolder, const QString& title, int nodes);
 

@@ -6,7 +6,9 @@
 //
 // FXRAY_WORKER_FAULT=abort:<node> | hang:<node> makes it abort or hang when it reaches that node: the
 // fault-injection tests use it to show that a crashing or hung replay costs one replay, not the caller.
-// FXRAY_WORKER_FAULT_RANK=N limits it to rank N of a distributed replay.
+// FXRAY_WORKER_FAULT_RANK=N limits it to rank N of a distributed replay. FXRAY_WORKER_FAULT=nondeterministic:<node>
+// salts that node's output digests with the run's number in repeat runs (--repeat N --until diverge), so the runs
+// differ there: no op of a CPU replay is nondeterministic, and the GUI's repeat-run test needs one that is.
 //
 // A rank of a distributed replay (FXRAY_DIST_* set by worker/distributed_job) builds its process groups before it
 // says it is ready: the rendezvous blocks until every rank has joined.
@@ -142,7 +144,18 @@ int runWorker(const Args& args)
                     send(json::Object{{"id", id}, {"seed", static_cast<std::int64_t>(seed)}, {"done", static_cast<std::int64_t>(done)},
                                       {"total", static_cast<std::int64_t>(total)}});
                 };
-                auto once = [&](const replay::ReplayOptions& o) { return replay::replayGraph(g, o, nullptr, progress); };
+                int runs = 0;
+                auto once = [&](const replay::ReplayOptions& o) {
+                    replay::ReplayReport r = replay::replayGraph(g, o, nullptr, progress);
+                    ++runs;
+                    if (fault.action == "nondeterministic")
+                        for (replay::NodeResult& n : r.nodes)
+                            if (n.name == fault.node)
+                                for (auto& out : n.outputs)
+                                    if (!out.digest.empty())
+                                        out.digest = "run" + std::to_string(runs) + ":" + out.digest;
+                    return r;
+                };
                 const replay::SweepResult res = replay::runSweep(spec, options, once, nullptr, seedStart);
                 const bool restart = poisonsDevice(res.report);
                 send(json::Object{{"id", id}, {"sweep", replay::sweepResultToJson(res)}, {"restart", restart}});

@@ -5,6 +5,9 @@
 // `fxray minimize --until`; default mismatch,error,nan).
 // --select NODE selects a node of the first graph shown; --replay replays that graph once it is shown (with the
 // replay options kept from the last run; --cuda-graph turns on the replay dock's CUDA graph option).
+// --sweep N sets the replay dock's "Sweep seeds" (N seeds from Seed; --until says what stops it: nan, mismatch,
+// error, diverge:DEVICE) and --repeat N its "Repeat runs"; with --replay the first graph shown is swept.
+// --ranks opens a Ranks tab on the path (a folder of per-rank logs or dumps) and replays its ranks together.
 // --show-report shows the Compile report dock; --report ID also selects that compile ("[0/1]").
 // --stages <log>#<frame>/<compile> opens a Stages tab comparing that compile's stages and runs it (its log is the
 // path for the Dumps list when none is given).
@@ -66,7 +69,8 @@ int main(int argc, char** argv)
                                             QStringLiteral("graph"));
     parser.addOption(minimizeOption);
     const QCommandLineOption untilOption(QStringLiteral("until"),
-                                         QStringLiteral("with --minimize: what counts as failing (as for fxray minimize)"),
+                                         QStringLiteral("with --minimize: what counts as failing (as for fxray minimize); "
+                                                        "with --sweep: what stops the sweep (nan, mismatch, error, diverge:DEVICE)"),
                                          QStringLiteral("spec"), QStringLiteral("mismatch,error,nan"));
     parser.addOption(untilOption);
     const QCommandLineOption selectOption(QStringLiteral("select"), QStringLiteral("select this node of the first graph shown"),
@@ -77,6 +81,16 @@ int main(int argc, char** argv)
     const QCommandLineOption cudaGraphOption(QStringLiteral("cuda-graph"),
                                              QStringLiteral("replays also analyse, capture and replay a CUDA graph"));
     parser.addOption(cudaGraphOption);
+    const QCommandLineOption sweepOption(QStringLiteral("sweep"), QStringLiteral("replays sweep this many seeds (the Replay dock's Sweep seeds)"),
+                                         QStringLiteral("seeds"));
+    parser.addOption(sweepOption);
+    const QCommandLineOption repeatOption(QStringLiteral("repeat"),
+                                          QStringLiteral("replays run each seed's inputs this many more times and compare the runs node by node"),
+                                          QStringLiteral("runs"));
+    parser.addOption(repeatOption);
+    const QCommandLineOption ranksOption(QStringLiteral("ranks"),
+                                         QStringLiteral("replay the path's ranks together as one distributed job (a Ranks tab)"));
+    parser.addOption(ranksOption);
     const QCommandLineOption reportOption(QStringLiteral("report"),
                                           QStringLiteral("show the Compile report dock (TORCH_TRACE logs), on this compile id if given"),
                                           QStringLiteral("compile id"));
@@ -110,6 +124,11 @@ int main(int argc, char** argv)
     window.setStartupActions(parser.value(selectOption), parser.isSet(replayOption));
     if (parser.isSet(cudaGraphOption))
         window.replayPanel()->setCudaGraphMode(true);
+    if (parser.isSet(sweepOption))
+        window.replayPanel()->setSweep(parser.value(sweepOption).toInt(),
+                                       parser.isSet(untilOption) ? parser.value(untilOption) : QStringLiteral("nan,mismatch,error"));
+    if (parser.isSet(repeatOption))
+        window.replayPanel()->setRepeatRuns(parser.value(repeatOption).toInt());
     window.show();
     if (parser.isSet(reportOption) || parser.isSet(reportDockOption)) {
         window.showCompileReport();
@@ -146,6 +165,8 @@ int main(int argc, char** argv)
         window.openDiff(diffPair[0], diffPair[1]);
     if (!stages.isEmpty())
         window.openStages(stages);
+    if (parser.isSet(ranksOption) && !path.isEmpty())
+        window.openRanks(path);
     if (parser.isSet(minimizeOption)) {
         const QString graph = QDir::cleanPath(parser.value(minimizeOption));
         window.showMinimize(graph, QFileInfo(graph).fileName());

@@ -1,5 +1,7 @@
 #include "render/node_category.h"
 
+#include "graph/collective_check.h"
+
 #include <array>
 #include <unordered_map>
 
@@ -83,6 +85,7 @@ std::string_view nodeCategoryName(NodeCategory c)
     case NodeCategory::Elementwise: return "elementwise";
     case NodeCategory::Reduction: return "reduction";
     case NodeCategory::View: return "view";
+    case NodeCategory::Collective: return "collective";
     case NodeCategory::Other: return "other";
     }
     return "other";
@@ -118,6 +121,8 @@ NodeCategory classifyNode(const graph::Node& n)
     case graph::Target::Kind::Getitem: return NodeCategory::View;
     case graph::Target::Kind::Operator: return NodeCategory::Other;  // SymInt arithmetic: no tensor work
     case graph::Target::Kind::Op:
+        if (graph::isCollectiveNamespace(n.target.ns))
+            return NodeCategory::Collective;
         // max.other / min.other are the binary (pointwise) forms of the reductions.
         if ((n.target.op == "max" || n.target.op == "min") && n.target.overload == "other")
             return NodeCategory::Elementwise;
@@ -139,6 +144,7 @@ NodeStyle nodeStyle(NodeCategory c)
     case NodeCategory::Elementwise: return {"#d2eac2", "#4f7f32", "box"};
     case NodeCategory::Reduction: return {"#fbe59a", "#9c7c0c", "box"};
     case NodeCategory::View: return {"#f0f0f0", "#8c8c8c", "box", true};
+    case NodeCategory::Collective: return {"#f6cfe4", "#9c2a6b", "box"};
     case NodeCategory::Other: return {"#ffffff", "#606060", "box"};
     }
     return {"#ffffff", "#606060", "box"};

@@ -15,7 +15,8 @@ enum class NodeCategory {
     Elementwise,  // pointwise math, activations, casts and copies
     Reduction,    // sum/mean/amax, softmax, norms, losses
     View,         // view/reshape/permute/slice/expand, getitem: no data movement
-    Other,        // everything else: indexing, cat, scatter, random, SymInt arithmetic, collectives
+    Collective,   // _c10d_functional calls and their waits: work done together with the other ranks of a group
+    Other,        // everything else: indexing, cat, scatter, random, SymInt arithmetic
 };
 
 std::string_view nodeCategoryName(NodeCategory c);  // "input", "matmul", ...

@@ -203,6 +203,13 @@ DistributedOutcome runDistributedJob(const std::vector<std::vector<const io::Loa
             all = all && d.load();
         if (all)
             break;
+        if (config.cancel && config.cancel->cancelled.load() && !outcome.cancelled) {
+            outcome.cancelled = true;
+            std::lock_guard lock(shared.mutex);
+            shared.stop = true;
+            for (auto& c : cancels)
+                c->cancelled = true;
+        }
         {
             std::lock_guard lock(shared.mutex);
             if (shared.trouble && Clock::now() - shared.troubleAt > config.grace) {

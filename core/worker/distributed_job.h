@@ -26,6 +26,8 @@ struct DistributedJobConfig {
     std::chrono::milliseconds grace{2000};           // how long busy ranks get once one rank's collective failed
     std::string backend = "gloo";
     Subprocess::Env env;                             // extra environment for every worker
+    // Set from another thread (the GUI's Cancel): every rank's replay is stopped (its worker killed), the job ends.
+    const replay::CancelToken* cancel = nullptr;
 };
 
 struct RankOutcome {
@@ -43,6 +45,7 @@ struct DistributedOutcome {
     bool stoppedEarly = false;       // a collective failed (timeout, broken group) and the job was stopped
     std::string why;                 // the first collective failure, "rank R, <graph>: node <n>: <error>"
     double seconds = 0;              // wall time of the whole job (workers' start and rendezvous included)
+    bool cancelled = false;          // DistributedJobConfig::cancel stopped it
 };
 
 // perRank[r]: rank r's graphs in run order. `options` is each rank's replay options (device rewritten per rank

@@ -92,6 +92,7 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
                                        replay::CancelToken* cancel, const replay::ProgressSink& progress,
                                        const replay::NodeSink& nodes)
 {
+    const int startsBefore = m_starts;
     try {
         ensureStarted(cancel);
     } catch (const Error& e) {
@@ -103,6 +104,10 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
         r.cancelled = true;
         return r;
     }
+    // A worker reused from an earlier request may have died just before this one (a kill, the OOM killer): its
+    // threads still exiting, it looks alive and takes the request into its pipe. If it then ends without a word
+    // for this request, the request is sent once more, to a fresh worker (as a failed write is).
+    bool fresh = m_starts != startsBefore, answered = false;
     const int id = m_nextId++;
     json::Value request = json::Object{};
     request["id"] = id;
@@ -145,6 +150,19 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
             continue;
         if (got == Subprocess::Read::Eof) {
             m_process->wait(std::chrono::milliseconds(2000));
+            if (!fresh && !answered) {
+                fresh = true;
+                m_process.reset();
+                if (const std::string why = send(text, cancel); !why.empty()) {
+                    auto r = failedReport(graph, options, -1, why);
+                    if (why == "cancelled") {
+                        r.fatal.clear();
+                        r.cancelled = true;
+                    }
+                    return r;
+                }
+                continue;
+            }
             std::string why = "the replay worker died (" + m_process->status() + ")";
             const std::string tail = lastLines(m_process->stderrTail(), 6);
             if (!tail.empty())
@@ -160,6 +178,7 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
         }
         if (msg.intOr("id", -1) != id)
             continue;
+        answered = true;
         if (msg["node"].isInt()) {
             const std::int64_t index = msg["node"].asInt();
             try {

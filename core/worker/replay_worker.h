@@ -39,6 +39,9 @@ public:
                               replay::CancelToken* cancel = nullptr, const replay::SweepProgress& progress = {}) override;
 
     int starts() const { return m_starts; }  // workers started so far (1 + respawns)
+    // The per-replay limit from now on (WorkerConfig::replayTimeout): a worker shared by several callers (the
+    // GUI's replay service) is given each caller's limit before its requests.
+    void setReplayTimeout(std::chrono::milliseconds timeout) { m_config.replayTimeout = timeout; }
     int pid() const { return m_process ? m_process->pid() : -1; }
     // As the worker reports it (starts one if needed; throws fxray::Error when it cannot); -1 when `cancel` was
     // set before the worker was up.

@@ -65,8 +65,10 @@ replay::SweepResult ReplayWorker::sweep(const io::LoadedGraph& graph, const repl
     std::string text = request.dump();
     text += '\n';
     std::uint64_t seed = spec.first, done = 0;
+    const int startsBefore = m_starts;
     if (const std::string why = send(text, cancel); !why.empty())
         return endedAt(graph, options, seed, 0, why, why == "cancelled", start);
+    bool fresh = m_starts != startsBefore, answered = false;  // as in run(): a reused worker that died just before
     auto seedStart = Clock::now();
     std::string line;
     for (;;) {
@@ -86,6 +88,13 @@ replay::SweepResult ReplayWorker::sweep(const io::LoadedGraph& graph, const repl
             continue;
         if (got == Subprocess::Read::Eof) {
             m_process->wait(std::chrono::milliseconds(2000));
+            if (!fresh && !answered) {
+                fresh = true;
+                m_process.reset();
+                if (const std::string why = send(text, cancel); !why.empty())
+                    return endedAt(graph, options, seed, 0, why, why == "cancelled", start);
+                continue;
+            }
             std::string why = "the replay worker died (" + m_process->status() + ")";
             if (const std::string tail = detail::lastLines(m_process->stderrTail(), 6); !tail.empty())
                 why += ": " + tail;
@@ -100,6 +109,7 @@ replay::SweepResult ReplayWorker::sweep(const io::LoadedGraph& graph, const repl
         }
         if (msg.intOr("id", -1) != id)
             continue;
+        answered = true;
         if (msg["seed"].isInt()) {
             seed = static_cast<std::uint64_t>(msg["seed"].asInt());
             done = static_cast<std::uint64_t>(msg.intOr("done", 0));

@@ -177,6 +177,24 @@ private Q_SLOTS:
         QCOMPARE(render::nodeCategoryName(NodeCategory::MatMul), std::string_view("matmul"));
     }
 
+    void classifiesCollectivesAndTheirWaits()
+    {
+        // A 2-rank all_reduce step's AOT graph (tests/data/distributed/make_fixtures.py): the collective and its wait
+        // are drawn as collectives, the matmul as before.
+        const io::LoadedGraph g = io::loadAddress(FXRAY_TEST_DATA_DIR
+                                                  "/distributed/allreduce/dedicated_log_torch_trace_rank_0_po8pphpz.log#r0:0/0/aot_inference_graph");
+        int collectives = 0;
+        for (const graph::Node& n : g.graph.nodes) {
+            const bool c10d = n.target.ns == "_c10d_functional";
+            QCOMPARE(render::classifyNode(n) == NodeCategory::Collective, c10d);
+            collectives += c10d ? 1 : 0;
+        }
+        QCOMPARE(collectives, 2);  // all_reduce and wait_tensor
+        QCOMPARE(render::classifyNode(g.graph.nodes[static_cast<std::size_t>(g.graph.findNode("mm"))]), NodeCategory::MatMul);
+        QCOMPARE(render::nodeCategoryName(NodeCategory::Collective), std::string_view("collective"));
+        QVERIFY(render::nodeStyle(NodeCategory::Collective).fill != render::nodeStyle(NodeCategory::Other).fill);
+    }
+
     void escapes()
     {
         QCOMPARE(render::escapeHtmlLabel("a<b>&\"c\"\n{|}"), std::string("a&lt;b&gt;&amp;&quot;c&quot;<BR/>{|}"));

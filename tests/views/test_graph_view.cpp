@@ -3,6 +3,7 @@
 // (a block takes its worst node's colour); hover highlights producers and users; a layout process that crashes
 // is an error in the panel, not the end of the app.
 #include "graph/fx_parser.h"
+#include "render/node_category.h"
 #include "replay/replay_types.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
@@ -87,6 +88,28 @@ private Q_SLOTS:
         QVERIFY(add3 && add3->kind() == NodeItem::Kind::Node);
         QVERIFY(add3->edges.size() >= 3);  // two in, one out
         QVERIFY(panel.statusText().contains(QStringLiteral("%1 nodes").arg(g->graph.nodes.size())));
+    }
+
+    void collectiveNodesAreDrawnAsCollectives()
+    {
+        GraphPanel panel;
+        auto g = std::make_shared<const io::LoadedGraph>(io::loadAddress(
+            FXRAY_TEST_DATA_DIR "/distributed/allreduce/dedicated_log_torch_trace_rank_0_po8pphpz.log#r0:0/0/aot_inference_graph"));
+        panel.setGraph(g);
+        QVERIFY(waitForDrawing(panel));
+        const QColor collectiveFill(QString::fromLatin1(render::nodeStyle(render::NodeCategory::Collective).fill.data()));
+        NodeItem* reduce = panel.scene()->itemForNode(g->graph.findNode("all_reduce"));
+        NodeItem* wait = panel.scene()->itemForNode(g->graph.findNode("wait_tensor"));
+        NodeItem* mm = panel.scene()->itemForNode(g->graph.findNode("mm"));
+        QVERIFY(reduce && wait && mm);
+        QCOMPARE(reduce->fill(), collectiveFill);
+        QCOMPARE(wait->fill(), collectiveFill);
+        QVERIFY(mm->fill() != collectiveFill);
+        QVERIFY2(reduce->lines().size() > 1 && reduce->lines()[1].startsWith(QStringLiteral("⇄ ")), qPrintable(reduce->lines().join('|')));
+        QVERIFY2(reduce->toolTip().contains(QStringLiteral("collective (with the other ranks): all_reduce sum f32[4, 16] on group '0'")),
+                 qPrintable(reduce->toolTip()));
+        QVERIFY2(wait->toolTip().contains(QStringLiteral("waits on all_reduce")), qPrintable(wait->toolTip()));
+        QVERIFY(!mm->toolTip().contains(QStringLiteral("collective")));
     }
 
     void hoverHighlightsProducersAndUsers()

@@ -5,8 +5,10 @@
 // keeps the nodes before the hang, and the next run passes; a worker that aborts or is SIGKILLed mid-replay is an
 // error naming the node, and the next run passes on a fresh worker; a new graph drops a running replay's results;
 // selectNode and user selection round-trip without a signal loop; settings round-trip; a seed sweep of the
-// sharp_softmax dump stops at the seed that makes Inf, names it and puts it in the Seed box, and a sweep is
-// cancellable.
+// sharp_softmax dump stops at the seed that makes Inf, names it and puts it in the Seed box, "Replay seed S"
+// replays that seed alone, and a sweep is cancellable; repeat runs name (and select) the first node whose output
+// bits differ between runs (planted in the worker: FXRAY_WORKER_FAULT=nondeterministic:relu, no CPU op is
+// nondeterministic), and say so when every run agrees.
 #include "../core/test_support.h"
 #include "io/graph_source.h"
 #include "views/models/replay_results_model.h"
@@ -18,6 +20,7 @@
 #include <QComboBox>
 #include <QDirIterator>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -476,6 +479,73 @@ private Q_SLOTS:
         QCOMPARE(finished.count(), 1);
         QVERIFY(panel.sweepResult() && panel.sweepResult()->cancelled && !panel.sweepResult()->found);
         QVERIFY2(panel.summaryText().startsWith(QStringLiteral("sweep cancelled after ")), qPrintable(panel.summaryText()));
+    }
+
+    void theReplaySeedButtonReplaysTheFailingSeedAlone()
+    {
+        ReplayPanel panel;
+        configure(panel, kSharpSoftmax);
+        panel.setSweep(1000, QStringLiteral("nan"));
+        QSignalSpy finished(&panel, &ReplayPanel::finished);
+        auto* button = panel.findChild<QPushButton*>(QStringLiteral("replayFailingSeed"));
+        QVERIFY(button && button->isHidden());
+        panel.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        const auto result = panel.sweepResult();
+        QVERIFY(result && result->found);
+        QVERIFY(!button->isHidden());
+        QCOMPARE(button->text(), QStringLiteral("Replay seed %1").arg(result->seed));
+        button->click();
+        QVERIFY(panel.isRunning());
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(panel.findChild<QSpinBox*>(QStringLiteral("replaySweepSeeds"))->value(), 1);
+        QCOMPARE(panel.report()->seed, result->seed);
+        QCOMPARE(panel.report()->firstNanNode, std::string("exp"));
+        QVERIFY2(panel.summaryText().startsWith(QStringLiteral("nan — ")), qPrintable(panel.summaryText()));
+    }
+
+    void aRepeatRunNamesAndSelectsTheFirstNodeThatIsNotDeterministic()
+    {
+        qputenv("FXRAY_WORKER_FAULT", "nondeterministic:relu");
+        ReplayPanel panel;
+        std::shared_ptr<const fxray::io::LoadedGraph> graph;
+        configure(panel, kClean, &graph);
+        panel.findChild<QSpinBox*>(QStringLiteral("replaySeed"))->setValue(7);
+        panel.setRepeatRuns(3);
+        QSignalSpy finished(&panel, &ReplayPanel::finished);
+        QSignalSpy activated(&panel, &ReplayPanel::nodeActivated);
+        panel.start();
+        QVERIFY(panel.isRunning());
+        auto* bar = panel.findChild<QProgressBar*>(QStringLiteral("replayProgress"));
+        QCOMPARE(bar->maximum(), 0);  // one seed: a busy bar until its runs are compared
+        QVERIFY(finished.wait(kTimeoutMs));
+        const auto result = panel.sweepResult();
+        QVERIFY(result && result->found);
+        QCOMPARE(result->divergentNode, std::string("relu"));
+        QCOMPARE(result->divergentRun, 2);
+        QCOMPARE(result->seed, std::uint64_t(7));
+        const int relu = nodeIndex(*graph, "relu");
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.at(0).at(0).toInt(), relu);
+        const QModelIndex current = panel.resultsView()->currentIndex();
+        QCOMPARE(current.data(ReplayResultsModel::NodeIndexRole).toInt(), relu);
+        QVERIFY2(panel.summaryText().startsWith(QStringLiteral("seed 7: node relu is not deterministic (run 2 differs from run 1)")),
+                 qPrintable(panel.summaryText()));
+        QCOMPARE(panel.findChild<QPushButton*>(QStringLiteral("replayFailingSeed"))->text(), QStringLiteral("Replay seed 7"));
+    }
+
+    void aRepeatRunOfADeterministicGraphSaysEveryRunAgrees()
+    {
+        ReplayPanel panel;
+        configure(panel, kClean);
+        panel.setRepeatRuns(2);
+        QSignalSpy finished(&panel, &ReplayPanel::finished);
+        panel.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QVERIFY(panel.sweepResult() && !panel.sweepResult()->found);
+        QVERIFY2(panel.summaryText().startsWith(QStringLiteral("deterministic: 3 runs of seed 0 agree at every node")),
+                 qPrintable(panel.summaryText()));
+        QVERIFY(panel.findChild<QPushButton*>(QStringLiteral("replayFailingSeed"))->isHidden());
     }
 
     void settingsRoundTrip()

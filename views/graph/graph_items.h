@@ -37,6 +37,8 @@ public:
 
     void setMark(NodeMark mark);
     NodeMark mark() const { return m_mark; }
+    QColor fill() const { return m_fill; }  // the category colour (render::nodeStyle)
+    const QStringList& lines() const { return m_lines; }
     void setFillOverride(const QColor& fill);  // colour by replay status; invalid = category colour
     void setHighlighted(bool on);               // a neighbour of the hovered node
     bool isHighlighted() const { return m_highlighted; }

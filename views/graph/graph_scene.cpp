@@ -1,5 +1,6 @@
 #include "views/graph/graph_scene.h"
 
+#include "graph/collective_check.h"
 #include "graph/printer.h"
 #include "graph/tensor_meta.h"
 #include "render/dot_writer.h"
@@ -19,6 +20,26 @@ namespace {
 QColor color(std::string_view hex)
 {
     return QColor(QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())));
+}
+
+// What each collective node does across ranks, for its label and tooltip: "all_reduce sum f32[4, 16] on group '0'"
+// for a call, "waits on all_reduce" for a wait_tensor.
+std::unordered_map<int, QString> collectiveNotes(const graph::Graph& g)
+{
+    std::unordered_map<int, QString> out;
+    std::unordered_map<std::string, QString> calls;
+    for (const graph::CollectiveCall& c : graph::collectiveCalls(g, {}))
+        calls.emplace(c.node, QString::fromStdString(c.describe()));
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const graph::Node& n = g.nodes[i];
+        if (n.target.kind != graph::Target::Kind::Op || !graph::isCollectiveNamespace(n.target.ns))
+            continue;
+        if (const auto it = calls.find(n.name); it != calls.end())
+            out.emplace(static_cast<int>(i), it->second);
+        else if (const std::string waited = graph::waitedCollective(g, static_cast<int>(i)); !waited.empty())
+            out.emplace(static_cast<int>(i), QStringLiteral("waits on %1").arg(QString::fromStdString(waited)));
+    }
+    return out;
 }
 
 int severity(NodeMark m)
@@ -88,6 +109,7 @@ void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
     if (!m_drawing || !m_drawing->loaded)
         return;
     const graph::Graph& g = m_drawing->loaded->graph;
+    const std::unordered_map<int, QString> collectives = collectiveNotes(g);
     const render::Layout& layout = m_drawing->layout;
     m_itemOfNode.assign(g.nodes.size(), -1);
     m_itemOfBlock.assign(m_drawing->grouping ? m_drawing->grouping->blocks.size() : 0, -1);
@@ -131,14 +153,17 @@ void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
             const graph::Node& n = g.nodes[static_cast<std::size_t>(box.node)];
             const render::NodeStyle style = render::nodeStyle(render::classifyNode(n));
             QStringList lines{QString::fromStdString(n.name)};
-            if (const std::string op = render::opLine(g, n); !op.empty())
-                lines << QString::fromStdString(op);
+            const auto collective = collectives.find(box.node);
+            if (const std::string op = render::opLine(g, n); !op.empty())  // a collective: marked as one in its label
+                lines << (collective != collectives.end() ? QStringLiteral("⇄ ") : QString()) + QString::fromStdString(op);
             if (n.meta && n.meta->kind != graph::ValueMeta::Kind::None)
                 lines << QString::fromStdString(graph::formatAnnotation(*n.meta));
             item = new NodeItem(static_cast<int>(i), NodeItem::Kind::Node, rect, lines, color(style.fill), color(style.border),
                                 style.shape == "ellipse" || style.shape == "oval");
             item->node = box.node;
             QString tip = lines.join(QLatin1Char('\n'));
+            if (collective != collectives.end())
+                tip += QStringLiteral("\ncollective (with the other ranks): ") + collective->second;
             if (n.stack >= 0 && static_cast<std::size_t>(n.stack) < g.stacks.size()) {
                 const graph::StackFrame& f = g.stacks[static_cast<std::size_t>(n.stack)];
                 tip += QStringLiteral("\n") + QString::fromStdString(f.file.empty() ? f.raw : f.file + ":" + std::to_string(f.line));

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "graph/algorithms.h"
+#include "worker/rank_set.h"
 
 #include <QDir>
 #include <QHash>
@@ -13,6 +14,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
+#include <functional>
 #include <map>
 
 namespace fxray::views {
@@ -26,6 +28,7 @@ struct DumpBrowserModel::Item {
     QString address;
     QString tooltip;
     int entry = -1;
+    int rank = -1;  // a distributed job's rank (sources and graphs)
     std::vector<std::unique_ptr<Item>> children;
 
     Item* add(std::unique_ptr<Item> child)
@@ -263,6 +266,8 @@ void DumpBrowserModel::buildTree(std::shared_ptr<const io::Discovery> found)
     const QDir rootDir(rootInfo.isDir() ? rootInfo.absoluteFilePath() : rootInfo.absolutePath());
     std::map<QString, Item*> sources;
     std::map<std::pair<Item*, QString>, Item*> groups;
+    const bool ranks = worker::isRankJob(discovery);
+    m_ranks = ranks ? static_cast<int>(worker::entriesByRank(discovery).size()) : 0;
     for (std::size_t i = 0; i < discovery.graphs.size(); ++i) {
         const io::GraphEntry& e = discovery.graphs[i];
         const QString sourcePath = sourceOf(e);
@@ -296,9 +301,50 @@ void DumpBrowserModel::buildTree(std::shared_ptr<const io::Discovery> found)
         graphItem->address = QString::fromStdString(e.address);
         graphItem->tooltip = graphItem->address;
         graphItem->entry = static_cast<int>(i);
+        graphItem->rank = ranks ? worker::graphRank(e) : -1;
         m_graphs[i].item = group->add(std::move(graphItem));
     }
+    if (ranks)
+        markRanks();
     endResetModel();
+}
+
+// A distributed job: the highest level whose rows hold one rank's graphs (a per-rank log, or a per-rank model of a
+// seed-dump folder) is titled with its rank.
+void DumpBrowserModel::markRanks()
+{
+    const auto rankOf = [](const Item& item) {
+        int rank = -2;  // none seen yet
+        std::function<bool(const Item&)> walk = [&](const Item& it) {
+            if (it.type == ItemType::Graph) {
+                if (rank != -2 && rank != it.rank)
+                    return false;
+                rank = it.rank;
+            }
+            for (const auto& c : it.children)
+                if (!walk(*c))
+                    return false;
+            return true;
+        };
+        return walk(item) && rank >= 0 ? rank : -1;
+    };
+    const auto mark = [this](Item& item, int rank) {
+        item.rank = rank;
+        item.name = tr("rank %1 · %2").arg(rank).arg(item.name);
+        item.tooltip = tr("rank %1 of a %2-rank job (Replay ranks together… in the context menu): %3")
+                           .arg(rank)
+                           .arg(m_ranks)
+                           .arg(item.tooltip);
+    };
+    for (auto& source : m_root->children) {
+        if (const int rank = rankOf(*source); rank >= 0) {
+            mark(*source, rank);
+            continue;
+        }
+        for (auto& group : source->children)
+            if (const int rank = rankOf(*group); rank >= 0)
+                mark(*group, rank);
+    }
 }
 
 int DumpBrowserModel::groupCount() const
@@ -450,6 +496,7 @@ QVariant DumpBrowserModel::data(const QModelIndex& index, int role) const
     case ItemTypeRole: return static_cast<int>(item->type);
     case NodeCountRole: return nodes;
     case EntryRole: return item->entry;
+    case RankRole: return item->rank;
     default: return {};
     }
 }

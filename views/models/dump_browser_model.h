@@ -41,6 +41,7 @@ public:
         NodeCountRole,                   // int, -1 while unknown or failed
         EntryRole,                       // index into the discovered graphs (int), -1 for sources and groups
         VerdictRole,                     // the last replay's verdict for the graph ("pass", "mismatch", ...), or empty
+        RankRole,                        // int: the rank of a source or graph of a distributed job, -1 otherwise
     };
 
     explicit DumpBrowserModel(QObject* parent = nullptr);
@@ -58,6 +59,8 @@ public:
     int loadedCount() const { return m_done; }
     int failedCount() const { return m_failed; }
     int groupCount() const;
+    // A distributed job: two ranks or more, every graph with a rank (their sources are titled "rank N · …").
+    int rankCount() const { return m_ranks; }
     QStringList discoveryErrors() const { return m_discoveryErrors; }
     // Why the last setPath failed (path missing, no graphs, or none of its graphs loads while something else was
     // open): the previous contents and path() stay then.
@@ -106,6 +109,7 @@ private:
     void startWorker();
     void handleResult(int resultIndex);
     void applyGraphResult(const detail::BrowseResult& r);
+    void markRanks();
     void commit(std::shared_ptr<const io::Discovery> discovery);
     void keepPrevious(const QString& error);
     void handleFinished();
@@ -119,6 +123,7 @@ private:
     std::shared_ptr<const io::Discovery> m_pending;     // discovered, not shown until a graph loads
     std::vector<detail::BrowseResult> m_pendingResults;
     quint64 m_generation = 0;
+    int m_ranks = 0;
     bool m_loading = false;
     std::unique_ptr<Item> m_root;
     std::shared_ptr<const io::Discovery> m_discovery;

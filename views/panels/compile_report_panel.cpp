@@ -1,17 +1,16 @@
 #include "views/panels/compile_report_panel.h"
 
 #include "views/panels/compile_report_html.h"
+#include "views/services/job_tracker.h"
 
 #include "base/error.h"
 
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace fxray::views {
 
@@ -21,7 +20,6 @@ constexpr int kRankRole = Qt::UserRole + 1;
 constexpr int kCompileRole = Qt::UserRole + 2;
 
 struct ReportJob {
-    quint64 generation = 0;
     std::shared_ptr<const io::CompileReport> report;
     QString error;
 };
@@ -108,14 +106,18 @@ void CompileReportPanel::setPath(const QString& path)
 {
     m_path = path;
     m_busy = true;
-    const quint64 generation = ++m_generation;
     m_message->setText(tr("Building the compile report of %1 …").arg(path));
-    auto* watcher = new QFutureWatcher<ReportJob>(this);
-    connect(watcher, &QFutureWatcher<ReportJob>::finished, this, [this, watcher] {
-        const ReportJob job = watcher->result();
-        watcher->deleteLater();
-        if (job.generation != m_generation)
-            return;  // a newer path was asked for meanwhile
+    const std::string file = path.toStdString();
+    // A newer path supersedes this request in the job tracker: its report never arrives.
+    m_jobs->run(this, QStringLiteral("report"), [file](const JobContext&) {
+        ReportJob job;
+        try {
+            job.report = std::make_shared<const io::CompileReport>(io::buildCompileReport(file));
+        } catch (const std::exception& e) {
+            job.error = tr("No compile report: %1").arg(QString::fromUtf8(e.what()));
+        }
+        return job;
+    }, [this](const ReportJob& job) {
         m_busy = false;
         if (job.report) {
             showReport(job.report);
@@ -127,17 +129,6 @@ void CompileReportPanel::setPath(const QString& path)
         }
         Q_EMIT reportReady();
     });
-    const std::string file = path.toStdString();
-    watcher->setFuture(QtConcurrent::run([generation, file]() {
-        ReportJob job;
-        job.generation = generation;
-        try {
-            job.report = std::make_shared<const io::CompileReport>(io::buildCompileReport(file));
-        } catch (const std::exception& e) {
-            job.error = tr("No compile report: %1").arg(QString::fromUtf8(e.what()));
-        }
-        return job;
-    }));
 }
 
 void CompileReportPanel::showReport(std::shared_ptr<const io::CompileReport> report)

@@ -1,11 +1,12 @@
 #pragma once
 // The "Compile report" dock: io::buildCompileReport for the open path (a TORCH_TRACE log or a folder of them),
-// built on a worker thread (each request carries a generation id; only the newest result is shown). Above, a tree:
+// built in the GUI's job tracker (a newer path supersedes an older one, whose result is dropped). Above, a tree:
 // ranks, then their compiles with status (tlparse's colours), graph breaks, recompiles and compile time. Below,
 // the selected compile in full: why it restarted, broke or recompiled, its failure and stack, metrics, cache
 // events, guards; its graphs are links (graphActivated opens them in the app) and inductor's output code opens
 // as text in the same view.
 #include "io/compile_report.h"
+#include "views/services/job_tracker.h"
 
 #include <QWidget>
 
@@ -44,8 +45,8 @@ private:
     void showCompile(QTreeWidgetItem* item);
     void onLink(const QUrl& url);
 
+    std::shared_ptr<JobTracker> m_jobs = JobTracker::shared();
     QString m_path;
-    quint64 m_generation = 0;
     bool m_busy = false;
     std::shared_ptr<const io::CompileReport> m_report;
     QLabel* m_message = nullptr;

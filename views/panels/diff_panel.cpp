@@ -2,9 +2,9 @@
 
 #include "diff/diff_report.h"
 #include "views/models/diff_model.h"
+#include "views/services/job_tracker.h"
 
 #include <QFontDatabase>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -14,7 +14,6 @@
 #include <QTableView>
 #include <QTextBlock>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 
@@ -206,15 +205,13 @@ void DiffPanel::start(const QString& addressA, const QString& addressB, std::sha
     showMessage(tr("Diffing …"), tr("A: %1\nB: %2").arg(addressA, addressB));
     Q_EMIT diffStarted(generation);
 
-    // One watcher per request: a stale job's result is dropped when it arrives (its generation is old).
-    auto* watcher = new QFutureWatcher<detail::DiffJobResult>(this);
-    connect(watcher, &QFutureWatcher<detail::DiffJobResult>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const detail::DiffJobResult result = watcher->result();
-        if (result.generation == m_generation)
-            finish(result);
-    });
-    watcher->setFuture(QtConcurrent::run(runDiff, generation, addressA, addressB, std::move(a), std::move(b)));
+    // A newer request supersedes this one in the job tracker: a stale result never arrives.
+    m_jobs->run(
+        this, QStringLiteral("diff"),
+        [generation, addressA, addressB, a = std::move(a), b = std::move(b)](const JobContext&) {
+            return runDiff(generation, addressA, addressB, a, b);
+        },
+        [this](detail::DiffJobResult result) { finish(result); });
 }
 
 void DiffPanel::finish(const detail::DiffJobResult& job)

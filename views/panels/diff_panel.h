@@ -1,11 +1,12 @@
 #pragma once
 // A structural diff of two graphs: a header (A vs B, counts), the list of differences (DiffModel) and the unified
 // diff of their FX code with added lines green and removed lines red. Selecting a difference scrolls the code diff
-// to that node's line and highlights it. Loading both graphs and diffing them runs on a worker thread; each request
-// carries a generation id and only the newest one's result is shown. Failures (a graph that does not load, a
+// to that node's line and highlights it. Loading both graphs and diffing them runs in the GUI's job tracker; a newer
+// request supersedes an older one, whose result is dropped. Failures (a graph that does not load, a
 // malformed graph) show as a message in the panel.
 #include "diff/graph_diff.h"
 #include "io/graph_source.h"
+#include "views/services/job_tracker.h"
 
 #include <QWidget>
 
@@ -43,7 +44,7 @@ public:
     void diffLoaded(std::shared_ptr<const io::LoadedGraph> a, std::shared_ptr<const io::LoadedGraph> b);
 
     bool isBusy() const { return m_busy; }
-    quint64 generation() const { return m_generation; }
+    quint64 generation() const { return m_generation; }  // requests made so far
     QString addressA() const { return m_addressA; }
     QString addressB() const { return m_addressB; }
     QString errorText() const { return m_error; }  // empty unless the last request failed
@@ -80,6 +81,7 @@ private:
     QPlainTextEdit* m_code = nullptr;
     DiffHighlighter* m_highlighter = nullptr;
 
+    std::shared_ptr<JobTracker> m_jobs = JobTracker::shared();
     quint64 m_generation = 0;
     bool m_busy = false;
     QString m_addressA, m_addressB, m_error;

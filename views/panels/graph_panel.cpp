@@ -11,7 +11,6 @@
 #include <QShortcut>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -47,7 +46,6 @@ std::vector<NodeMark> marksFromReport(const replay::ReplayReport* report, std::s
 GraphPanel::GraphPanel(QWidget* parent)
     : QWidget(parent)
     , m_layoutProgram(locateLayoutProgram())
-    , m_watcher(new QFutureWatcher<GraphDrawing>(this))
     , m_scene(new GraphScene(this))
     , m_view(new GraphView(this))
     , m_search(new QLineEdit(this))
@@ -141,22 +139,19 @@ GraphPanel::GraphPanel(QWidget* parent)
         if (m_tree && m_grouping && block >= 0 && static_cast<std::size_t>(block) < m_grouping->blocks.size())
             setFocusScope(m_grouping->blocks[static_cast<std::size_t>(block)].scope);
     });
-    connect(m_watcher, &QFutureWatcher<GraphDrawing>::finished, this, &GraphPanel::onLayoutDone);
     updateStatus();
 }
 
 GraphPanel::~GraphPanel()
 {
-    if (m_cancel)
-        m_cancel->store(true);
-    m_watcher->waitForFinished();
+    m_jobs->discard(m_layoutJob);  // its fxray-layout child is killed at once; nothing waits for it
 }
 
 void GraphPanel::clear(const QString& message)
 {
-    ++m_generation;
-    if (m_cancel)
-        m_cancel->store(true);
+    m_jobs->discard(m_layoutJob);
+    m_layoutJob = 0;
+    m_running = false;
     m_graph.reset();
     m_grouping.reset();
     m_tree.reset();
@@ -204,34 +199,26 @@ void GraphPanel::requestLayout()
 {
     if (!m_graph)
         return;
-    if (m_cancel)
-        m_cancel->store(true);  // the older layout is of no use any more
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
     DrawingRequest request;
     request.loaded = m_graph;
     request.grouping = m_grouping;
     request.expanded = m_expanded;
     request.layoutProgram = m_layoutProgram;
-    const quint64 generation = ++m_generation;
     m_running = true;
     m_error.clear();
     updateStatus();
-    auto cancel = m_cancel;
-    // One watcher: a newer request replaces the older future; the older one's result is dropped by generation
-    // (its cancel flag is set, so its child process is killed at once).
-    m_watcher->setFuture(QtConcurrent::run([request, cancel] {
-        GraphDrawing d = computeDrawing(request, cancel.get());
-        d.cancelled = d.cancelled || cancel->load();
+    // A newer request supersedes the older one in the job tracker: the older one's cancel flag is set (its child
+    // process is killed at once) and its result dropped.
+    m_layoutJob = m_jobs->run(this, QStringLiteral("layout"), [request](const JobContext& job) {
+        GraphDrawing d = computeDrawing(request, &job.cancelToken()->cancelled);
+        d.cancelled = d.cancelled || job.cancelled();
         return d;
-    }));
-    m_watcher->setProperty("generation", generation);
+    }, [this](GraphDrawing result) { onLayoutDone(std::move(result)); });
 }
 
-void GraphPanel::onLayoutDone()
+void GraphPanel::onLayoutDone(GraphDrawing result)
 {
-    if (m_watcher->property("generation").toULongLong() != m_generation)
-        return;  // a newer request is running; its own finished() follows
-    GraphDrawing result = m_watcher->result();
+    m_layoutJob = 0;
     m_running = false;
     if (result.cancelled || result.loaded != m_graph) {
         updateStatus();

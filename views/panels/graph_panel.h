@@ -1,14 +1,14 @@
 #pragma once
 // The graph view with its toolbar: fit / zoom, search (Ctrl+F) by node name or op with next/previous, colouring
 // by op category or by replay status, expand/collapse for large graphs, and a status line (nodes, layout time).
-// Layouts are made on a pool thread (computeDrawing: Graphviz in an fxray-layout child process); each request
-// carries a generation, so a layout for a graph that was replaced meanwhile is dropped (the newest request wins).
+// Layouts are made in the GUI's job tracker (computeDrawing: Graphviz in an fxray-layout child process); a newer
+// request supersedes the older one there, so a layout for a graph that was replaced meanwhile is dropped.
 #include "io/graph_source.h"
 #include "views/graph/graph_drawing.h"
 #include "views/graph/graph_items.h"
 #include "render/scope_tree.h"
+#include "views/services/job_tracker.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <atomic>
@@ -78,7 +78,7 @@ Q_SIGNALS:
 
 private:
     void requestLayout();
-    void onLayoutDone();
+    void onLayoutDone(GraphDrawing result);
     void updateStatus();
     void applySearch(bool select);
     void stepSearch(int step);  // +1 next, -1 previous, wrapping
@@ -92,7 +92,8 @@ private:
     std::shared_ptr<const replay::ReplayReport> m_report;
     std::vector<NodeMark> m_marks;
     QString m_layoutProgram;
-    quint64 m_generation = 0;
+    std::shared_ptr<JobTracker> m_jobs = JobTracker::shared();
+    JobId m_layoutJob = 0;
     bool m_running = false;
     bool m_refit = true;            // fit the view when the next layout arrives (a new graph)
     int m_selected = -1;
@@ -102,8 +103,6 @@ private:
     render::ScopeView m_scopeView;
     int m_focusScope = 0;
     QLabel* m_breadcrumb = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    QFutureWatcher<GraphDrawing>* m_watcher = nullptr;
     std::vector<int> m_hits;
     int m_hitIndex = -1;
     QString m_error;

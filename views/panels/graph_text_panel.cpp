@@ -12,12 +12,10 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QTextBlock>
-#include <QFutureWatcher>
 #include <QApplication>
 #include <QPlainTextDocumentLayout>
 #include <QTextDocument>
 #include <QThread>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 
 #include <unordered_map>
@@ -89,7 +87,8 @@ void GraphTextPanel::showGraph(std::shared_ptr<const io::LoadedGraph> shared)
     m_details->setText(details);
     m_details->setToolTip(QString::fromStdString(e.path));
 
-    ++m_generation;
+    m_jobs->discard(m_prepareJob);  // a preparation still running is of no use any more
+    m_prepareJob = 0;
     m_selected = -1;
     m_problemLines.clear();
     m_problemColors.clear();
@@ -107,17 +106,11 @@ void GraphTextPanel::showGraph(std::shared_ptr<const io::LoadedGraph> shared)
     m_moving = true;
     m_text->setPlainText(tr("Preparing the code of %1 nodes …").arg(g.nodes.size()));
     m_moving = false;
-    const quint64 generation = m_generation;
-    auto* watcher = new QFutureWatcher<PreparedCode>(this);
-    connect(watcher, &QFutureWatcher<PreparedCode>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        PreparedCode code = watcher->result();
-        if (generation == m_generation)
-            setCode(std::move(code));
-        else
-            delete code.document;
-    });
-    watcher->setFuture(QtConcurrent::run([shared] { return prepareCode(*shared); }));
+    m_prepareJob = m_jobs->run(this, QStringLiteral("code"), [shared](const JobContext&) { return prepareCode(*shared); },
+                               [this](PreparedCode code) {
+                                   m_prepareJob = 0;
+                                   setCode(std::move(code));
+                               });
 }
 
 GraphTextPanel::PreparedCode GraphTextPanel::prepareCode(const io::LoadedGraph& loaded)
@@ -157,7 +150,8 @@ GraphTextPanel::PreparedCode GraphTextPanel::prepareCode(const io::LoadedGraph& 
         document->setUndoRedoEnabled(false);
         document->setPlainText(out.text);
         document->moveToThread(qApp->thread());
-        out.document = document;
+        out.document = std::make_shared<PreparedCode::OwnedDocument>();
+        out.document->document = document;
     }
     return out;
 }
@@ -168,12 +162,12 @@ void GraphTextPanel::setCode(PreparedCode code)
     m_nodeOfLine = std::move(code.nodeOfLine);
     m_highlighter->setLazy(m_lineOfNode.size() > kAsyncAboveNodes);
     m_moving = true;
-    if (code.document) {
+    if (QTextDocument* document = code.document ? code.document->take() : nullptr) {
         // Built on the pool thread and handed to this one: swapping documents costs no per-line work here.
         // Parented to the editor, the document is the editor's: the next setDocument deletes it.
-        code.document->setParent(m_text);
+        document->setParent(m_text);
         m_highlighter->setDocument(nullptr);  // setDocument below repaints: no highlighting of the old document then
-        m_text->setDocument(code.document);
+        m_text->setDocument(document);
         m_highlighter->setDocument(m_text->document());
     } else {
         m_text->setPlainText(code.text);
@@ -280,7 +274,8 @@ void GraphTextPanel::updateSelections()
 
 void GraphTextPanel::showMessage(const QString& title, const QString& body)
 {
-    ++m_generation;
+    m_jobs->discard(m_prepareJob);  // a preparation still running is of no use any more
+    m_prepareJob = 0;
     m_title->setText(title);
     m_details->clear();
     m_details->setToolTip({});

@@ -4,11 +4,13 @@
 // selectNode() marks the node's line and scrolls to it; moving the cursor onto a node name (or onto a line that
 // defines one) emits nodeSelected. Lines of nodes a replay found fault with are tinted.
 #include "io/graph_source.h"
+#include "views/services/job_tracker.h"
 
 #include <QTextDocument>
 #include <QWidget>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QLabel;
@@ -51,15 +53,21 @@ private:
     struct PreparedCode {
         QString text;
         std::vector<int> lineOfNode, nodeOfLine;
-        // Made off the GUI thread for large graphs (else null); owned by whoever receives the result: setCode, or
-        // the watcher that drops a stale result.
-        QTextDocument* document = nullptr;
+        // Made off the GUI thread for large graphs (else null); setCode takes it, a dropped result deletes it.
+        struct OwnedDocument {
+            QTextDocument* document = nullptr;
+            ~OwnedDocument() { delete document; }
+            QTextDocument* take() { return std::exchange(document, nullptr); }
+        };
+        std::shared_ptr<OwnedDocument> document;
     };
     static PreparedCode prepareCode(const io::LoadedGraph& loaded);
     void setCode(PreparedCode code);
     void onCursorMoved();
     void updateSelections();
 
+    std::shared_ptr<JobTracker> m_jobs = JobTracker::shared();
+    JobId m_prepareJob = 0;
     QLabel* m_title = nullptr;
     QLabel* m_details = nullptr;
     QPlainTextEdit* m_text = nullptr;
@@ -70,7 +78,6 @@ private:
     std::vector<QColor> m_problemColors;
     int m_selected = -1;
     bool m_moving = false;  // selectNode moves the cursor: no signal
-    quint64 m_generation = 0;
     class PythonHighlighter* m_highlighter = nullptr;
 };
 

@@ -5,6 +5,7 @@
 #include "io/text_file.h"
 #include "minimize/minimizer.h"
 #include "minimize/result_export.h"
+#include "views/services/replay_service.h"
 #include "worker/replay_worker.h"
 
 #include <QCheckBox>
@@ -15,12 +16,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <filesystem>
 
@@ -28,7 +27,8 @@ namespace fxray::views {
 
 MinimizePanel::MinimizePanel(QWidget* parent)
     : QWidget(parent)
-    , m_program(QString::fromStdString(worker::ReplayWorker::locateProgram(QCoreApplication::applicationFilePath().toStdString())))
+    , m_service(ReplayService::shared())
+    , m_program(m_service->defaultProgram())
     , m_outputRoot(QDir::temp().filePath(QStringLiteral("fxray-minimized")))
     , m_graphLabel(new QLabel(tr("No graph selected")))
     , m_until(new QComboBox)
@@ -86,9 +86,7 @@ MinimizePanel::MinimizePanel(QWidget* parent)
 
 MinimizePanel::~MinimizePanel()
 {
-    if (m_cancel)
-        m_cancel->cancelled.store(true);
-    m_job.waitForFinished();
+    m_service->discard(m_job);  // stops at its next query; nothing waits for it
 }
 
 void MinimizePanel::setGraph(const QString& address, const QString& title)
@@ -160,33 +158,29 @@ void MinimizePanel::start()
     }
     m_log->appendPlainText(tr("Minimizing %1 until %2 on %3…").arg(m_title, until, m_device->currentText()));
     m_live->setText(tr("starting the replay worker…"));
-    m_cancel = std::make_shared<replay::CancelToken>();
     setRunning(true);
 
-    const std::string address = m_address.toStdString(), program = m_program.toStdString();
+    ReplayRequest request;
+    request.program = m_program;
+    request.device = m_device->currentText();
+    request.tag = QStringLiteral("minimize");
+    request.label = tr("minimize %1").arg(m_title);
+    request.timeout = std::chrono::minutes(2);  // a candidate that hangs ends its query, not the search
+    const std::string address = m_address.toStdString();
     const std::string out = outDir.toStdString(), untilText = until.toStdString();
-    auto cancel = m_cancel;
-    QPointer<MinimizePanel> self(this);
-    m_job = QtConcurrent::run([self, options, address, program, out, untilText, cancel]() mutable {
-        auto post = [self](auto fn) {
-            QMetaObject::invokeMethod(self.data(), [self, fn] {
-                if (self)
-                    fn(self.data());
-            }, Qt::QueuedConnection);
-        };
+    m_job = m_service->submit(this, request, [this, options, address, out, untilText](worker::ReplayWorker& runner,
+                                                                                     const JobContext& job) mutable {
+        auto post = [&job, this](auto fn) { job.post([this, fn] { fn(this); }); };
         try {
             const io::LoadedGraph original = io::loadAddress(address);
+            const int startsBefore = runner.starts();  // the device's worker is shared: count this search's starts
             const std::filesystem::path scratch = std::filesystem::path(out) / ".candidate";
             options.exportForCommand = minimize::candidateReproWriter(options, scratch.string());
-            worker::WorkerConfig wc;
-            wc.program = program;
-            wc.replayTimeout = std::chrono::minutes(2);
-            worker::ReplayWorker runner(wc);
             auto sink = [&](const minimize::MinimizeProgress& p) {
                 const QString strategy = QString::fromStdString(p.strategy);
                 post([=](MinimizePanel* panel) { panel->onProgress(strategy, p.nodesLeft, p.queries, p.elapsedS); });
             };
-            const minimize::MinimizeResult res = minimize::minimizeGraph(original, options, runner, cancel.get(), sink);
+            const minimize::MinimizeResult res = minimize::minimizeGraph(original, options, runner, job.cancelToken(), sink);
             io::removeTree(scratch.string());
             QString log;
             for (const auto& l : res.log)
@@ -196,7 +190,7 @@ void MinimizePanel::start()
                 post([=](MinimizePanel* panel) { panel->onDone({}, log + why, 0, false); });
                 return;
             }
-            json::Value summary = minimize::summaryJson(original, options, res, untilText, runner.starts());
+            json::Value summary = minimize::summaryJson(original, options, res, untilText, runner.starts() - startsBefore);
             const minimize::ExportedResult files = minimize::exportResult(res, options, out, summary);
             const QString text = log + QStringLiteral("%1 → %2 nodes in %3 queries, %4 s%5\nwritten to %6")
                                            .arg(res.originalNodes)
@@ -213,12 +207,14 @@ void MinimizePanel::start()
             post([=](MinimizePanel* panel) { panel->onDone({}, message, 0, false); });
         }
     });
+    const QString busy = m_service->runningLabel(request.device, m_program);
+    if (!busy.isEmpty())
+        m_live->setText(tr("waiting for the %1 worker: it runs %2").arg(ReplayService::laneDevice(request.device), busy));
 }
 
 void MinimizePanel::cancel()
 {
-    if (m_cancel)
-        m_cancel->cancelled.store(true);
+    m_service->cancel(m_job);
     m_live->setText(tr("cancelling…"));
 }
 

@@ -3,12 +3,14 @@
 // with candidates replayed in `fxray worker` processes. What counts as failing (mismatch, error[:REGEX], nan,
 // diverge[:DEVICE], cmd:COMMAND, combinable with ','), the device, the seed and whether a NaN's statement stays
 // whole; Run / Cancel; a live line (strategy, nodes left, queries, seconds) and the log of accepted steps.
-// The search runs on a pool thread; cancelling stops it at the next query (the smallest graph so far is kept).
+// The search runs on the device's lane of the GUI's ReplayService (its worker shared with the Replay dock and the
+// Stages tab); cancelling stops it at the next query (the smallest graph so far is kept).
 // The result is written to a folder (seed-layout dump, repro.py, minimize.json) and announced by finished(),
 // on which the main window opens it in a new tab.
+#include "views/services/job_context.h"
+
 #include <QWidget>
 
-#include <QFuture>
 #include <memory>
 
 class QCheckBox;
@@ -24,6 +26,8 @@ struct CancelToken;
 }
 
 namespace fxray::views {
+
+class ReplayService;
 
 class MinimizePanel : public QWidget {
     Q_OBJECT
@@ -58,10 +62,10 @@ private:
     void onDone(const QString& dump, const QString& message, int nodes, bool ok);
     void setRunning(bool running);
 
+    std::shared_ptr<ReplayService> m_service;  // first: m_program is initialised from it
     QString m_address, m_title, m_program, m_outputRoot;
     bool m_running = false;
-    std::shared_ptr<replay::CancelToken> m_cancel;
-    QFuture<void> m_job;
+    JobId m_job = 0;
 
     QLabel* m_graphLabel = nullptr;
     QComboBox* m_until = nullptr;

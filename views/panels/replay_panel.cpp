@@ -2,7 +2,8 @@
 
 #include "base/error.h"
 #include "views/models/replay_results_model.h"
-#include "views/panels/replay_panel_engine.h"
+#include "views/panels/replay_panel_stream.h"
+#include "views/services/replay_service.h"
 #include "worker/replay_worker.h"
 
 #include <QCheckBox>
@@ -45,6 +46,7 @@ const QString kSettingsCudaGraph = QStringLiteral("replay/cudaGraph");
 const QString kSettingsProblemsOnly = QStringLiteral("replay/problemsOnly");
 const QString kSettingsSweepSeeds = QStringLiteral("replay/sweepSeeds");
 const QString kSettingsSweepUntil = QStringLiteral("replay/sweepUntil");
+const QString kSettingsRepeatRuns = QStringLiteral("replay/repeatRuns");
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -94,8 +96,8 @@ QString whereText(const replay::ReplayReport& r)
 
 ReplayPanel::ReplayPanel(QWidget* parent)
     : QWidget(parent)
-    , m_program(QString::fromStdString(worker::ReplayWorker::locateProgram(QCoreApplication::applicationFilePath().toStdString())))
-    , m_engine(std::make_shared<detail::ReplayEngine>())
+    , m_service(ReplayService::shared())
+    , m_program(m_service->defaultProgram())
     , m_model(new ReplayResultsModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_reportTimer(new QTimer(this))
@@ -115,10 +117,6 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     , m_table(new QTableView)
 {
     setObjectName(QStringLiteral("replayPanel"));
-    // One thread: jobs queue behind each other instead of contending for the worker, and none of them takes a
-    // thread of the global pool that the graph layout and the diff use.
-    m_pool.setMaxThreadCount(1);
-
     m_graphLabel->setWordWrap(true);
     m_graphLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_device->setObjectName(QStringLiteral("replayDevice"));
@@ -196,10 +194,14 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     sweep->addWidget(new QLabel(tr("until")));
     sweep->addWidget(m_sweepUntil, 1);
     form->addRow(tr("Sweep seeds"), sweep);
+    form->addRow(tr("Repeat runs"), m_repeatRuns);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_stop);
     buttons->addWidget(m_progress, 1);
+    auto* hunt = new QHBoxLayout;
+    hunt->addWidget(m_replaySeed);
+    hunt->addStretch(1);
     auto* filter = new QHBoxLayout;
     filter->addWidget(m_status, 1);
     filter->addWidget(m_problemsOnly);
@@ -209,6 +211,7 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     optionsLayout->setContentsMargins(0, 0, 0, 0);
     optionsLayout->addLayout(form);
     optionsLayout->addLayout(buttons);
+    optionsLayout->addLayout(hunt);
     optionsLayout->addStretch(1);
     options->setMaximumWidth(340);
     auto* results = new QVBoxLayout;
@@ -229,7 +232,7 @@ ReplayPanel::ReplayPanel(QWidget* parent)
             [this](const QModelIndex& current) { onCurrentRowChanged(current); });
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) { onCurrentRowChanged(index); });
     connect(m_reportTimer, &QTimer::timeout, this, [this] {
-        if (m_running && m_cancel && !m_cancel->cancelled.load())
+        if (m_running && !m_cancelling)
             m_status->setText(summaryText());
         Q_EMIT reportChanged();
     });
@@ -239,10 +242,9 @@ ReplayPanel::ReplayPanel(QWidget* parent)
 
 ReplayPanel::~ReplayPanel()
 {
-    for (const auto& token : {m_cancel, m_probeCancel})
-        if (token)
-            token->cancelled.store(true);
-    m_pool.waitForDone();
+    // Nothing waits: the service kills the worker's replay and drops what the jobs would still say.
+    m_service->discard(m_job);
+    m_service->discard(m_probeJob);
 }
 
 void ReplayPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph, const QString& address, const QString& title)
@@ -263,6 +265,7 @@ void ReplayPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph, const Q
     m_report.reset();
     m_sweepResult.reset();
     m_sweepLine.clear();
+    m_replaySeed->hide();
     m_reportTimer->stop();
     updateInputsChoice();
     if (m_graph)
@@ -295,30 +298,29 @@ void ReplayPanel::showEvent(QShowEvent* event)
         probeDevices();
 }
 
-// Asks the worker which CUDA devices it sees, on the pool (starting a worker loads LibTorch and CUDA). The
-// worker stays up for the first run.
+// Asks the CPU worker which CUDA devices it sees, through the replay service (starting a worker loads LibTorch and
+// CUDA). The worker stays up for the first run.
 void ReplayPanel::probeDevices()
 {
     m_probedProgram = m_program;
-    if (m_probeCancel)
-        m_probeCancel->cancelled.store(true);
-    m_probeCancel = std::make_shared<replay::CancelToken>();
-    auto cancel = m_probeCancel;
-    auto engine = m_engine;
+    ReplayRequest request;
+    request.program = m_program;
+    request.tag = QStringLiteral("probe");
+    request.label = tr("device probe");
     const QString program = m_program;
-    m_pool.start([this, engine, cancel, program] {
-        if (cancel->cancelled.load())
+    m_probeJob = m_service->submit(this, request, [this, program](worker::ReplayWorker& w, const JobContext& job) {
+        if (job.cancelled())
             return;
         int devices = -1;
         QString why;
         try {
-            devices = engine->workerFor(program.toStdString()).cudaDevices(cancel.get());
+            devices = w.cudaDevices(job.cancelToken());
         } catch (const Error& e) {
             why = QString::fromUtf8(e.what());
         }
         if (devices < 0 && why.isEmpty())
             return;  // cancelled: the next run asks again
-        QMetaObject::invokeMethod(this, [this, program, devices, why] { setDevices(program, devices, why); }, Qt::QueuedConnection);
+        job.post([this, program, devices, why] { setDevices(program, devices, why); });
     });
 }
 
@@ -386,17 +388,15 @@ void ReplayPanel::setRunning(bool running)
     m_run->setEnabled(!running && m_graph != nullptr);
     m_stop->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_seed, m_inputs, m_intLow, m_intHigh, m_stopOnFirst, m_cudaGraph,
-                                                          m_sweepSeeds, m_sweepUntil})
+                                                          m_sweepSeeds, m_sweepUntil, m_repeatRuns, m_replaySeed})
         w->setEnabled(!running);
 }
 
 void ReplayPanel::supersede()
 {
-    if (m_cancel)
-        m_cancel->cancelled.store(true);
-    m_cancel.reset();
+    m_service->discard(m_job);
+    m_job = 0;
     m_stream.reset();
-    ++m_generation;
     setRunning(false);
 }
 
@@ -413,13 +413,12 @@ void ReplayPanel::start()
         Q_EMIT failed(why);
         return;
     }
-    const quint64 generation = ++m_generation;
-    m_cancel = std::make_shared<replay::CancelToken>();
+    m_cancelling = false;
     m_stream = std::make_shared<detail::ReplayStream>();
     m_sweepLine.clear();
-    m_sweeping = m_sweepSeeds->value() > 1;
+    m_sweeping = huntsFaults();
     if (m_sweeping)
-        return startSweep(o, generation);
+        return startSweep(o);
     m_model->replaceReport(skeletonFor(*m_graph, o));  // same rows: the selection stays
     m_reportLive = true;
     m_reportDirty = true;
@@ -429,41 +428,32 @@ void ReplayPanel::start()
     m_status->setText(tr("starting the replay worker…"));
     Q_EMIT reportChanged();
 
-    auto engine = m_engine;
     auto graph = m_graph;
-    auto cancel = m_cancel;
     auto stream = m_stream;
-    const std::string program = m_program.toStdString();
     const QString programName = m_program;
     const bool askDevices = m_cudaDevices < 0;
-    m_pool.start([this, engine, graph, cancel, stream, program, programName, o, generation, askDevices] {
-        auto post = [&] {  // with stream->mutex held
-            if (stream->posted)
-                return;
-            stream->posted = true;
-            QMetaObject::invokeMethod(this, [this, generation] { drain(generation); }, Qt::QueuedConnection);
-        };
+    m_job = m_service->submit(this, runRequest(o, tr("replay %1").arg(m_title)),
+                              [this, graph, stream, programName, o, askDevices](worker::ReplayWorker& w, const JobContext& job) {
         auto nodes = [&](std::size_t index, const replay::NodeResult& result) {
             std::lock_guard lock(stream->mutex);
             stream->nodes.emplace_back(index, result);
-            post();
+            stream->requestDrain(job, [this] { drain(); });
         };
         auto progress = [&](std::size_t done, std::size_t total) {
             std::lock_guard lock(stream->mutex);
             stream->done = done;
             stream->total = total;
-            post();
+            stream->requestDrain(job, [this] { drain(); });
         };
         std::shared_ptr<const replay::ReplayReport> report;
         int devices = -1;
-        if (cancel->cancelled.load()) {
-            // Cancelled while queued (behind the device probe or a superseded run): the worker is left alone.
+        if (job.cancelled()) {
+            // Cancelled while queued (behind the device probe or another panel's job): the worker is left alone.
             replay::ReplayReport r = skeletonFor(*graph, o);
             r.cancelled = true;
             report = std::make_shared<const replay::ReplayReport>(std::move(r));
         } else {
-            worker::ReplayWorker& w = engine->workerFor(program);
-            report = std::make_shared<const replay::ReplayReport>(w.run(*graph, o, cancel.get(), progress, nodes));
+            report = std::make_shared<const replay::ReplayReport>(w.run(*graph, o, job.cancelToken(), progress, nodes));
             // The worker is up after a run that did not crash it: asking it costs nothing then.
             if (askDevices && w.pid() >= 0) {
                 try {
@@ -472,28 +462,47 @@ void ReplayPanel::start()
                 }
             }
         }
-        QMetaObject::invokeMethod(this, [this, generation, report, devices, programName] {
+        job.post([this, report, devices, programName] {
             if (devices >= 0 && devices != m_cudaDevices)
                 setDevices(programName, devices, {});
-            onFinished(generation, report);
-        }, Qt::QueuedConnection);
+            onFinished(report);
+        });
     });
+    showQueue();
+}
+
+ReplayRequest ReplayPanel::runRequest(const replay::ReplayOptions& o, const QString& label) const
+{
+    ReplayRequest request;
+    request.program = m_program;
+    request.device = QString::fromStdString(o.device);
+    request.tag = QStringLiteral("run");
+    request.label = label;
+    return request;
+}
+
+// Another panel's job holds this device's worker: say so until this run starts (the service runs one at a time).
+void ReplayPanel::showQueue()
+{
+    const QString device = m_device->currentData().toString();
+    const QString busy = m_service->runningLabel(device, m_program);
+    if (!busy.isEmpty() && m_service->isActive(m_job))
+        m_status->setText(tr("waiting for the %1 worker: it runs %2").arg(ReplayService::laneDevice(device), busy));
 }
 
 void ReplayPanel::cancel()
 {
     if (!m_running)
         return;
-    if (m_cancel)
-        m_cancel->cancelled.store(true);
-    if (m_probeCancel)
-        m_probeCancel->cancelled.store(true);  // a run queued behind the device probe must not wait for it
+    m_cancelling = true;
+    m_service->cancel(m_job);
+    m_service->cancel(m_probeJob);  // a run queued behind the device probe must not wait for it
     m_status->setText(tr("cancelling…"));
 }
 
-void ReplayPanel::drain(quint64 generation)
+void ReplayPanel::drain()
 {
-    if (generation != m_generation || !m_running || !m_stream)
+    if (!m_running || !m_stream)
         return;
     std::vector<std::pair<std::size_t, replay::NodeResult>> nodes;
     std::size_t done = 0, total = 0;
@@ -504,10 +513,10 @@ void ReplayPanel::drain(quint64 generation)
         total = m_stream->total;
         m_stream->posted = false;
     }
-    if (total > 0) {
+    if (total > 0 && !(m_sweeping && total == 1)) {  // one seed's repeat runs: the bar stays busy
         m_progress->setRange(0, static_cast<int>(total));
         m_progress->setValue(static_cast<int>(done));
-        if (m_sweeping && !(m_cancel && m_cancel->cancelled.load()))
+        if (m_sweeping && !m_cancelling)
             m_status->setText(tr("sweeping — %1 of %2 seeds clean so far").arg(done).arg(total));
     }
     if (!nodes.empty()) {
@@ -518,12 +527,13 @@ void ReplayPanel::drain(quint64 generation)
     }
 }
 
-void ReplayPanel::onFinished(quint64 generation, std::shared_ptr<const replay::ReplayReport> report)
+void ReplayPanel::onFinished(std::shared_ptr<const replay::ReplayReport> report)
 {
-    if (generation != m_generation || !m_running)
+    if (!m_running)
         return;
     m_stream.reset();
-    m_cancel.reset();
+    m_job = 0;
+    m_cancelling = false;
     m_reportTimer->stop();
     m_model->replaceReport(*report);
     m_report = std::move(report);
@@ -633,6 +643,7 @@ void ReplayPanel::saveSettings(QSettings& settings) const
     settings.setValue(kSettingsProblemsOnly, m_problemsOnly->isChecked());
     settings.setValue(kSettingsSweepSeeds, m_sweepSeeds->value());
     settings.setValue(kSettingsSweepUntil, m_sweepUntil->currentData().toString());
+    settings.setValue(kSettingsRepeatRuns, m_repeatRuns->value());
 }
 
 void ReplayPanel::restoreSettings(const QSettings& settings)
@@ -653,6 +664,7 @@ void ReplayPanel::restoreSettings(const QSettings& settings)
     m_cudaGraph->setChecked(settings.value(kSettingsCudaGraph, false).toBool());
     m_problemsOnly->setChecked(settings.value(kSettingsProblemsOnly, false).toBool());
     setSweep(settings.value(kSettingsSweepSeeds, 1).toInt(), settings.value(kSettingsSweepUntil, QStringLiteral("nan,mismatch,error")).toString());
+    setRepeatRuns(settings.value(kSettingsRepeatRuns, 0).toInt());
 }
 
 }  // namespace fxray::views

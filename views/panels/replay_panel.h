@@ -5,19 +5,21 @@
 // the range of unconstrained int inputs, stop at the first failing node; Run / Cancel, a progress bar, and the
 // results table (ReplayResultsModel), optionally only the problem rows. Selecting a row announces its node.
 //
-// Sweep (replay_panel_sweep.cpp): with "Sweep seeds" above 1, Run replays seeds Seed, Seed + 1, ... in the worker
-// (one request) until one fails the way "Until" says; the progress bar counts seeds, Cancel stops it, and the
-// failing seed's report fills the table, its seed in the Seed box: Run again reproduces it.
+// Fault hunts (replay_panel_sweep.cpp): with "Sweep seeds" above 1, Run replays seeds Seed, Seed + 1, ... in the
+// worker (one request) until one fails the way "until" says; with "Repeat runs" N, each seed's inputs run N more
+// times and the first node whose output bits differ between runs is named and selected. The progress bar counts
+// seeds, Cancel stops it, the failing seed's report fills the table, its seed in the Seed box, and "Replay seed S"
+// replays it alone.
 //
-// Jobs run on the panel's own one-thread pool, which owns the worker (kept alive across runs: LibTorch starts
-// once; a dead worker is respawned by the next run). Each run has a generation id: results of a run that was
-// superseded (setGraph, a new start) are dropped. Node results arrive coalesced: at most one update is queued
-// to the GUI thread at a time, and reportChanged() is throttled.
+// Jobs go through the GUI's ReplayService (views/services): one worker per device, shared with the Stages tab and
+// the Minimize dock, kept alive across runs (LibTorch starts once; a dead worker is replaced by the next run). A
+// run that is superseded (setGraph, a new start) is replaced there, and its results are dropped. Node results
+// arrive coalesced: at most one update is queued to the GUI thread at a time, and reportChanged() is throttled.
 #include "io/graph_source.h"
 #include "replay/replay_types.h"
 #include "replay/seed_sweep.h"
+#include "views/services/job_context.h"
 
-#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>
@@ -37,9 +39,10 @@ class QTimer;
 namespace fxray::views {
 
 class ReplayResultsModel;
+class ReplayService;
+struct ReplayRequest;
 
 namespace detail {
-struct ReplayEngine;
 struct ReplayStream;
 }  // namespace detail
 
@@ -47,7 +50,7 @@ class ReplayPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ReplayPanel(QWidget* parent = nullptr);
-    ~ReplayPanel() override;  // cancels a running replay and waits for its job
+    ~ReplayPanel() override;  // drops a running replay (its worker's replay is killed; nothing waits for it)
 
     // The graph Run replays (nullptr disables Run). A different graph cancels a running replay and clears the
     // results; the same graph again keeps them.
@@ -76,8 +79,14 @@ public:
 
     // Seeds a Run sweeps (1: a plain replay) and what stops it ("nan", "mismatch", "error", several joined by ',').
     void setSweep(int seeds, const QString& until);
+    // Repeat runs (0: off): each seed's inputs replayed this many more times, every node's output bits compared;
+    // Run stops at the first node that is not deterministic (`fxray replay --repeat N --until diverge`).
+    void setRepeatRuns(int runs);
+    int repeatRuns() const;
     // The last finished sweep of this graph; null before one.
     std::shared_ptr<const replay::SweepResult> sweepResult() const { return m_sweepResult; }
+    // "Replay seed S": the seed the last sweep stopped at, alone (as the button under the options does).
+    void replayFailingSeed();
 
     void saveSettings(QSettings& settings) const;  // keys under "replay/"
     void restoreSettings(const QSettings& settings);
@@ -96,12 +105,16 @@ protected:
 
 private:
     replay::ReplayOptions options() const;
+    ReplayRequest runRequest(const replay::ReplayOptions& o, const QString& label) const;
+    void showQueue();
     void probeDevices();
     void setDevices(const QString& program, int cudaDevices, const QString& why);
-    void drain(quint64 generation);
-    void onFinished(quint64 generation, std::shared_ptr<const replay::ReplayReport> report);
-    void startSweep(const replay::ReplayOptions& o, quint64 generation);
-    void onSweepFinished(quint64 generation, std::shared_ptr<const replay::SweepResult> result);
+    void drain();
+    void onFinished(std::shared_ptr<const replay::ReplayReport> report);
+    bool huntsFaults() const;  // Run sweeps seeds or repeats runs
+    void startSweep(replay::ReplayOptions o);
+    void onSweepFinished(std::shared_ptr<const replay::SweepResult> result);
+    QString sweepLineFor(const replay::SweepResult& r) const;
     replay::SweepSpec sweepSpec(const replay::ReplayOptions& o) const;
     void buildSweepOptions();
     void supersede();  // cancels the running job and drops its results
@@ -109,6 +122,7 @@ private:
     void updateInputsChoice();
     void onCurrentRowChanged(const QModelIndex& current);
 
+    std::shared_ptr<ReplayService> m_service;  // first: m_program is initialised from it
     std::shared_ptr<const io::LoadedGraph> m_graph;
     QString m_address, m_title, m_program;
     QString m_probedProgram;  // the program whose CUDA devices were asked for (or are being asked)
@@ -116,19 +130,19 @@ private:
     QString m_wantedDevice;   // a restored device the list does not hold yet
     bool m_preferSaved = false;
 
-    quint64 m_generation = 0;
+    JobId m_job = 0;          // the running replay or sweep
+    JobId m_probeJob = 0;     // the device probe
+    bool m_cancelling = false;
     bool m_running = false;
     bool m_sweeping = false;  // the running job is a sweep: progress counts seeds
     std::shared_ptr<const replay::SweepResult> m_sweepResult;
+    replay::SweepSpec m_sweepSpec;  // of the running or last sweep
     QString m_sweepLine;      // the last sweep's line, ahead of the summary
     bool m_selecting = false;  // selectNode() at work: no nodeActivated
     bool m_reportLive = false; // the model holds a (partial) report of this graph
     mutable bool m_reportDirty = false;
     mutable std::shared_ptr<const replay::ReplayReport> m_report;
-    std::shared_ptr<replay::CancelToken> m_cancel, m_probeCancel;
     std::shared_ptr<detail::ReplayStream> m_stream;
-    std::shared_ptr<detail::ReplayEngine> m_engine;
-    QThreadPool m_pool;  // one thread: one job at a time uses the worker
 
     ReplayResultsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
@@ -143,6 +157,8 @@ private:
     QCheckBox* m_cudaGraph = nullptr;
     QSpinBox* m_sweepSeeds = nullptr;
     QComboBox* m_sweepUntil = nullptr;
+    QSpinBox* m_repeatRuns = nullptr;
+    QPushButton* m_replaySeed = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_stop = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -4,6 +4,7 @@
 #include "io/compile_stages.h"
 #include "replay/stage_compare.h"
 #include "views/models/stage_compare_model.h"
+#include "views/services/replay_service.h"
 #include "worker/replay_worker.h"
 
 #include <QComboBox>
@@ -14,13 +15,11 @@
 #include <QPlainTextEdit>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -28,7 +27,8 @@ namespace fxray::views {
 
 StagesPanel::StagesPanel(QWidget* parent)
     : QWidget(parent)
-    , m_program(QString::fromStdString(worker::ReplayWorker::locateProgram(QCoreApplication::applicationFilePath().toStdString())))
+    , m_service(ReplayService::shared())
+    , m_program(m_service->defaultProgram())
     , m_compileLabel(new QLabel(tr("No compile selected")))
     , m_device(new QComboBox)
     , m_seed(new QSpinBox)
@@ -88,9 +88,7 @@ StagesPanel::StagesPanel(QWidget* parent)
 
 StagesPanel::~StagesPanel()
 {
-    if (m_cancel)
-        m_cancel->cancelled.store(true);
-    m_job.waitForFinished();
+    m_service->discard(m_job);  // its worker's replay is killed; nothing waits for it
 }
 
 void StagesPanel::setCompile(const QString& address)
@@ -133,29 +131,23 @@ void StagesPanel::start()
 {
     if (m_address.isEmpty())
         return;
-    if (m_running)
-        cancel();  // a new run replaces it; its results are dropped by generation
-    const int generation = ++m_generation;
+    ++m_generation;  // a new run replaces a running one: the service drops the older one's results
     replay::StageCompareOptions options;
     options.replay.device = m_device->currentText().trimmed().toStdString();
     options.replay.seed = static_cast<std::uint64_t>(m_seed->value());
     options.outputCode.enabled = m_outputCode;
-    m_cancel = std::make_shared<replay::CancelToken>();
     m_model->clear();
     m_kernel->hide();
     m_summary->setText(tr("starting the replay worker…"));
     m_progress->setRange(0, 0);
     setRunning(true);
-    const std::string address = m_address.toStdString(), program = m_program.toStdString();
-    auto cancelToken = m_cancel;
-    QPointer<StagesPanel> self(this);
-    m_job = QtConcurrent::run([self, options, address, program, cancelToken, generation] {
-        auto post = [self](auto fn) {
-            QMetaObject::invokeMethod(self.data(), [self, fn] {
-                if (self)
-                    fn(self.data());
-            }, Qt::QueuedConnection);
-        };
+    ReplayRequest request;
+    request.program = m_program;
+    request.device = m_device->currentText();
+    request.tag = QStringLiteral("compare");
+    request.label = tr("stage compare of %1").arg(m_address);
+    const std::string address = m_address.toStdString();
+    m_job = m_service->submit(this, request, [this, options, address](worker::ReplayWorker& runner, const JobContext& job) {
         try {
             const io::CompileStages stages = io::compileStages(address, options.withRunnable);
             std::vector<replay::StageResult> rows;
@@ -166,10 +158,7 @@ void StagesPanel::start()
                 r.address = st.entry.address;
                 rows.push_back(std::move(r));
             }
-            post([=](StagesPanel* p) { p->onStages(generation, rows); });
-            worker::WorkerConfig wc;
-            wc.program = program;
-            worker::ReplayWorker runner(wc);
+            job.post([this, rows] { onStages(rows); });
             // Progress at most every 50 ms: a large graph reports every node.
             QElapsedTimer throttle;
             throttle.start();
@@ -177,58 +166,52 @@ void StagesPanel::start()
                 if (done != total && throttle.elapsed() < 50)
                     return;
                 throttle.restart();
-                post([=](StagesPanel* p) { p->onProgress(generation, static_cast<int>(done), static_cast<int>(total)); });
+                job.post([this, done, total] { onProgress(static_cast<int>(done), static_cast<int>(total)); });
             };
             auto stageDone = [&](std::size_t index, const replay::StageResult& r) {
-                post([=](StagesPanel* p) { p->onStageDone(generation, static_cast<int>(index), r); });
+                job.post([this, index, r] { onStageDone(static_cast<int>(index), r); });
             };
-            const replay::StageCompareReport report = replay::compareStages(stages, runner, options, cancelToken.get(), progress, stageDone);
-            post([=](StagesPanel* p) { p->onDone(generation, report); });
+            const replay::StageCompareReport report = replay::compareStages(stages, runner, options, job.cancelToken(), progress, stageDone);
+            job.post([this, report] { onDone(report); });
         } catch (const std::exception& e) {
             const QString message = QString::fromUtf8(e.what());
-            post([=](StagesPanel* p) { p->onError(generation, message); });
+            job.post([this, message] { onError(message); });
         }
     });
+    const QString busy = m_service->runningLabel(request.device, m_program);
+    if (!busy.isEmpty())
+        m_summary->setText(tr("waiting for the %1 worker: it runs %2").arg(ReplayService::laneDevice(request.device), busy));
 }
 
 void StagesPanel::cancel()
 {
-    if (m_cancel)
-        m_cancel->cancelled.store(true);
+    m_service->cancel(m_job);
     if (m_running)
         m_summary->setText(tr("cancelling…"));
 }
 
-void StagesPanel::onStages(int generation, const std::vector<replay::StageResult>& stages)
+void StagesPanel::onStages(const std::vector<replay::StageResult>& stages)
 {
-    if (generation != m_generation)
-        return;
     m_model->setStages(stages);
     m_table->resizeColumnsToContents();
     m_summary->setText(tr("replaying %1 stage(s)…").arg(stages.size()));
 }
 
-void StagesPanel::onStageDone(int generation, int row, const replay::StageResult& result)
+void StagesPanel::onStageDone(int row, const replay::StageResult& result)
 {
-    if (generation != m_generation)
-        return;
     m_model->setResult(row, result);
     m_table->resizeColumnsToContents();
 }
 
-void StagesPanel::onProgress(int generation, int done, int total)
+void StagesPanel::onProgress(int done, int total)
 {
-    if (generation != m_generation)
-        return;
     m_progress->setRange(0, std::max(total, 1));
     m_progress->setValue(done);
     Q_EMIT progressed(done, total);
 }
 
-void StagesPanel::onDone(int generation, const replay::StageCompareReport& report)
+void StagesPanel::onDone(const replay::StageCompareReport& report)
 {
-    if (generation != m_generation)
-        return;
     setRunning(false);
     m_progress->setRange(0, 1);
     m_progress->setValue(1);
@@ -255,10 +238,8 @@ void StagesPanel::onDone(int generation, const replay::StageCompareReport& repor
     Q_EMIT finished(QString::fromStdString(report.verdict));
 }
 
-void StagesPanel::onError(int generation, const QString& message)
+void StagesPanel::onError(const QString& message)
 {
-    if (generation != m_generation)
-        return;
     setRunning(false);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);

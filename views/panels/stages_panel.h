@@ -1,12 +1,13 @@
 #pragma once
 // The Stages tab: one compile's graphs (dynamo, AOT forward, inductor post-grad) replayed on the same inputs side
 // by side (replay/stage_compare.h), the first stage whose outputs diverge highlighted. Device and seed, Run /
-// Cancel, progress over the stages' nodes; each stage replays in an `fxray worker` process from a pool thread.
-// Each run has a generation: results of a run that was cancelled or replaced are dropped. Clicking a stage asks
+// Cancel, progress over the stages' nodes; the stages replay in the device's `fxray worker`, through the GUI's
+// ReplayService (shared with the Replay and Minimize docks): a run that is replaced has its results dropped there. Clicking a stage asks
 // for its graph (openGraph), which the main window shows in the Graph tab.
+#include "views/services/job_context.h"
+
 #include <QWidget>
 
-#include <QFuture>
 #include <memory>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct StageResult;
 
 namespace fxray::views {
 
+class ReplayService;
 class StageCompareModel;
 
 class StagesPanel : public QWidget {
@@ -51,7 +53,7 @@ public:
     StageCompareModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     QString summaryText() const;
-    int generation() const { return m_generation; }
+    int generation() const { return m_generation; }  // runs started so far
 
 Q_SIGNALS:
     void finished(const QString& verdict);       // "agree", "diverge", "failed"
@@ -60,19 +62,19 @@ Q_SIGNALS:
     void openGraph(const QString& address);      // a stage was clicked
 
 private:
-    void onStages(int generation, const std::vector<replay::StageResult>& stages);
-    void onStageDone(int generation, int row, const replay::StageResult& result);
-    void onProgress(int generation, int done, int total);
-    void onDone(int generation, const replay::StageCompareReport& report);
-    void onError(int generation, const QString& message);
+    void onStages(const std::vector<replay::StageResult>& stages);
+    void onStageDone(int row, const replay::StageResult& result);
+    void onProgress(int done, int total);
+    void onDone(const replay::StageCompareReport& report);
+    void onError(const QString& message);
     void setRunning(bool running);
 
+    std::shared_ptr<ReplayService> m_service;  // first: m_program is initialised from it
     QString m_address, m_program;
     bool m_running = false;
     bool m_outputCode = true;
     int m_generation = 0;
-    std::shared_ptr<replay::CancelToken> m_cancel;
-    QFuture<void> m_job;
+    JobId m_job = 0;
 
     QLabel* m_compileLabel = nullptr;
     QComboBox* m_device = nullptr;
