@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <numeric>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -179,38 +180,11 @@ std::string OutputCodeOracle::ask(const std::string& request, replay::CancelToke
     }
 }
 
-std::pair<std::vector<Signature>, replay::ReplayReport> OutputCodeOracle::judge(const io::LoadedGraph& candidate,
-                                                                                const replay::ReplayOptions& options,
-                                                                                replay::ReplayRunner& runner,
-                                                                                replay::CancelToken* cancel)
+std::optional<json::Value> OutputCodeOracle::compileInChild(const io::LoadedGraph& candidate, const replay::ReplayOptions& options,
+                                                            const replay::ReplayReport& replayed, const CandidateFiles& f,
+                                                            replay::CancelToken* cancel)
 {
-    m_problem.clear();
-    const fs::path dir = m_options.scratchDir;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    const std::string in = (dir / "in.pt").string(), ref = (dir / "ref.pt").string(), out = (dir / "out.pt").string();
-    const std::string module = (dir / "candidate.py").string(), readable = (dir / "candidate.readable.py").string();
-    fs::remove(ref, ec);
-    fs::remove(out, ec);
-
-    // 1. fxray's checked replay: its inputs and outputs for the compiled code.
-    replay::StageIo io;
-    io.outputMap.resize(static_cast<std::size_t>(outputCount(candidate.graph)));
-    std::iota(io.outputMap.begin(), io.outputMap.end(), 0);
-    replay::ReplayOptions a = options;
-    a.compareDevice.clear();
-    a.expectedOutputsPath.clear();
-    a.stage = io;
-    a.stage->saveInputs = in;
-    a.stage->saveOutputs = ref;
-    replay::ReplayReport replayed = runner.run(candidate, a, cancel);
-    if (!replayed.fatal.empty() || !fs::exists(ref, ec)) {
-        m_problem = replayed.fatal.empty() ? "fxray's replay of the candidate did not run cleanly (" + replayed.verdict() + ")"
-                                           : replayed.fatal;
-        return {{}, replayed};
-    }
-
-    // 2. The candidate compiled by inductor in the child, run on the same inputs.
+    // The candidate as its repro.py (the module the child compiles) and as readable text (the kernel search runs it).
     io::LoadedGraph concrete = candidate;
     auto symbols = options.symbolValues;
     symbols.insert(replayed.symbols.begin(), replayed.symbols.end());
@@ -221,17 +195,17 @@ std::pair<std::vector<Signature>, replay::ReplayReport> OutputCodeOracle::judge(
     spec.inputs = options;
     spec.inductorConfig = m_options.config;
     try {
-        io::writeTextFile(module, writeReproScript(concrete, spec));
-        io::writeTextFile(readable, graph::printReadable(concrete.graph));
+        io::writeTextFile(f.module, writeReproScript(concrete, spec));
+        io::writeTextFile(f.readable, graph::printReadable(concrete.graph));
     } catch (const Error& e) {
         m_problem = std::string("the candidate cannot be written as a module: ") + e.what();
-        return {{}, replayed};
+        return std::nullopt;
     }
     json::Value req = json::Object{};
-    req["module"] = module;
-    req["graph"] = readable;
-    req["inputs"] = in;
-    req["out"] = out;
+    req["module"] = f.module;
+    req["graph"] = f.readable;
+    req["inputs"] = f.in;
+    req["out"] = f.out;
     req["device"] = options.device;
     json::Value config = json::Object{};
     for (const auto& [k, v] : m_options.config)
@@ -239,26 +213,62 @@ std::pair<std::vector<Signature>, replay::ReplayReport> OutputCodeOracle::judge(
     req["config"] = std::move(config);
     const std::string text = ask(req.dump(), cancel);
     if (text.empty())
-        return {{}, replayed};
+        return std::nullopt;
     json::Value answer;
     try {
         answer = json::parse(text);
     } catch (const Error& e) {
         m_problem = std::string("the compile child's answer is not JSON: ") + e.what();
-        return {{}, replayed};
+        return std::nullopt;
     }
     if (!(answer["ok"].isBool() && answer["ok"].asBool())) {
         m_problem = "inductor could not compile or run the candidate: " + answer.stringOr("error", "?");
+        return std::nullopt;
+    }
+    return answer;
+}
+
+std::pair<std::vector<Signature>, replay::ReplayReport> OutputCodeOracle::judge(const io::LoadedGraph& candidate,
+                                                                                const replay::ReplayOptions& options,
+                                                                                replay::ReplayRunner& runner,
+                                                                                replay::CancelToken* cancel)
+{
+    m_problem.clear();
+    const fs::path dir = m_options.scratchDir;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const CandidateFiles f{(dir / "in.pt").string(), (dir / "ref.pt").string(), (dir / "out.pt").string(),
+                           (dir / "candidate.py").string(), (dir / "candidate.readable.py").string()};
+    fs::remove(f.ref, ec);
+    fs::remove(f.out, ec);
+
+    // 1. fxray's checked replay: its inputs and outputs for the compiled code.
+    replay::StageIo io;
+    io.outputMap.resize(static_cast<std::size_t>(outputCount(candidate.graph)));
+    std::iota(io.outputMap.begin(), io.outputMap.end(), 0);
+    replay::ReplayOptions a = options;
+    a.compareDevice.clear();
+    a.expectedOutputsPath.clear();
+    a.stage = io;
+    a.stage->saveInputs = f.in;
+    a.stage->saveOutputs = f.ref;
+    replay::ReplayReport replayed = runner.run(candidate, a, cancel);
+    if (!replayed.fatal.empty() || !fs::exists(f.ref, ec)) {
+        m_problem = replayed.fatal.empty() ? "fxray's replay of the candidate did not run cleanly (" + replayed.verdict() + ")"
+                                           : replayed.fatal;
         return {{}, replayed};
     }
-
+    // 2. The candidate compiled by inductor in the child, run on the same inputs.
+    const std::optional<json::Value> answer = compileInChild(candidate, options, replayed, f, cancel);
+    if (!answer)
+        return {{}, replayed};
     // 3. Its outputs compared with the replay's, with fxray's tolerances.
     replay::ReplayOptions b = options;
     b.compareDevice.clear();
     b.expectedOutputsPath.clear();
     b.stage = io;
-    b.stage->outputsFrom = out;
-    b.stage->referenceOutputs = ref;
+    b.stage->outputsFrom = f.out;
+    b.stage->referenceOutputs = f.ref;
     const replay::ReplayReport compared = runner.run(candidate, b, cancel);
     if (!compared.fatal.empty()) {
         m_problem = "comparing the compiled code's outputs failed: " + compared.fatal;
@@ -268,7 +278,7 @@ std::pair<std::vector<Signature>, replay::ReplayReport> OutputCodeOracle::judge(
     replayed.reference = "fxray's checked replay (outputs of inductor's compiled code compared with it)";
     for (const replay::OutputComparison& c : compared.comparisons)
         if (!c.ok)
-            return {{signatureOf(answer["kernel"], replayed, c)}, replayed};
+            return {{signatureOf((*answer)["kernel"], replayed, c)}, replayed};
     return {{}, replayed};
 }
 

@@ -11,6 +11,7 @@
 // The failure's signature is "diverge:output_code" + the divergent kernel's node's op + the kernel's kind and the
 // size of its error relative to the node's values (small < 1e-2 <= medium < 1e-1 <= large; nan), so shrinking keeps
 // the same codegen bug. Plain C++: the child and the worker do the torch work.
+#include "base/json.h"
 #include "base/subprocess.h"
 #include "minimize/failure.h"
 #include "io/graph_source.h"
@@ -18,6 +19,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +66,15 @@ public:
     double childSeconds() const { return m_childSeconds; }  // time spent waiting for the child
 
 private:
+    struct CandidateFiles {
+        std::string in, ref, out;   // the replay's inputs and outputs, the compiled code's outputs
+        std::string module, readable;  // the candidate as a repro.py module and as readable graph text
+    };
+    // Writes the candidate's files and asks the child to compile and run it: the child's answer, or nullopt with
+    // m_problem set.
+    std::optional<json::Value> compileInChild(const io::LoadedGraph& candidate, const replay::ReplayOptions& options,
+                                              const replay::ReplayReport& replayed, const CandidateFiles& files,
+                                              replay::CancelToken* cancel);
     // Sends one request, returns the answer's JSON text; "" with m_problem set on timeout / death / cancel.
     std::string ask(const std::string& request, replay::CancelToken* cancel);
     void start();
