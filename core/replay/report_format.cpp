@@ -431,7 +431,7 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
     if (r.cudaGraph)
         out += formatCudaGraph(*r.cudaGraph);
     for (const auto& note : r.notes)
-        out += "  assumed " + note + "\n";
+        out += "  note: " + note + "\n";
     if (!r.chainedFrom.empty()) {
         out += "  chained from " + r.chainedFrom + ": " + std::to_string(r.chainedInputs.size()) + " input(s) from its outputs (";
         for (std::size_t k = 0; k < r.chainedInputs.size() && k < 8; ++k)

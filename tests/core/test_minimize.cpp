@@ -21,6 +21,16 @@ using namespace fxray::minimize;
 
 namespace {
 
+// A node result with the fields a test sets; the rest as a replay leaves them.
+replay::NodeResult nodeResult(std::string name, std::string target, replay::NodeStatus status)
+{
+    replay::NodeResult r;
+    r.name = std::move(name);
+    r.target = std::move(target);
+    r.status = status;
+    return r;
+}
+
 std::string sample(const char* rel) { return std::string(FXRAY_SAMPLES_DIR) + "/" + rel; }
 
 std::vector<std::string> opNames(const graph::Graph& g)
@@ -104,11 +114,13 @@ private Q_SLOTS:
     void signaturesComeFromTheReportInNodeOrder()
     {
         replay::ReplayReport r;
-        replay::NodeResult a{"mm", "aten.mm.default", replay::NodeStatus::Mismatch, {}, "", {}, false, 0, {}};
+        replay::NodeResult a = nodeResult("mm", "aten.mm.default", replay::NodeStatus::Mismatch);
         a.mismatches.push_back({replay::Mismatch::Kind::Stride, 0, "[1, 4]", "[4, 1]"});
-        replay::NodeResult b{"log", "aten.log.default", replay::NodeStatus::Passed, {}, "", {}, true, 0, {}};
-        b.outputs.push_back(replay::OutputStats{"", true, 0, 0, 0, 3, 0, 8});
-        replay::NodeResult c{"add", "aten.add.Tensor", replay::NodeStatus::Error, {}, "boom 3 times", {}, false, 0, {}};
+        replay::NodeResult b = nodeResult("log", "aten.log.default", replay::NodeStatus::Passed);
+        b.nanOrigin = true;
+        b.outputs.push_back(replay::OutputStats{"", true, 0, 0, 0, 3, 0, 8, ""});
+        replay::NodeResult c = nodeResult("add", "aten.add.Tensor", replay::NodeStatus::Error);
+        c.error = "boom 3 times";
         r.nodes = {a, b, c};
         auto all = failuresIn(r, parseFailureSpecs("mismatch,nan,error"));
         QCOMPARE(all.size(), std::size_t(3));

@@ -27,6 +27,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// A node result with the fields a test sets; the rest as a replay leaves them.
+replay::NodeResult nodeResult(std::string name, std::string target, replay::NodeStatus status)
+{
+    replay::NodeResult r;
+    r.name = std::move(name);
+    r.target = std::move(target);
+    r.status = status;
+    return r;
+}
+
 std::string fxrayBinary() { return std::string(FXRAY_BINARY_DIR) + "/app/cli/fxray"; }
 
 std::vector<io::LoadedGraph> sampleGraphs()
@@ -132,12 +142,16 @@ private Q_SLOTS:
         r.address = "a";
         r.device = "cpu";
         r.symbols = {{"s0", 3}};
-        replay::NodeResult n{"mm", "aten.mm.default", replay::NodeStatus::Mismatch, {}, "", {}, true, 1.5, {}};
+        replay::NodeResult n = nodeResult("mm", "aten.mm.default", replay::NodeStatus::Mismatch);
+        n.nanOrigin = true;
+        n.timeUs = 1.5;
         n.schema = "aten::mm(Tensor self, Tensor mat2) -> Tensor";
         n.mismatches.push_back({replay::Mismatch::Kind::Size, 0, "[2, 3]", "[3, 2]"});
-        n.outputs.push_back(replay::OutputStats{"f32[3, 2]", true, -1, 2, 0.5, 1, 0, 6});
+        n.outputs.push_back(replay::OutputStats{"f32[3, 2]", true, -1, 2, 0.5, 1, 0, 6, ""});
         r.nodes.push_back(n);
-        replay::NodeResult mask{"full", "aten.full.default", replay::NodeStatus::Passed, {}, "", {}, false, 0.5, {}, true};
+        replay::NodeResult mask = nodeResult("full", "aten.full.default", replay::NodeStatus::Passed);
+        mask.timeUs = 0.5;
+        mask.nonFiniteConstant = true;
         r.nodes.push_back(mask);
         r.firstNanNode = "mm";
         r.reference = "expected.pt";
