@@ -2,6 +2,8 @@
 # Runs several device scripts in one call of the GPU machine, each with its own log folder, and tars them all into
 # $OUT/logs.tgz (a call brings back at most 8 files). Usage: scripts/device-batch.sh NAME=SCRIPT [ARGS]... ,
 #   e.g. scripts/device-batch.sh dist=scripts/distributed-device.sh oc=scripts/output-code-cuda.sh
+# The logs are tarred after each job, so a call cut at its limit keeps the finished jobs' logs; give the whole
+# batch less than the call's limit (timeout 560 bash scripts/device-batch.sh ...).
 # Each script's last lines are printed; FXRAY_BUILD_DIR is shared so later scripts reuse the first one's build.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,7 @@ for job in "$@"; do
   [ "$rc" -eq 0 ] || status=$rc
   echo "== $name: rc=$rc, $(( $(date +%s) - start )) s"
   tail -15 "$LOGS/$name/run.log"
+  # After every job: a call cut at its time limit still brings back what the finished jobs wrote.
+  tar czf "$FINAL/logs.tgz" -C "$LOGS" .
 done
-tar czf "$FINAL/logs.tgz" -C "$LOGS" .
 exit "$status"
