@@ -7,10 +7,19 @@
    survive, queries, seconds, and the ratio.
 2. A 24-layer transformer stack's forward graph (1,500+ nodes) with a stride mismatch planted by editing one
    annotation (bmm_24, layer 12): fxray minimize on the CPU and, when there is one, on CUDA: queries, seconds.
+3. Issue 27's codegen bug: inductor's planted relu bug (`cpp.inject_relu_bug_TESTING_ONLY = "accuracy"` on the CPU,
+   `triton.` on CUDA: the relu kernel computes x + 1) in a Linear/ReLU stack (tools/runtime/make_output_code_traces.py
+   --layers 24). fxray `minimize --until diverge:output_code` on the compile's AOT inference graph (from its
+   TORCH_TRACE log) against PyTorch's own accuracy minifier on the same model and fault (TORCHDYNAMO_REPRO_AFTER=aot,
+   TORCHDYNAMO_REPRO_LEVEL=4: the run detects the divergence and writes minifier_launcher.py, which is then run).
+   Printed per side: whether it finishes, seconds, result size (aten calls), whether the relu (the root cause) is
+   kept, and for fxray whether its repro.py diverges under plain PyTorch.
 
-usage: bench/minimize_bench.py --fxray build/app/cli/fxray [--devices cpu,cuda] [--work DIR]"""
+usage: bench/minimize_bench.py --fxray build/app/cli/fxray [--devices cpu,cuda] [--cases nan,stride,output_code]
+       [--layers 24] [--width 16] [--minifier-timeout 600] [--work DIR]"""
 import argparse
 import contextlib
+import glob
 import io
 import json
 import os
@@ -90,16 +99,125 @@ def plant_stride(src, dst, node):
     open(readable, "w").write(edited)
 
 
+def forward_ops(text):
+    """aten calls in the (first) forward of a Python file: a minifier repro or fxray's module.py."""
+    at = text.find("def forward")
+    return re.findall(r"torch\.ops\.aten\.(\w+)\.", text[at:] if at >= 0 else "")
+
+
+def last_error(text):
+    lines = [l for l in text.strip().splitlines() if re.match(r"^\w*(Error|Exception)\b", l)]
+    return lines[-1][:160] if lines else (text.strip().splitlines() or ["?"])[-1][:160]
+
+
+def pytorch_minifier(work, device, layers, width, timeout):
+    """PyTorch's accuracy minifier on the planted bug: the model run under TORCHDYNAMO_REPRO_AFTER=aot / LEVEL=4
+    (detects, writes minifier_launcher.py), then the launcher (minifies, writes repro.py next to it)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools", "runtime"))
+    from make_output_code_traces import CHILD
+
+    cwd = os.path.join(work, f"pytorch_minifier_{device}")
+    shutil.rmtree(cwd, ignore_errors=True)
+    os.makedirs(cwd)
+    env = dict(os.environ, TORCHDYNAMO_REPRO_AFTER="aot", TORCHDYNAMO_REPRO_LEVEL="4")
+    env.pop("TORCH_TRACE", None)
+    start = time.perf_counter()
+    p = subprocess.run([sys.executable, "-c", CHILD, device, "1", str(layers), str(width)], cwd=cwd, env=env,
+                       capture_output=True, text=True, timeout=timeout)
+    detect_s = time.perf_counter() - start
+    launchers = glob.glob(os.path.join(cwd, "**", "minifier_launcher.py"), recursive=True)
+    r = {"detect_s": detect_s, "detected": "AccuracyError" in p.stderr or bool(launchers), "finished": False,
+         "minify_s": 0.0, "ops": [], "why": ""}
+    if not launchers:
+        r["why"] = "no minifier_launcher.py: " + last_error(p.stderr)
+        return r
+    launcher = launchers[0]
+    r["ops"] = forward_ops(open(launcher).read())  # the unminimized graph, until the minifier does better
+    start = time.perf_counter()
+    try:
+        q = subprocess.run([sys.executable, launcher], cwd=os.path.dirname(launcher), env=dict(os.environ),
+                           capture_output=True, text=True, timeout=timeout)
+        r["minify_s"] = time.perf_counter() - start
+        out = q.stdout + q.stderr
+        repros = [f for f in glob.glob(os.path.join(cwd, "**", "repro.py"), recursive=True)
+                  if os.path.getmtime(f) >= start - 1]
+        if q.returncode == 0 and repros:
+            r["finished"] = True
+            r["ops"] = forward_ops(open(max(repros, key=os.path.getmtime)).read())
+        else:
+            r["why"] = f"launcher exit {q.returncode}: " + last_error(out)
+    except subprocess.TimeoutExpired:
+        r["minify_s"] = time.perf_counter() - start
+        r["why"] = f"launcher still running after {timeout} s (killed)"
+    return r
+
+
+def output_code_case(args, work, device):
+    """fxray minimize --until diverge:output_code against PyTorch's minifier on the planted relu bug."""
+    traces = os.path.join(work, f"output_code_{device}")
+    start = time.perf_counter()
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "runtime", "make_output_code_traces.py"), "--out", traces,
+                    "--device", device, "--layers", str(args.layers), "--width", str(args.width)],
+                   check=True, capture_output=True, timeout=1800)
+    print(f"(traces captured in {time.perf_counter() - start:.1f} s: {traces})")
+    graph = os.path.join(traces, "planted.log") + "#0/0/aot_inference_graph"
+    out = os.path.join(work, f"minimized_output_code_{device}")
+    start = time.perf_counter()
+    p = subprocess.run([args.fxray, "minimize", graph, "--until", "diverge:output_code", "-o", out, "--device", device,
+                        "--json"], capture_output=True, text=True, env=dict(os.environ, FXRAY_PYTHON=sys.executable),
+                       timeout=args.minifier_timeout)
+    wall = time.perf_counter() - start
+    fx = {"finished": p.returncode == 0, "s": wall, "ops": [], "why": "", "repro": "-"}
+    if p.returncode == 0:
+        r = json.loads(p.stdout)
+        fx["ops"] = forward_ops(open(os.path.join(r["dump"], "module.py")).read())
+        fx["original"] = r["original_nodes"]
+        fx["signature"] = r["signature"]
+        q = subprocess.run([sys.executable, r["repro"], "--device", device], capture_output=True, text=True, timeout=600)
+        fx["repro"] = "diverges" if q.returncode == 1 else f"exit {q.returncode}"
+        fx["detail"] = f"{r['original_nodes']} -> {r['minimized_nodes']} nodes, {r['queries']} queries, " \
+                       f"{r['compile_child_seconds']:.1f} s in the compile child"
+    else:
+        fx["why"] = last_error(p.stderr + p.stdout)
+    ref = pytorch_minifier(work, device, args.layers, args.width, args.minifier_timeout)
+    keeps = lambda ops: "relu" in ops  # noqa: E731
+    print(f"{'':16} {'finished':>8} {'seconds':>8} {'aten calls':>10} {'relu kept':>9}  notes")
+    print(f"{'fxray':16} {str(fx['finished']):>8} {fx['s']:>8.1f} {len(fx['ops']):>10} {str(keeps(fx['ops'])):>9}  "
+          f"{fx.get('detail', fx['why'])}; repro.py: {fx['repro']}; {fx.get('signature', '')}")
+    total = ref["detect_s"] + ref["minify_s"]
+    print(f"{'pytorch minifier':16} {str(ref['finished']):>8} {total:>8.1f} {len(ref['ops']):>10} {str(keeps(ref['ops'])):>9}  "
+          f"detect {ref['detect_s']:.1f} s + minify {ref['minify_s']:.1f} s; {ref['why'] or 'minified'}")
+    print(f"fxray / pytorch minifier: time {fx['s'] / max(total, 1e-9):.2f}x, result size "
+          f"{len(fx['ops'])} vs {len(ref['ops'])} aten calls")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--fxray", required=True)
     ap.add_argument("--devices", default="cpu,cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--cases", default="nan,stride,output_code")
+    ap.add_argument("--layers", type=int, default=24, help="output_code case: Linear/ReLU layers")
+    ap.add_argument("--width", type=int, default=16, help="output_code case: layer width")
+    ap.add_argument("--minifier-timeout", type=int, default=600, help="output_code case: per run of each side, s")
     ap.add_argument("--work", default=None)
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="fxray-minbench-")
+    cases = args.cases.split(",")
+    if "nan" in cases:
+        nan_case(args, work)
+    if "stride" in cases:
+        stride_case(args, work)
+    if "output_code" in cases:
+        for device in args.devices.split(","):
+            print(f"\n== planted relu bug in inductor's generated code, {args.layers}-layer Linear/ReLU stack, {device} ==")
+            output_code_case(args, work, device)
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def nan_case(args, work):
     models = os.path.join(work, "models")
     capture(models, ["resmlp_nan"])
-
     print("== planted NaN, 12-layer residual MLP forward ==")
     dump = os.path.join(models, "resmlp_nan", "resmlp_nan_forward_0")
     r, ops, wall = fxray_minimize(args.fxray, dump, "nan", os.path.join(work, "nan"), "cpu")
@@ -111,6 +229,9 @@ def main():
     print(f"fxray/functorch: queries {r['queries'] / max(ref_calls, 1):.2f}x, time {wall / max(ref_s, 1e-9):.2f}x "
           f"(fxray's time includes starting its worker process and LibTorch)")
 
+
+
+def stride_case(args, work):
     print("\n== planted stride mismatch (bmm_24), 24-layer transformer forward ==")
     for device in args.devices.split(","):
         # Captured on the device itself: recorded CPU tensors are replayed on the CPU whatever --device says.
@@ -121,8 +242,6 @@ def main():
         r, ops, wall = fxray_minimize(args.fxray, planted, "mismatch", os.path.join(work, f"stride_{device}"), device)
         print(f"{device:5} {r['original_nodes']} -> {r['minimized_nodes']} nodes ({ops}), {r['queries']} queries, "
               f"{r['seconds']:.2f} s minimizing, {wall:.2f} s wall, {r['worker_starts']} worker start(s)")
-    if not args.work:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

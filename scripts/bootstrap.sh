@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what fxray needs to build and test, and nothing else. Idempotent: every step checks first.
 #   Debian packages (Qt6, Graphviz, Xvfb, ninja, ccache, ...) when missing,
-#   a Python venv with torch==2.11.0 + pytest outside the repository (FXRAY_VENV, default ~/.cache/fxray/venv),
+#   a Python venv with torch==2.11.0 + pytest + scikit-build-core (pip install of fxray, pyproject.toml) outside the repository (FXRAY_VENV, default ~/.cache/fxray/venv),
 #   and the real-model corpus's libraries (transformers, torchvision, timm, expecttest) in it.
 # Prints what it does. Safe to run on every build.
 set -euo pipefail
@@ -44,12 +44,12 @@ if [ ! -x "$FXRAY_VENV/bin/python" ]; then
   mkdir -p "$(dirname "$FXRAY_VENV")"
   "$PYTHON" -m venv "$FXRAY_VENV"
 fi
-if "$FXRAY_VENV/bin/python" -c "import torch, pytest, numpy, sys; sys.exit(0 if torch.__version__.split('+')[0] == '$TORCH_VERSION' else 1)" 2>/dev/null; then
-  say "venv: torch $TORCH_VERSION, pytest, numpy present in $FXRAY_VENV"
+if "$FXRAY_VENV/bin/python" -c "import torch, pytest, numpy, scikit_build_core, sys; sys.exit(0 if torch.__version__.split('+')[0] == '$TORCH_VERSION' else 1)" 2>/dev/null; then
+  say "venv: torch $TORCH_VERSION, pytest, numpy, scikit-build-core present in $FXRAY_VENV"
 else
-  say "installing torch==$TORCH_VERSION pytest numpy into $FXRAY_VENV (large download, once)"
+  say "installing torch==$TORCH_VERSION pytest numpy scikit-build-core into $FXRAY_VENV (large download, once)"
   "$FXRAY_VENV/bin/python" -m pip install -q --upgrade pip
-  "$FXRAY_VENV/bin/python" -m pip install -q "torch==$TORCH_VERSION" pytest numpy
+  "$FXRAY_VENV/bin/python" -m pip install -q "torch==$TORCH_VERSION" pytest numpy "scikit-build-core>=1.1"
 fi
 
 # The real-model corpus (tools/corpus): model libraries at the versions of the GPU machine. Checked from the

@@ -28,7 +28,8 @@ GLOO_INCLUDE=/usr/include
 if [ ! -f /usr/include/gloo/context.h ]; then
   deb=$(ls .devscratch/debs/libgloo-dev_*.deb 2>/dev/null | head -1)
   if [ -n "$deb" ]; then
-    dpkg -x "$deb" "$WORK/gloo" && GLOO_INCLUDE="$WORK/gloo/usr/include"
+    # Beside the build, not in $WORK: the build cache keeps the path for later configures (device-batch.sh).
+    mkdir -p "$BUILD_DIR" && dpkg -x "$deb" "$BUILD_DIR/_gloo" && GLOO_INCLUDE="$BUILD_DIR/_gloo/usr/include"
   else
     echo "no gloo headers and no .devscratch/debs/libgloo-dev_*.deb: the Gloo groups are not built" | tee -a "$OUT/machine.txt"
     GLOO_INCLUDE=""
@@ -79,4 +80,20 @@ for r in rep["ranks"]:
     print(f"rank {r['rank']}: forward+backward replay {us / 1e3:.1f} ms, collectives {r['collectives_run']}/{r['collectives_total']}")
 print("job wall time (workers' start and rendezvous included):", rep["seconds"], "s")
 EOF
+
+echo "== 4. tlparse's multi-rank logs, ranks 0 and 1, over NCCL (carry .devscratch/corpora/tlparse_test_inputs.tgz)" | tee "$OUT/tlparse_nccl.log"
+tgz=.devscratch/corpora/tlparse_test_inputs.tgz
+if [ -f "$tgz" ]; then
+  mkdir -p "$WORK/tlparse" && tar xzf "$tgz" -C "$WORK/tlparse"
+  for d in multi_rank_logs multi_rank_runtime multi_rank_schedule; do
+    mkdir -p "$WORK/pair/$d"
+    cp "$WORK/tlparse/$d"/dedicated_log_torch_trace_rank_[01]*.log "$WORK/pair/$d/" 2>/dev/null || continue
+    echo "-- $d (ranks 0-1)" | tee -a "$OUT/tlparse_nccl.log"
+    start=$(date +%s.%N)
+    "$FXRAY" replay "$WORK/pair/$d" --device cuda 2>&1 | tail -25 | tee -a "$OUT/tlparse_nccl.log"
+    echo "wall: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.2f", e - s}') s" | tee -a "$OUT/tlparse_nccl.log"
+  done
+else
+  echo "no $tgz: skipped" | tee -a "$OUT/tlparse_nccl.log"
+fi
 rm -rf "$WORK"

@@ -22,12 +22,12 @@ for shape in "1 16" "24 256"; do
   start=$(date +%s.%N)
   "$PY" tools/runtime/make_output_code_traces.py --out "$dir" --device cuda --layers "$1" --width "$2" 2>&1 \
     | tee -a "$OUT/output_code_l$1.log"
-  echo "capture: $(echo "$(date +%s.%N) - $start" | bc) s" | tee -a "$OUT/output_code_l$1.log"
+  echo "capture: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.2f", e - s}') s" | tee -a "$OUT/output_code_l$1.log"
   for which in correct planted; do
     echo "== fxray compare $which (cuda)" | tee -a "$OUT/output_code_l$1.log"
     start=$(date +%s.%N)
     "$FXRAY" compare "$dir/$which.log#0/0" --device cuda -o "$dir/$which.json" 2>&1 | tee -a "$OUT/output_code_l$1.log"
-    echo "compare: $(echo "$(date +%s.%N) - $start" | bc) s" | tee -a "$OUT/output_code_l$1.log"
+    echo "compare: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.2f", e - s}') s" | tee -a "$OUT/output_code_l$1.log"
   done
   "$PY" - "$dir" <<'PYEOF' 2>&1 | tee -a "$OUT/output_code_l$1.log"
 import json, sys

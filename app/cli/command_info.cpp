@@ -4,6 +4,7 @@
 #include "base/json.h"
 #include "commands.h"
 #include "graph/algorithms.h"
+#include "io/dump_provenance.h"
 #include "io/graph_source.h"
 
 #include <cstdio>
@@ -94,6 +95,8 @@ json::Value toJson(const GraphInfo& gi)
     g["warnings"] = std::move(warnings);
     if (gi.loaded->savedInputsPath.size())
         g["saved_inputs"] = gi.loaded->savedInputsPath;
+    if (std::string torch = io::writtenByTorch(gi.entry); !torch.empty())
+        g["written_by_torch"] = torch;
     return g;
 }
 
@@ -161,6 +164,8 @@ int runInfo(const Args& args)
                       << "\n    inputs:";
             for (const io::InputSpec& in : gi.loaded->inputs)
                 std::cout << " " << in.name << ":" << (in.meta ? graph::formatAnnotation(*in.meta) : "?");
+            if (std::string torch = io::writtenByTorch(gi.entry); !torch.empty())
+                std::cout << "\n    written by torch " << torch;
             std::cout << "\n    ops:";
             for (const auto& [op, count] : opHistogram(g))
                 std::cout << " " << op << "×" << count;

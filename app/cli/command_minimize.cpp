@@ -1,5 +1,8 @@
-// `fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|cmd:'COMMAND' [replay options]
-//  [--timeout S] [--split-statement] [--json] -o DIR`
+// `fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|diverge:output_code|cmd:'COMMAND'
+//  [replay options] [--timeout S] [--split-statement] [--inductor-config KEY=VALUE]... [--python PY] [--json] -o DIR`
+// diverge:output_code: each candidate is compiled by inductor in one long-lived Python child and compared with
+// fxray's checked replay (minimize/output_code_oracle.h), under the inductor config the log's compile recorded
+// (its fx_graph_runnable) plus --inductor-config entries; --timeout bounds each candidate's compile and run.
 // Shrinks a failing graph (minimize/minimizer.h) with candidates replayed in `fxray worker` processes, and
 // writes DIR/minimized_<kind>_0/ (seed layout: fxray loads and replays it), DIR/repro.py (plain PyTorch) and
 // DIR/minimize.json. Progress goes to stderr; Ctrl+C stops the search and keeps the smallest graph so far.
@@ -10,6 +13,7 @@
 #include "io/graph_source.h"
 #include "io/text_file.h"
 #include "minimize/minimizer.h"
+#include "minimize/output_code_oracle.h"
 #include "minimize/result_export.h"
 #include "replay_args.h"
 #include "self_exe.h"
@@ -19,6 +23,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <unistd.h>
 
 namespace fxray::cli {
@@ -39,9 +44,11 @@ extern "C" void onInterrupt(int)
 int runMinimize(const Args& args)
 {
     static constexpr std::string_view kUsage =
-        "fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|cmd:'COMMAND' -o DIR [--device D] [--seed N] "
-        "[--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--timeout S] [--split-statement] [--json]";
-    ArgParser p(args, {"--until", "-o", "--device", "--seed", "--floats", "--int-range", "--sym-default", "--timeout"},
+        "fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|diverge:output_code|cmd:'COMMAND' -o DIR "
+        "[--device D] [--seed N] [--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--timeout S] "
+        "[--split-statement] [--inductor-config KEY=VALUE]... [--python PY] [--json]";
+    ArgParser p(args, {"--until", "-o", "--device", "--seed", "--floats", "--int-range", "--sym-default", "--timeout",
+                       "--inductor-config", "--python"},
                 {"--split-statement", "--json"});
     p.expectPositionals(1, kUsage);
     if (!p.value("--until") || !p.value("-o"))
@@ -51,7 +58,12 @@ int runMinimize(const Args& args)
     options.replay = parseReplayOptions(p);
     options.keepStatement = !p.flag("--split-statement");
     const fs::path outDir = *p.value("-o");
-    double timeoutS = 120;
+    bool outputCode = false;
+    for (const auto& f : options.failures)
+        outputCode = outputCode || f.kind == minimize::FailureSpec::Kind::OutputCode;
+    if (!outputCode && (p.value("--inductor-config") || p.value("--python")))
+        throw Error("--inductor-config and --python go with --until diverge:output_code");
+    double timeoutS = outputCode ? 300 : 120;  // a candidate's inductor compile (the first one starts Python too)
     if (auto t = p.value("--timeout")) {
         try {
             timeoutS = std::stod(*t);
@@ -67,6 +79,29 @@ int runMinimize(const Args& args)
     // A command judges the repro script: each candidate is written to a scratch folder first.
     const fs::path scratch = outDir / ".candidate";
     options.exportForCommand = minimize::candidateReproWriter(options, scratch.string());
+
+    // diverge:output_code: the compile's inductor config (from its log), then the command line's on top.
+    std::unique_ptr<minimize::OutputCodeOracle> oracle;
+    if (outputCode) {
+        options.inductorConfig = minimize::inductorConfigOfCompile(original.entry);
+        for (const std::string& e : p.values("--inductor-config")) {
+            auto kv = minimize::parseInductorConfigEntry(e);
+            std::erase_if(options.inductorConfig, [&](const auto& x) { return x.first == kv.first; });
+            options.inductorConfig.push_back(std::move(kv));
+        }
+        std::string config;
+        for (const auto& [k, v] : options.inductorConfig)
+            config += (config.empty() ? "" : ", ") + k + "=" + v;
+        std::fprintf(stderr, "inductor config: %s\n",
+                     config.empty() ? "inductor's defaults (none recorded in the log, no --inductor-config)" : config.c_str());
+        minimize::OutputCodeOracleOptions oo;
+        oo.python = p.value("--python").value_or("");
+        oo.scratchDir = (scratch / "output_code").string();
+        oo.config = options.inductorConfig;
+        oo.timeout = options.commandTimeout;
+        oracle = std::make_unique<minimize::OutputCodeOracle>(std::move(oo));
+        options.oracle = oracle.get();
+    }
 
     worker::WorkerConfig wc;
     wc.program = worker::ReplayWorker::locateProgram(selfExe());
@@ -97,6 +132,10 @@ int runMinimize(const Args& args)
 
     io::removeTree(scratch.string());
     json::Value summary = minimize::summaryJson(original, options, res, *p.value("--until"), runner.starts());
+    if (oracle) {
+        summary["compile_child_starts"] = oracle->childStarts();
+        summary["compile_child_seconds"] = oracle->childSeconds();
+    }
     if (!res.reproduced) {
         if (p.flag("--json"))
             std::cout << summary.dump(json::Style::Pretty) << "\n";

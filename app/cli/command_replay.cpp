@@ -28,13 +28,16 @@
 #include "replay_isolation.h"
 #include "sweep_args.h"
 #include "self_exe.h"
+#include "io/dump_provenance.h"
 #include "io/graph_source.h"
+#include "replay/op_schemas.h"
 #include "replay/replayer.h"
 #include "replay/report_format.h"
 #include "worker/replay_worker.h"
 
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -77,6 +80,67 @@ void printTable(const std::vector<replay::ReplayReport>& reports, const std::vec
         std::cout << "error: " << e << "\n";
 }
 
+#ifdef FXRAY_BUILT_TORCH_VERSION
+// Which of the recorded op schemas (the writing torch's) this LibTorch registers differently, or not at all.
+std::string schemaDifferences(const std::map<std::string, std::string>& recorded)
+{
+    if (recorded.empty())
+        return " (no op schemas recorded to compare: dumps written before fxray recorded them, or a trace log)";
+    std::vector<std::string> differ, missing;
+    for (const auto& [op, schema] : recorded) {
+        const auto here = replay::registeredSchema(op);
+        if (!here)
+            missing.push_back(op);
+        else if (*here != schema)
+            differ.push_back(op);
+    }
+    auto names = [](const std::vector<std::string>& ops) {
+        std::string out;
+        for (std::size_t k = 0; k < ops.size() && k < 6; ++k)
+            out += (k ? ", " : "") + ops[k];
+        return ops.size() > 6 ? out + ", ... (" + std::to_string(ops.size()) + ")" : out;
+    };
+    if (differ.empty() && missing.empty())
+        return "; the " + std::to_string(recorded.size()) + " op schemas the dump records are the same here";
+    std::string out;
+    if (!differ.empty())
+        out += "; schemas differ here: " + names(differ);
+    if (!missing.empty())
+        out += "; not registered here: " + names(missing);
+    return out;
+}
+#endif
+
+// Dumps written by another torch than the LibTorch this module was built against: one warning per torch version
+// (on stderr: --json stays one document), naming the first such graph, how many there are, and the ops whose
+// recorded schemas this LibTorch does not register the same way.
+void warnOtherTorch(const io::Discovery& d)
+{
+#ifdef FXRAY_BUILT_TORCH_VERSION
+    struct Seen {
+        std::string first;
+        int count = 0;
+        std::map<std::string, std::string> schemas;
+    };
+    std::map<std::string, Seen> byVersion;  // written by -> what was seen
+    for (const io::GraphEntry& e : d.graphs)
+        if (std::string v = io::writtenByTorch(e); !v.empty()) {
+            Seen& seen = byVersion[v];
+            if (seen.count++ == 0)
+                seen.first = e.address;
+            if (e.format == io::SourceFormat::SeedDump)  // logs record no schemas
+                seen.schemas.merge(io::opSchemasOfDump(e.path));
+        }
+    for (const auto& [version, seen] : byVersion) {
+        const std::string graphs = seen.count > 1 ? seen.first + " (and " + std::to_string(seen.count - 1) + " more)" : seen.first;
+        if (std::string w = io::torchVersionWarning(graphs, version, FXRAY_BUILT_TORCH_VERSION); !w.empty())
+            std::cerr << "fxray replay: warning: " << w << schemaDifferences(seen.schemas) << "\n";
+    }
+#else
+    (void)d;
+#endif
+}
+
 }  // namespace
 
 int runReplay(const Args& args)
@@ -97,6 +161,7 @@ int runReplay(const Args& args)
     }
 
     io::Discovery d = io::discover(target);
+    warnOtherTorch(d);
     // Several ranks' graphs (or --ranks N): the ranks replay together over real process groups.
     if (auto rc = runDistributedReplay(p, options, d))
         return *rc;

@@ -1,6 +1,7 @@
 // fxray command line: `fxray <command> [args]`. Exit codes: 0 success, 1 a negative result (e.g. graphs differ,
 // replay failed), 2 an error (bad input, bad usage) with its message on stderr.
 #include "base/error.h"
+#include "build_info.h"
 #include "commands.h"
 #ifdef FXRAY_HAVE_REPLAY
 #include "torch_commands.h"
@@ -13,7 +14,8 @@ namespace {
 
 void printHelp()
 {
-    std::cout << "fxray: look at, replay, minimize and diff torch.compile graphs\n\nusage: fxray <command> [args]\n\n";
+    std::cout << "fxray: look at, replay, minimize and diff torch.compile graphs\n\nusage: fxray <command> [args]\n"
+                 "       fxray --version   (fxray's version and commit, the LibTorch and CUDA it was built with)\n\n";
     for (const auto& c : fxray::cli::commands())
         std::cout << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n      " << c.usage
                   << "\n";
@@ -26,6 +28,10 @@ int main(int argc, char** argv)
     if (argc < 2 || std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h") {
         printHelp();
         return argc < 2 ? 2 : 0;
+    }
+    if (std::string_view(argv[1]) == "--version" || std::string_view(argv[1]) == "version") {
+        fxray::cli::printVersion();
+        return 0;
     }
 #ifdef FXRAY_HAVE_REPLAY
     // TorchScript graphs load through LibTorch's parseIR where it is built (operator overloads for replay); LibTorch

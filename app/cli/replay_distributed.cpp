@@ -113,10 +113,9 @@ std::string cell(const replay::ReplayReport& r)
     return s;
 }
 
-void printText(const RankSet& set, const graph::CollectiveCheck& check, const worker::DistributedOutcome& o,
-               const std::string& backend)
+// The groups the job builds, with their members, and the check's notes.
+void printGroupsAndNotes(const graph::CollectiveCheck& check)
 {
-    std::printf("distributed replay: %zu ranks over %s, %.1f s\n", o.ranks.size(), backend.c_str(), o.seconds);
     for (const auto& [name, members] : check.groups) {
         std::string m;
         for (int r : members)
@@ -125,6 +124,13 @@ void printText(const RankSet& set, const graph::CollectiveCheck& check, const wo
     }
     for (const auto& n : check.notes)
         std::printf("note: %s\n", n.c_str());
+}
+
+void printText(const RankSet& set, const graph::CollectiveCheck& check, const worker::DistributedOutcome& o,
+               const std::string& backend)
+{
+    std::printf("distributed replay: %zu ranks over %s, %.1f s\n", o.ranks.size(), backend.c_str(), o.seconds);
+    printGroupsAndNotes(check);
     std::printf("%-34s", "graph");
     for (const auto& r : o.ranks)
         std::printf(" %-22s", ("rank " + std::to_string(r.rank)).c_str());
@@ -170,14 +176,7 @@ void printCheck(const graph::CollectiveCheck& check, const RankSet& set)
     for (const auto& [rank, calls] : check.callsPerRank)
         std::printf(" rank %d %zu graph(s) %zu collective(s);", rank, set.graphs[static_cast<std::size_t>(rank)].size(), calls);
     std::printf("\n");
-    for (const auto& [name, members] : check.groups) {
-        std::string m;
-        for (int r : members)
-            m += (m.empty() ? "" : ",") + std::to_string(r);
-        std::printf("group '%s': ranks %s\n", name.c_str(), m.c_str());
-    }
-    for (const auto& n : check.notes)
-        std::printf("note: %s\n", n.c_str());
+    printGroupsAndNotes(check);
     for (const auto& m : check.mismatches)
         std::printf("mismatch: %s\n", m.c_str());
     if (check.ok())

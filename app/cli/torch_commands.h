@@ -4,6 +4,7 @@
 // anything; `fxray info`, `show`, `dot`, `diff` and `report` on a 20,000-node graph take a fraction of that.
 #include "commands.h"
 
+#include <string>
 #include <string_view>
 
 namespace fxray::cli {
@@ -11,6 +12,8 @@ namespace fxray::cli {
 // Runs command `name` of the module (loading it on first use); prints errors as main() does. Exit code 2 with a
 // message naming the module when it cannot be loaded.
 int runTorchCommand(std::string_view name, const Args& args);
+// Where the module is looked for: beside the executable (a build tree), else <prefix>/lib/fxray/ (installed).
+std::string torchModulePath();
 // io's TorchScript importer (torch::jit::parseIR): installed as a trampoline that loads the module when a
 // TorchScript graph is first read, and only if the module is there.
 void installLazyTorchScriptImporter();

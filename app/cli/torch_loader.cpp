@@ -17,9 +17,15 @@ namespace {
 
 constexpr const char* kModuleName = "libfxray_cli_torch.so";
 
+// Beside the executable in a build tree; <prefix>/lib/fxray/ once installed (bin/ holds programs only).
 std::string modulePath()
 {
-    return (std::filesystem::path(selfExe()).parent_path() / kModuleName).string();
+    const std::filesystem::path dir = std::filesystem::path(selfExe()).parent_path();
+    const std::filesystem::path installed = dir / ".." / "lib" / "fxray" / kModuleName;
+    std::error_code ec;
+    if (!std::filesystem::exists(dir / kModuleName, ec) && std::filesystem::exists(installed, ec))
+        return installed.lexically_normal().string();
+    return (dir / kModuleName).string();
 }
 
 // The loaded module, or null with `error` set.
@@ -53,6 +59,11 @@ F* entry(const char* symbol, std::string& error)
 }
 
 }  // namespace
+
+std::string torchModulePath()
+{
+    return modulePath();
+}
 
 int runTorchCommand(std::string_view name, const Args& args)
 {

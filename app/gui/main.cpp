@@ -30,12 +30,16 @@
 
 namespace {
 
-// First start without an argument shows the samples: $FXRAY_SAMPLES, else the source tree's samples/.
+// First start without an argument shows the samples: $FXRAY_SAMPLES, else the installed ones (<prefix>/share/fxray/
+// samples beside <prefix>/bin: cmake/FxrayInstall.cmake), else the source tree's samples/.
 QString defaultPath()
 {
     const QString fromEnv = qEnvironmentVariable("FXRAY_SAMPLES");
     if (!fromEnv.isEmpty())
         return fromEnv;
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/fxray/samples");
+    if (QFileInfo::exists(installed))
+        return QFileInfo(installed).canonicalFilePath();
     const QString bundled = QStringLiteral(FXRAY_SAMPLES_DIR);
     if (QFileInfo::exists(bundled))
         return bundled;

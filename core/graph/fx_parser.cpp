@@ -702,6 +702,8 @@ private:
         }
         // Binary operator: "<value> <op> <value>" (SymInt arithmetic)
         Arg lhs = parseValue(c);
+        if (c.done() && lhs.kind == Arg::Kind::Op)
+            fail(start, "operator 'torch.ops." + lhs.s + "' is not called (an FX node calls its target)");
         if (c.done())
             fail(start, "a literal is not an FX node");
         const std::string_view* opName = binaryOpName(c.peek());
@@ -1057,6 +1059,14 @@ private:
         std::string dotted;
         for (std::size_t k = 0; k < parts.size(); ++k)
             dotted += (k ? "." : "") + parts[k];
+        // An operator object as an argument: activation checkpointing's run_and_save_rng_state(op, *args) and
+        // run_with_rng_state(state, op, *args) take the op they run (torch.ops.<ns>.<op>[.<overload>]).
+        if ((parts.size() == 4 || parts.size() == 5) && head == "torch" && parts[1] == "ops") {
+            Arg op;
+            op.kind = Arg::Kind::Op;
+            op.s = dotted.substr(std::string_view("torch.ops.").size());
+            return op;
+        }
         fail(t, "unsupported value '" + dotted + "'");
     }
 

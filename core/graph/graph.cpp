@@ -16,7 +16,8 @@ bool Arg::operator==(const Arg& o) const
     case Kind::Ellipsis: return true;
     case Kind::String:
     case Kind::Layout:
-    case Kind::MemoryFormat: return s == o.s;
+    case Kind::MemoryFormat:
+    case Kind::Op: return s == o.s;
     case Kind::DType: return dtype == o.dtype;
     case Kind::Device: return device == o.device;
     case Kind::Slice:

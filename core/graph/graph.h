@@ -23,13 +23,16 @@ struct Arg {
         Ellipsis,                             // `Ellipsis` (FX's repr of `...`, in dynamo-level indexing)
         Dict,                                 // {k: v, ...}: items holds keys and values alternately
         Complex,                              // 1j, (1+2j): f is the real part, imag the imaginary part
+        Op,                                   // an operator passed as a value (activation checkpointing's
+                                              // run_and_save_rng_state(torch.ops.aten.native_dropout.default, ...)):
+                                              // s holds "aten.native_dropout.default" (without "torch.ops.")
     };
     Kind kind = Kind::None;
     bool b = false;
     std::int64_t i = 0;
     double f = 0.0;
     double imag = 0.0;     // Complex
-    std::string s;         // String; Layout / MemoryFormat name ("strided", "channels_last")
+    std::string s;         // String; Layout / MemoryFormat name ("strided", "channels_last"); Op: dotted name
     graph::DType dtype{};  // DType
     graph::Device device;  // Device
     std::vector<Arg> items;  // List / Tuple / Slice / Dict (k0, v0, k1, v1, ...)

@@ -257,6 +257,7 @@ std::string formatArg(const Graph& g, const Arg& a)
     }
     case Arg::Kind::Ellipsis: return "Ellipsis";
     case Arg::Kind::Complex: return complexRepr(a.f, a.imag);
+    case Arg::Kind::Op: return "torch.ops." + a.s;
     case Arg::Kind::Dict: {
         std::string out = "{";
         for (std::size_t k = 0; k + 1 < a.items.size(); k += 2)

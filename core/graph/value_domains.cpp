@@ -136,6 +136,9 @@ ValueDomain offsetsBound(const Graph& g, const Node& user, std::size_t pos)
     static const OpSet kBags = {"_embedding_bag", "_embedding_bag_forward_only", "embedding_bag", "_embedding_bag_backward"};
     if (kBags.contains(op) && pos == 2 && user.args.size() > 1)
         return partition(user, ValueDomain::Kind::Offsets, recordedSize(g, user.args[1], 0), "bag offsets into the indices");
+    // transformers' MoE matmul: cumulative token counts per expert over the rows sorted by expert.
+    if (op == "grouped_mm_fallback" && user.target.ns == "transformers" && pos == 2 && !user.args.empty())
+        return partition(user, ValueDomain::Kind::Offsets, recordedSize(g, user.args[0], 0), "cumulative token counts per expert");
     return {};
 }
 
@@ -356,6 +359,94 @@ bool addsNonNegativeFloat(const Node& user, int v)
     return !sub && b.kind == Arg::Kind::Node && b.node == v && a.kind == Arg::Kind::Float && a.f >= 0;
 }
 
+// A float literal's value (ints too); nullopt for anything else.
+std::optional<double> literal(const Arg& a)
+{
+    if (a.kind == Arg::Kind::Float)
+        return a.f;
+    if (a.kind == Arg::Kind::Int)
+        return static_cast<double>(a.i);
+    return std::nullopt;
+}
+
+// Whether the value of `a` is never negative whatever the graph's inputs: a non-negative literal, a square (x * x,
+// x ** 2), |x|, exp, and products / sums of such. What AdamW adds to its second moment (grad * grad * (1 - beta2)).
+bool nonNegative(const Graph& g, const Arg& a, int depth = 0)
+{
+    if (auto c = literal(a))
+        return *c >= 0;
+    if (a.kind != Arg::Kind::Node || depth > 8)
+        return false;
+    const Node& n = g.nodes[static_cast<std::size_t>(a.node)];
+    if (!n.isOp())
+        return false;
+    const std::string& op = n.target.op;
+    static const OpSet kNonNegative = {"abs", "exp", "square", "sqrt", "relu", "sigmoid", "softmax", "_softmax", "exp2"};
+    if (kNonNegative.contains(op))
+        return true;
+    if (n.args.size() < 2)
+        return false;
+    if ((op == "mul" || op == "mul_") && n.args[0] == n.args[1])
+        return true;
+    if (op == "pow" && n.args[1].kind == Arg::Kind::Int && n.args[1].i % 2 == 0)
+        return true;
+    if (op == "pow" && n.args[1].kind == Arg::Kind::Float && std::fmod(n.args[1].f, 2.0) == 0.0)
+        return true;
+    if ((op == "mul" || op == "div" || op == "add") && n.kwargs.empty())
+        return nonNegative(g, n.args[0], depth + 1) && nonNegative(g, n.args[1], depth + 1);
+    return false;
+}
+
+// What a float value derived from a positive input is known to be (the input generated positive): positive, or
+// inside (0, 1). Nullopt: no longer known.
+enum class Derived { Positive, UnitOpen };
+
+// The next link of a positivity-preserving chain from `v` (of kind `from`) through `user`: a positive scale
+// (exp_avg_sq * beta2), a non-negative addend (+ grad * grad * (1 - beta2), + eps), a base in (0, 1) raised to a
+// positive power (beta2 ** step: in (0, 1)), and 1 - that (AdamW's bias correction 1 - beta2 ** step). The rules a
+// Positive consumer (sqrt, rsqrt, log) then puts on the chain's end hold for the input generated positive.
+std::optional<Derived> derivedThrough(const Graph& g, const Node& user, int v, Derived from)
+{
+    const std::string& op = user.target.op;
+    const auto isV = [v](const Arg& a) { return a.kind == Arg::Kind::Node && a.node == v; };
+    if (user.args.size() < 2)
+        return std::nullopt;
+    const Arg& a = user.args[0];
+    const Arg& b = user.args[1];
+    if ((op == "mul" || op == "mul_") && user.kwargs.empty()) {
+        const Arg& other = isV(a) ? b : a;
+        const auto c = literal(other);
+        if (c && *c > 0)
+            return from == Derived::UnitOpen && *c <= 1 ? Derived::UnitOpen : Derived::Positive;
+        return std::nullopt;
+    }
+    if ((op == "div" || op == "div_") && isV(a) && user.kwargs.empty()) {
+        const auto c = literal(b);
+        return c && *c > 0 ? std::optional<Derived>(Derived::Positive) : std::nullopt;
+    }
+    if ((op == "add" || op == "add_") && user.kwargs.empty())
+        return nonNegative(g, isV(a) ? b : a) ? std::optional<Derived>(Derived::Positive) : std::nullopt;
+    if ((op == "addcmul" || op == "addcmul_") && isV(a) && user.args.size() >= 3 && user.args[1] == user.args[2]) {
+        for (const auto& [k, val] : user.kwargs)
+            if (k == "value" && !(literal(val) && *literal(val) >= 0))
+                return std::nullopt;
+        return Derived::Positive;
+    }
+    if (op == "pow" && isV(b) && from == Derived::Positive) {  // pow.Scalar(base, v)
+        const auto base = literal(a);
+        return base && *base > 0 && *base < 1 ? std::optional<Derived>(Derived::UnitOpen) : std::nullopt;
+    }
+    if (op == "rsub" && isV(a) && from == Derived::UnitOpen) {  // rsub(v, c) = c - v
+        const auto c = literal(b);
+        return c && *c >= 1 ? std::optional<Derived>(Derived::Positive) : std::nullopt;
+    }
+    if (op == "sub" && isV(b) && from == Derived::UnitOpen) {  // c - v
+        const auto c = literal(a);
+        return c && *c >= 1 ? std::optional<Derived>(Derived::Positive) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
 // Keeps the tighter of two domains: the narrower integer range, Positive over UnitInterval over Any.
 void tighten(ValueDomain& cur, const ValueDomain& found)
 {
@@ -378,6 +469,7 @@ void tighten(ValueDomain& cur, const ValueDomain& found)
         case ValueDomain::Kind::IntRange: return 5;
         case ValueDomain::Kind::Offsets:
         case ValueDomain::Kind::Lengths: return 6;
+        case ValueDomain::Kind::GeneratorState: return 7;
         }
         return 0;
     };
@@ -400,6 +492,15 @@ void tighten(ValueDomain& cur, const ValueDomain& found)
 // they are.
 Node atenView(const Node& n)
 {
+    // Python arithmetic on tensors (dynamo graphs: `1 - beta2 ** step`) as the aten op it runs.
+    if (n.target.kind == Target::Kind::Operator && n.meta && n.meta->isTensor()) {
+        static const OpSet kArithmetic = {"add", "sub", "mul", "truediv", "pow"};
+        if (!kArithmetic.contains(n.target.op))
+            return n;
+        Node a = n;
+        a.target = Target{Target::Kind::Op, "aten", n.target.op == "truediv" ? "div" : n.target.op, "Tensor"};
+        return a;
+    }
     if (n.isOp() || (n.target.kind != Target::Kind::Python && n.target.kind != Target::Kind::Method))
         return n;
     std::string name = n.target.op;
@@ -434,40 +535,90 @@ struct Walker {
     const Graph& g;
     const std::vector<std::vector<int>>& users;
 
+    // A value reached from the input: it holds the input's values + shift, or (derived) a float computed from them
+    // that is positive / in (0, 1) whenever the input is generated positive.
+    struct Reached {
+        int v;
+        std::int64_t shift = 0;
+        std::optional<Derived> derived;
+    };
+
     ValueDomain domainOf(int input) const
     {
         ValueDomain out;
-        std::vector<std::pair<int, std::int64_t>> frontier{{input, 0}};
+        std::vector<Reached> frontier{{input, 0, std::nullopt}};
         std::set<int> seen;
         while (!frontier.empty()) {
-            auto [v, shift] = frontier.back();
+            const Reached r = frontier.back();
             frontier.pop_back();
-            if (!seen.insert(v).second)
+            if (!seen.insert(r.v).second)
                 continue;
+            if (r.derived)
+                followDerived(r, frontier, out);
+            else
+                follow(r.v, r.shift, frontier, out);
+        }
+        return out;
+    }
+
+    // Uses of a derived value: only the positivity chain goes on, and only a Positive consumer binds the input.
+    void followDerived(const Reached& r, std::vector<Reached>& frontier, ValueDomain& out) const
+    {
+        for (int u : users[static_cast<std::size_t>(r.v)]) {
+            const Node user = atenView(g.nodes[static_cast<std::size_t>(u)]);
+            if (!user.isOp())
+                continue;
+            if (isViewLike(user) && user.args[0].node == r.v) {
+                frontier.push_back({u, 0, r.derived});
+                continue;
+            }
+            if (auto next = derivedThrough(g, user, r.v, *r.derived)) {
+                frontier.push_back({u, 0, next});
+                continue;
+            }
+            if (*r.derived != Derived::Positive)
+                continue;
+            for (std::size_t pos = 0; pos < user.args.size(); ++pos) {
+                if (user.args[pos].kind != Arg::Kind::Node || user.args[pos].node != r.v)
+                    continue;
+                ValueDomain d = floatBound(user, pos);
+                if (d.kind == ValueDomain::Kind::Positive && d.above == 0.0) {
+                    d.reason += " (through the arithmetic that feeds it: positive scales, non-negative addends)";
+                    tighten(out, d);
+                }
+            }
+        }
+    }
+
+    void follow(int v, std::int64_t shift, std::vector<Reached>& frontier, ValueDomain& out) const
+    {
             for (int u : users[static_cast<std::size_t>(v)]) {
                 const Node user = atenView(g.nodes[static_cast<std::size_t>(u)]);
                 if (!user.isOp())
                     continue;
                 if ((isViewLike(user) && user.args[0].node == v) || selectsValuesOf(user, v)) {
-                    frontier.emplace_back(u, shift);
+                    frontier.push_back({u, shift, std::nullopt});
                     continue;
                 }
                 if (auto c = constantShift(user, v)) {
-                    frontier.emplace_back(u, shift + *c);
+                    frontier.push_back({u, shift + *c, std::nullopt});
                     continue;
                 }
                 if (addsNonNegativeFloat(user, v)) {
-                    frontier.emplace_back(u, shift);
+                    frontier.push_back({u, shift, std::nullopt});
                     continue;
                 }
+                if (shift >= 0)
+                    if (auto next = derivedThrough(g, user, v, Derived::Positive)) {
+                        frontier.push_back({u, 0, next});
+                        continue;
+                    }
                 for (std::size_t pos = 0; pos < user.args.size(); ++pos)
                     collect(user, pos, v, shift, out);
                 for (const auto& [name, a] : user.kwargs)
                     if (a.kind == Arg::Kind::Node && a.node == v && shift == 0)
                         tighten(out, segmentBound(g, user, name));
             }
-        }
-        return out;
     }
 
     void collect(const Node& user, std::size_t pos, int v, std::int64_t shift, ValueDomain& out) const
@@ -493,6 +644,8 @@ struct Walker {
             tighten(out, floatBound(user, pos));
         if (shift == 0)
             tighten(out, weightScale(g, user, pos));
+        if (shift == 0 && pos == 0 && user.target.ns == "higher_order" && user.target.op == "run_with_rng_state")
+            tighten(out, floatDomain(user, ValueDomain::Kind::GeneratorState, "the generator state the recompute draws from"));
         if (shift == 0 && cpuScalarUse(user, pos)) {
             ValueDomain cpu;
             cpu.cpuScalar = true;
@@ -531,6 +684,7 @@ std::string ValueDomain::describe() const
     case Kind::Offsets: s = "sorted offsets in [0, " + std::to_string(high) + "]"; break;
     case Kind::Lengths: s = "lengths summing to " + std::to_string(high); break;
     case Kind::UnitInterval: s = "in [0, 1)"; break;
+    case Kind::GeneratorState: s = "a generator state"; break;
     case Kind::Scaled: {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.3g", scale);

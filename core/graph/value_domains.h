@@ -13,6 +13,8 @@
 //     indices), segment_reduce's lengths (each row sums to the data's size) and offsets;
 //   - probabilities in [0, 1): bernoulli, binary cross-entropy, multinomial;
 //   - 0-dim CPU tensors: attention backwards' philox seed and offset (eager keeps them on the host);
+//   - generator states: activation checkpointing's run_with_rng_state(state, op, ...) sets the generator to them
+//     (random bytes are no Mersenne-Twister state: set_state refuses them);
 //   - weights of mm/addmm/linear/convolution: scaled by 1/sqrt(fan_in) as models initialise them, so that
 //     activations stay O(1) through dozens of layers (unit-variance weights grow them ~sqrt(fan_in) per layer
 //     until bf16 overflows: a NaN the model never shows).
@@ -25,7 +27,7 @@
 namespace fxray::graph {
 
 struct ValueDomain {
-    enum class Kind { Any, IntRange, Positive, UnitInterval, Scaled, PositiveDefinite, Offsets, Lengths };
+    enum class Kind { Any, IntRange, Positive, UnitInterval, Scaled, PositiveDefinite, Offsets, Lengths, GeneratorState };
     Kind kind = Kind::Any;
     std::int64_t low = 0, high = 1;  // IntRange: [low, high); Offsets/Lengths: the size partitioned is `high`
     double above = 0.0;              // Positive: values greater than this (1 for acosh)

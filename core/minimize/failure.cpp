@@ -42,13 +42,15 @@ std::vector<FailureSpec> parseFailureSpecs(const std::string& text)
             s.kind = FailureSpec::Kind::Error;
         else if (kind == "nan" && pattern.empty())
             s.kind = FailureSpec::Kind::Nan;
+        else if (kind == "diverge" && pattern == "output_code")
+            s.kind = FailureSpec::Kind::OutputCode;
         else if (kind == "diverge")
             s.kind = FailureSpec::Kind::Diverge, s.pattern = pattern.empty() ? "cpu" : pattern;
         else if (kind == "cmd" && !pattern.empty())
             s.kind = FailureSpec::Kind::Command;
         else
             throw Error("--until: '" + std::string(one) +
-                        "' is not one of mismatch, error[:REGEX], nan, diverge[:DEVICE], cmd:COMMAND");
+                        "' is not one of mismatch, error[:REGEX], nan, diverge[:DEVICE], diverge:output_code, cmd:COMMAND");
         if (s.kind == FailureSpec::Kind::Error && !s.pattern.empty()) {
             try {
                 std::regex check(s.pattern);
@@ -71,6 +73,7 @@ std::string describe(const FailureSpec& s)
     case FailureSpec::Kind::Nan: return "nan";
     case FailureSpec::Kind::Diverge: return "diverge:" + s.pattern;
     case FailureSpec::Kind::Command: return "cmd:" + s.pattern;
+    case FailureSpec::Kind::OutputCode: return "diverge:output_code";
     }
     return "?";
 }

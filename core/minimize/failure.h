@@ -16,20 +16,26 @@ struct FailureSpec {
         Nan,       // the first node whose outputs hold NaN/Inf while its inputs did not
         Diverge,   // graph outputs differ between the replay device and `pattern` (a device) beyond tolerance
         Command,   // `pattern` (a shell command) exits non-zero on the exported repro
+        // "diverge:output_code": inductor's compiled code of the candidate (compiled in a Python child) differs
+        // from fxray's checked replay of it (output_code_oracle.h)
+        OutputCode,
     };
     Kind kind;
     std::string pattern;
 };
 
-// "mismatch", "error", "error:REGEX", "nan", "diverge", "diverge:DEVICE" (default cpu), "cmd:COMMAND";
+// "mismatch", "error", "error:REGEX", "nan", "diverge", "diverge:DEVICE" (default cpu), "diverge:output_code",
+// "cmd:COMMAND";
 // several joined by ',' ("mismatch,nan") when none but the last carries a pattern. Throws fxray::Error.
 std::vector<FailureSpec> parseFailureSpecs(const std::string& text);
 std::string describe(const FailureSpec& spec);
 
 struct Signature {
-    std::string kind;          // "mismatch:stride", "error", "nan", "inf", "diverge", "cmd"
-    std::string op;            // "aten.log.default"; empty for diverge / cmd
-    std::string messageClass;  // error: the message with numbers and quoted names blanked; cmd: "exit 3"
+    std::string kind;          // "mismatch:stride", "error", "nan", "inf", "diverge", "diverge:output_code", "cmd"
+    std::string op;            // "aten.log.default"; empty for diverge / cmd; output_code: the first divergent
+                               // kernel's node's op ("" when no kernel was named)
+    std::string messageClass;  // error: the message with numbers and quoted names blanked; cmd: "exit 3";
+                               // output_code: kernel kind and size of the error ("cpp kernel, large error")
     std::string node;          // where it was seen (not part of the identity)
     std::string detail;        // the full message, for people
     bool sameAs(const Signature& o) const { return kind == o.kind && op == o.op && messageClass == o.messageClass; }

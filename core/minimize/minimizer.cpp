@@ -4,6 +4,7 @@
 #include "base/subprocess.h"
 #include "graph/algorithms.h"
 #include "graph/sym_expr.h"
+#include "minimize/output_code_oracle.h"
 
 #include <algorithm>
 #include <set>
@@ -48,6 +49,9 @@ public:
         m_baselineOptions = m_queryOptions;
         m_baselineOptions.inputs = options.replay.inputs;
         for (const auto& s : options.failures)
+            if (s.kind == FailureSpec::Kind::OutputCode && !options.oracle)
+                throw Error("--until diverge:output_code needs inductor in a Python child (fxray minimize on the command line)");
+        for (const auto& s : options.failures)
             if (s.kind == FailureSpec::Kind::Diverge)
                 m_queryOptions.compareDevice = s.pattern;
     }
@@ -66,6 +70,11 @@ public:
         if (found.empty()) {
             res.why = baseline.fatal.empty() ? "the graph does not fail that way (verdict: " + baseline.verdict() + ")"
                                              : baseline.fatal;
+            if (m_options.oracle && !m_options.oracle->lastProblem().empty())
+                res.why = m_options.oracle->lastProblem();
+            else if (m_options.oracle)
+                res.why = "inductor's compiled code agrees with fxray's replay (" + std::to_string(baseline.comparisons.size()) +
+                          " output(s) compared)";
             return finish(res, m_builder.build(all, -1), -1);
         }
         m_target = found.front();
@@ -136,9 +145,9 @@ public:
                 replay::ReplayOptions o = m_queryOptions;
                 o.seed = m_queryOptions.seed + static_cast<std::uint64_t>(k) * 7919;
                 ++m_queries;
-                auto r = m_runner.run(best, o, m_cancel);
+                auto [seen, r] = judged(best, o);
                 ++res.verifiedSeeds;
-                for (const auto& s : failuresIn(r, m_options.failures))
+                for (const auto& s : seen)
                     if (s.sameAs(m_target)) {
                         ++res.verifyFailed;
                         break;
@@ -157,6 +166,15 @@ private:
         if (m_sink)
             m_sink(MinimizeProgress{strategy, nodesLeft, m_queries,
                                     std::chrono::duration<double>(Clock::now() - m_start).count()});
+    }
+
+    // One replay's failures, or the oracle's judgement (diverge:output_code).
+    std::pair<std::vector<Signature>, replay::ReplayReport> judged(const io::LoadedGraph& c, const replay::ReplayOptions& o)
+    {
+        if (m_options.oracle)
+            return m_options.oracle->judge(c, o, m_runner, m_cancel);
+        replay::ReplayReport r = m_runner.run(c, o, m_cancel);
+        return {failuresIn(r, m_options.failures), r};
     }
 
     // The failures the options select, of one candidate; for commands, the command's verdict.
@@ -194,8 +212,7 @@ private:
             }
             return {found, r};
         }
-        r = m_runner.run(c, opts, m_cancel);
-        return {failuresIn(r, m_options.failures), r};
+        return judged(c, opts);
     }
 
     bool test(const std::vector<int>& kept, const std::string& strategy)
@@ -241,7 +258,7 @@ private:
         if (res.reproduced && !res.cancelled && !isCommand(m_options.failures)) {
             ++m_queries;
             res.queries = m_queries;
-            res.finalReport = m_runner.run(best, m_queryOptions, m_cancel);
+            res.finalReport = judged(best, m_queryOptions).second;
         }
         // The baseline's symbols (or, for cmd:, the ones learned from one replay) are all in the query options.
         res.symbols = m_queryOptions.symbolValues;

@@ -19,6 +19,8 @@
 
 namespace fxray::minimize {
 
+class CandidateOracle;  // output_code_oracle.h
+
 struct MinimizeOptions {
     std::vector<FailureSpec> failures;
     replay::ReplayOptions replay;   // device, seed, float distribution, int range ... for every query
@@ -27,6 +29,10 @@ struct MinimizeOptions {
     // Command oracle: how a candidate is handed to the command (writes the repro; returns its path).
     std::function<std::string(const io::LoadedGraph&, const Signature&)> exportForCommand;
     std::chrono::milliseconds commandTimeout{120000};
+    // diverge:output_code: judges every candidate (inductor compiles it in a Python child; output_code_oracle.h),
+    // and the inductor config it compiles under, for the repro. Not owned; must outlive the run.
+    CandidateOracle* oracle = nullptr;
+    std::vector<std::pair<std::string, std::string>> inductorConfig;
 };
 
 struct MinimizeProgress {

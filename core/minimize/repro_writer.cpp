@@ -52,6 +52,7 @@ std::string inputSpec(const io::InputSpec& s, const std::optional<graph::IntRang
 }
 
 const char* kPrelude = R"PY(import argparse
+import ast
 import math
 import os
 import re
@@ -123,6 +124,58 @@ def check(outs, inputs):
     return None
 
 
+def compile_repro(module, inputs):
+    """How the graph is compiled for diverge:output_code (fxray's minimizer compiled every candidate this way):
+    inductor's compile_fx on the traced module, what torch.compile's inductor backend runs after dynamo (the graph
+    is already aten-level). Call it under torch._inductor.config.patch(config) and torch.no_grad()."""
+    from torch._inductor.compile_fx import compile_fx
+
+    return compile_fx(torch.fx.symbolic_trace(module), list(inputs))
+
+
+def config_values():
+    """INDUCTOR_CONFIG's values are Python literals kept as text (from the compile's log or the command line)."""
+    out = {}
+    for key, text in INDUCTOR_CONFIG.items():
+        try:
+            out[key] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            out[key] = text
+    return out
+
+
+def check_output_code(device, seed):
+    """Inductor's compiled code of the graph against eager, on the same fresh inputs: 1 when they differ."""
+    import torch._inductor.config as inductor_config
+
+    config = config_values()
+    inputs = make_inputs(seed, device, FLOATS)
+    with torch.no_grad():
+        ref = Repro().to(device)(*[t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
+        with inductor_config.patch(config):
+            got = compile_repro(Repro().to(device), inputs)(*inputs)
+    if device.startswith("cuda"):
+        torch.cuda.synchronize()
+    print(f"inductor config: {config}")
+    for k, (a, b) in enumerate(zip(got, ref)):
+        if not isinstance(a, torch.Tensor) or not (a.is_floating_point() or a.is_complex()):
+            if isinstance(a, torch.Tensor) and not torch.equal(a.cpu(), b.cpu()):
+                print(f"FAILED: output {k} of the compiled graph differs from eager")
+                return 1
+            continue
+        x, y = a.cpu().double(), b.cpu().double()
+        finite = torch.isfinite(y)
+        scale = max(1.0, float(y[finite].abs().max())) if bool(finite.any()) else 1.0
+        diff = (x - y).abs().nan_to_num(0.0)
+        bad = int((diff > ATOL * scale + RTOL * y.abs().nan_to_num(0.0)).sum())
+        if bad or not torch.equal(torch.isnan(x), torch.isnan(y)):
+            print(f"FAILED: output {k} of the inductor-compiled graph differs from eager: {bad} of {x.numel()} "
+                  f"element(s), max abs {float(diff.max()):g} (fxray saw: {DETAIL})")
+            return 1
+    print("did not reproduce: the compiled graph agrees with eager")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--device", default=DEVICE)
@@ -132,6 +185,8 @@ def main():
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         print("repro: no CUDA device here", file=sys.stderr)
         return 2
+    if KIND == "diverge:output_code":
+        return check_output_code(args.device, args.seed)
     fn = Repro().to(args.device)
     if args.compile:
         fn = torch.compile(fn)
@@ -242,6 +297,12 @@ std::string writeReproScript(const io::LoadedGraph& lg, const ReproSpec& spec)
     out += "COMPARE = " + graph::pythonStringRepr(spec.compareDevice.empty() ? "cpu" : spec.compareDevice) + "\n";
     out += "ATOL, RTOL = " + graph::pythonFloatRepr(spec.atol) + ", " + graph::pythonFloatRepr(spec.rtol) + "\n";
     out += "SEED = " + std::to_string(spec.inputs.seed) + "\n";
+    out += "INDUCTOR_CONFIG = {";
+    for (std::size_t k = 0; k < spec.inductorConfig.size(); ++k)
+        out += (k ? ", " : "") + graph::pythonStringRepr(spec.inductorConfig[k].first) + ": " +
+               graph::pythonStringRepr(spec.inductorConfig[k].second);
+    out += "}  # diverge:output_code: values as Python literals\n";
+    out += "DETAIL = " + graph::pythonStringRepr(spec.signature.detail.substr(0, 300)) + "\n";
     out += std::string("FLOATS = ") + (spec.inputs.floatDist == replay::ReplayOptions::FloatDist::Uniform ? "'uniform'" : "'normal'") + "\n";
     // Mismatch: the recorded metadata of the failing node.
     out += "EXPECTED = {}\n";

@@ -9,6 +9,8 @@
 #include "replay/replay_types.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fxray::minimize {
 
@@ -20,6 +22,10 @@ struct ReproSpec {
     std::string compareDevice; // diverge: the other device
     double atol = 1e-4, rtol = 1e-4;  // diverge tolerance
     replay::ReplayOptions inputs;     // seed, float distribution, int range
+    // diverge:output_code: the inductor config the graph is compiled under (key, value as a Python literal). The
+    // script then compiles the graph with torch.compile (`compile_repro`, also what the minimizer's compile child
+    // calls) and compares it with eager.
+    std::vector<std::pair<std::string, std::string>> inductorConfig;
 };
 
 std::string writeReproScript(const io::LoadedGraph& g, const ReproSpec& spec);

@@ -18,6 +18,7 @@ ReproSpec reproSpecFor(const MinimizeOptions& o, const Signature& sig, const std
     r.failingNode = node;
     r.device = o.replay.device;
     r.inputs = o.replay;
+    r.inductorConfig = o.inductorConfig;
     for (const auto& f : o.failures) {
         if (f.kind == FailureSpec::Kind::Error && sig.kind == "error")
             r.errorPattern = f.pattern;
@@ -65,6 +66,14 @@ json::Value summaryJson(const io::LoadedGraph& original, const MinimizeOptions& 
     s["worker_starts"] = workerStarts;
     s["verified_seeds"] = res.verifiedSeeds;
     s["verify_failed"] = res.verifyFailed;
+    if (!options.inductorConfig.empty()) {
+        json::Value config = json::Object{};
+        for (const auto& [k, v] : options.inductorConfig)
+            config[k] = v;
+        s["inductor_config"] = std::move(config);
+    }
+    if (res.reproduced)
+        s["failure_detail"] = res.signature.detail;
     json::Value log = json::Array{};
     for (const auto& l : res.log)
         log.push_back(l);

@@ -44,6 +44,7 @@ void hashArg(Hasher& h, const graph::Arg& a, const std::vector<int>& local)
     case graph::Arg::Kind::Float: h.value(a.f); break;
     case graph::Arg::Kind::Complex: h.value(a.f); h.value(a.imag); break;
     case graph::Arg::Kind::String:
+    case graph::Arg::Kind::Op:
     case graph::Arg::Kind::Layout:
     case graph::Arg::Kind::MemoryFormat: h.str(a.s); break;
     case graph::Arg::Kind::DType: h.value(static_cast<int>(a.dtype)); break;

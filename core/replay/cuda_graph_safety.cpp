@@ -2,6 +2,7 @@
 #include "replay/cuda_graph_safety.h"
 
 #include <ATen/core/alias_info.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/function_schema.h>
 
 #include <map>
@@ -95,6 +96,24 @@ std::string placeholderList(const graph::Graph& g, const std::set<int>& phs)
     return out;
 }
 
+// The op's dropout_p argument is absent (its default, 0) or a literal 0.
+bool dropoutIsOff(const Node& n, const c10::FunctionSchema& schema)
+{
+    const auto& params = schema.arguments();
+    for (std::size_t a = 0; a < params.size(); ++a) {
+        if (params[a].name() != "dropout_p")
+            continue;
+        const Arg* given = a < n.args.size() ? &n.args[a] : nullptr;
+        for (const auto& [name, value] : n.kwargs)
+            if (name == "dropout_p")
+                given = &value;
+        if (!given)
+            return true;
+        return (given->kind == Arg::Kind::Float && given->f == 0.0) || (given->kind == Arg::Kind::Int && given->i == 0);
+    }
+    return false;
+}
+
 }  // namespace
 
 bool isRandomOp(const Node& n)
@@ -110,6 +129,10 @@ bool isRandomOp(const Node& n)
     };
     if (kRandom.contains(n.target.op))
         return true;
+    // Activation checkpointing's forward hands on the generator state it read (and its op may draw); the
+    // backward's run_with_rng_state draws from the state it is given: deterministic.
+    if (n.target.ns == "higher_order")
+        return n.target.op == "run_and_save_rng_state";
     // Attention with dropout draws random numbers (dropout_p: the 6th argument of the efficient/flash variants).
     if (n.target.op.find("attention") != std::string::npos) {
         for (const auto& [k, v] : n.kwargs)
@@ -181,13 +204,26 @@ std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, co
         if (n.kind == NodeKind::CallFunction && n.target.kind == graph::Target::Kind::Getitem && n.args.size() == 2 &&
             n.args[0].kind == Arg::Kind::Node && n.args[1].kind == Arg::Kind::Int) {
             const auto src = static_cast<std::size_t>(n.args[0].node);
-            if (src < plans.size() && plans[src].op) {
-                const auto& returns = plans[src].op->schema().returns();
+            // A native stand-in (CUDA-only attention on the CPU) has no handle of its own: the recorded op's schema.
+            std::optional<c10::OperatorHandle> op = src < plans.size() ? plans[src].op : std::nullopt;
+            const Node& from = g.nodes[src];
+            if (!op && src < plans.size() && from.isOp())
+                op = c10::Dispatcher::singleton().findSchema(
+                    {from.target.qualifiedName(), from.target.overload == "default" ? "" : from.target.overload});
+            if (op) {
+                const auto& returns = op->schema().returns();
                 const auto k = static_cast<std::size_t>(n.args[1].i);
                 if (k < returns.size() && (returns[k].name().find("seed") != std::string::npos ||
                                            returns[k].name().find("offset") != std::string::npos ||
-                                           returns[k].name().find("rng_state") != std::string::npos))
-                    here.random.insert(g.nodes[src].target.str() + " " + returns[k].name());
+                                           returns[k].name().find("rng_state") != std::string::npos)) {
+                    const std::string what = g.nodes[src].target.str() + " " + returns[k].name();
+                    // Without dropout the kernel never writes them (CUDA attention returns at::empty scalars):
+                    // their bits are the allocator's, not a draw that a restored generator could reproduce.
+                    if (dropoutIsOff(from, op->schema()))
+                        here.uninitialised.insert(what + " (dropout off: never written)");
+                    else
+                        here.random.insert(what);
+                }
             }
         }
     }

@@ -4,9 +4,12 @@
 #include "replay/torch_types.h"
 
 #include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
+#include <limits>
 #include <optional>
 
 namespace fxray::replay::detail {
@@ -55,6 +58,26 @@ Geometry geometryOf(const graph::TensorMeta& t, const graph::Node& n, const Inpu
     return geo;
 }
 
+// A valid state of the generator run_with_rng_state will set, `numel` bytes: a CPU generator's (what
+// torch.get_rng_state() returns), seeded from the input seed, or a CUDA generator's (seed, offset 0); other sizes
+// get random bytes, which set_state then refuses with the sizes named.
+at::Tensor generatorState(std::int64_t numel, at::Generator& gen)
+{
+    const auto u8 = at::TensorOptions().dtype(at::kByte);
+    const auto seed = static_cast<std::uint64_t>(at::randint(0, std::numeric_limits<std::int64_t>::max(), {1}, gen,
+                                                             at::TensorOptions().dtype(at::kLong))
+                                                     .item<std::int64_t>());
+    at::Tensor cpu = at::detail::createCPUGenerator(seed).get_state();
+    if (cpu.numel() == numel)
+        return cpu;
+    if (numel == 16) {  // CUDAGeneratorImpl::get_state: seed, then the philox offset
+        at::Tensor s = at::zeros({16}, u8);
+        std::memcpy(s.data_ptr<std::uint8_t>(), &seed, sizeof seed);
+        return s;
+    }
+    return at::randint(0, 256, {numel}, gen, u8);
+}
+
 // Flat CPU values of `dtype` inside `domain`.
 at::Tensor fillValues(graph::DType dtype, std::int64_t numel, const graph::ValueDomain& domain, const ReplayOptions& options,
                       at::Generator& gen, const std::string& name)
@@ -64,6 +87,8 @@ at::Tensor fillValues(graph::DType dtype, std::int64_t numel, const graph::Value
     const c10::ScalarType type = toScalarType(dtype);
     if (dtype == graph::DType::Bool)
         return at::randint(0, 2, {numel}, gen, cpu.dtype(at::kLong)).to(at::kBool);
+    if (domain.kind == K::GeneratorState && type == at::kByte)
+        return generatorState(numel, gen);
     if (graph::dtypeIsIntegral(dtype)) {
         const bool ranged = domain.kind == K::IntRange;
         return at::randint(ranged ? domain.low : options.intLow, ranged ? domain.high : options.intHigh, {numel}, gen,

@@ -3,11 +3,14 @@
 #include "graph/printer.h"
 #include "replay/attention_fallback.h"
 #include "replay/compiled_autograd_ops.h"
+#include "replay/flex_attention_op.h"
 #include "replay/fsdp_ops.h"
 #include "replay/random_ops.h"
+#include "replay/rng_state_ops.h"
 #include "replay/torch_level.h"
 #include "replay/torch_level_natives.h"
 #include "replay/torch_types.h"
+#include "replay/transformers_ops.h"
 
 #include <ATen/ATen.h>
 #include <ATen/core/jit_type.h>
@@ -306,12 +309,53 @@ bool lowerPrims(graph::Node& n)
     return false;
 }
 
+// prims.iota(length, *, start, step, dtype, device, requires_grad) with a SymInt length (inductor's dynamic-shape
+// graphs: position ids of a sequence of length s0) = arange(start, start + length * step, step), run natively. A
+// literal length is lowered to aten.arange by lowerPrims.
+std::optional<NodePlan> planIota(const graph::Graph& g, const graph::Node& n, const c10::Device& device)
+{
+    if (n.target.ns != "prims" || n.target.op != "iota" || n.args.size() != 1 || n.args[0].kind != Arg::Kind::Node)
+        return std::nullopt;
+    std::int64_t start = 0, step = 1;
+    at::TensorOptions options = at::TensorOptions().dtype(at::kLong).device(device);
+    for (const auto& [key, v] : n.kwargs) {
+        if ((key == "start" || key == "step") && v.kind != Arg::Kind::Int)
+            throw PlanError("prims.iota's " + key + " must be a literal int, got " + argText(g, v));
+        if (key == "start")
+            start = v.i;
+        else if (key == "step")
+            step = v.i;
+        else if (key == "dtype" && v.kind == Arg::Kind::DType)
+            options = options.dtype(toScalarType(v.dtype));
+        else if (key == "device" && v.kind == Arg::Kind::Device)
+            options = options.device(mapDevice(v.device, device));
+    }
+    NodePlan p;
+    p.kind = NodePlan::Kind::Native;
+    p.name = n.target.str();
+    p.args = {valueOf(n.args[0].node)};
+    p.schema = "prims.iota(length, start=" + std::to_string(start) + ", step=" + std::to_string(step) +
+               ") = torch.arange(start, start + length * step, step) (its eager definition)";
+    p.native = [start, step, options](const std::vector<c10::IValue>& v) -> c10::IValue {
+        const std::int64_t length = v[0].toInt();
+        return at::arange(start, start + length * step, step, options);
+    };
+    return p;
+}
+
 NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::Device& device)
 {
     graph::Node n = original;
     NodePlan p;
     p.name = n.target.str();
     if (!lowerPrims(n)) {
+        try {
+            if (auto iota = planIota(g, n, device))
+                return std::move(*iota);
+        } catch (const PlanError& e) {
+            p.why = e.what();
+            return p;
+        }
         try {
             return planInductorPrim(g, n);
         } catch (const std::invalid_argument& e) {
@@ -419,6 +463,7 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
     std::vector<NodePlan> plans;
     plans.reserve(g.nodes.size());
     registerFsdpOps();
+    registerTransformersOps();
     TorchLevelPlanner torchLevel(g, device);  // dynamo-level nodes: torch functions, Tensor methods, indexing
     RngPlan rng{options.alignedRng, options.rngSeed};
     for (const graph::Node& n : g.nodes) {
@@ -433,13 +478,34 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             switch (n.kind) {
             case graph::NodeKind::Placeholder: p.kind = NodePlan::Kind::Input; break;
             case graph::NodeKind::Output: p.kind = NodePlan::Kind::Output; break;
-            case graph::NodeKind::GetAttr: p.kind = NodePlan::Kind::Constant; break;
+            case graph::NodeKind::GetAttr:
+                if (auto sub = planSubgraphAttr(g, n))
+                    p = std::move(*sub);
+                else
+                    p.kind = NodePlan::Kind::Constant;
+                break;
             case graph::NodeKind::CallMethod:
                 p.why = "method call ." + n.target.op + "() belongs to a dynamo-level graph (needs Python)";
                 break;
             case graph::NodeKind::CallFunction:
                 switch (n.target.kind) {
                 case graph::Target::Kind::Op:
+                    if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {
+                        try {
+                            p = std::move(*planFlexAttention(g, n, device));
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                        break;
+                    }
+                    if (isRngStateOp(n)) {
+                        try {
+                            p = std::move(*planRngStateOp(g, n, device, rng));
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                        break;
+                    }
                     if (n.target.ns == "prims" && n.target.op.starts_with("inductor_")) {
                         try {
                             if (auto r = planInductorRandomPrim(g, n, device, rng)) {

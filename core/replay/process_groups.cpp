@@ -22,10 +22,11 @@
 namespace fxray::replay {
 namespace {
 
-c10::intrusive_ptr<c10d::Backend> makeBackend(const DistributedSetup& s, const c10::intrusive_ptr<c10d::Store>& store,
-                                              int rank, int size, const std::string& name)
+c10::intrusive_ptr<c10d::Backend> makeBackend(const DistributedSetup& s, const std::string& kind,
+                                              const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                                              const std::string& name)
 {
-    if (s.backend == "gloo") {
+    if (kind == "gloo") {
 #if FXRAY_HAVE_GLOO
         auto options = c10d::ProcessGroupGloo::Options::create(s.timeout);
         // One host: loopback, which needs no name resolution (the device machines have no network).
@@ -36,7 +37,7 @@ c10::intrusive_ptr<c10d::Backend> makeBackend(const DistributedSetup& s, const c
                     "group '" + name + "' cannot be built");
 #endif
     }
-    if (s.backend == "nccl") {
+    if (kind == "nccl") {
 #if FXRAY_HAVE_NCCL
         auto options = c10d::ProcessGroupNCCL::Options::create();
         options->timeout = s.timeout;
@@ -45,7 +46,7 @@ c10::intrusive_ptr<c10d::Backend> makeBackend(const DistributedSetup& s, const c
         throw Error("this fxray was built without NCCL's headers: group '" + name + "' cannot use nccl");
 #endif
     }
-    throw Error("unknown process-group backend '" + s.backend + "' (gloo or nccl)");
+    throw Error("unknown process-group backend '" + kind + "' (gloo or nccl)");
 }
 
 // The registry holds groups weakly (torch's Python side owns them): this process owns its groups until it exits.
@@ -96,11 +97,19 @@ void initProcessGroups(const DistributedSetup& s)
         const int size = static_cast<int>(members.size());
         try {
             auto store = c10::make_intrusive<c10d::PrefixStore>("fxray/" + name, root);
-            auto backend = makeBackend(s, store, rank, size, name);
             auto pg = c10::make_intrusive<c10d::ProcessGroup>(store, rank, size);
-            const auto type = s.backend == "nccl" ? c10d::ProcessGroup::BackendType::NCCL : c10d::ProcessGroup::BackendType::GLOO;
+            const bool nccl = s.backend == "nccl";
+            const auto type = nccl ? c10d::ProcessGroup::BackendType::NCCL : c10d::ProcessGroup::BackendType::GLOO;
             pg->setDefaultBackend(type);
-            pg->setBackend(s.backend == "nccl" ? c10::DeviceType::CUDA : c10::DeviceType::CPU, type, backend);
+            pg->setBackend(nccl ? c10::DeviceType::CUDA : c10::DeviceType::CPU, type,
+                           makeBackend(s, s.backend, c10::make_intrusive<c10d::PrefixStore>(s.backend, store), rank, size, name));
+#if FXRAY_HAVE_GLOO
+            // Like torch's default "cpu:gloo,cuda:nccl": a CUDA run's collectives on host tensors (a graph that
+            // reduces a CPU scalar, or one recorded on a CPU run) go through Gloo instead of failing in NCCL.
+            if (nccl)
+                pg->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO,
+                               makeBackend(s, "gloo", c10::make_intrusive<c10d::PrefixStore>("gloo", store), rank, size, name));
+#endif
             pg->setGroupName(name);
             c10d::register_process_group(name, pg);
             ownedGroups().push_back(pg);

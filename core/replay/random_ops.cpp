@@ -164,6 +164,35 @@ at::TensorOptions factoryOptions(const std::vector<c10::IValue>& v, int dtype, i
     return o;
 }
 
+// SDPA's math with dropout on the attention weights, as inductor decomposes it (softmax, then
+// keep = rand_like(attn) > p, attn * keep / (1 - p), then @ value), the draw being aligned draw `k`. The fused kernels
+// draw inside (philox on CUDA, the global generator on the CPU) where no other stage can follow.
+at::Tensor alignedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k)
+{
+    at::Tensor q = v[0].toTensor(), key = v[1].toTensor(), value = v[2].toTensor();
+    const double prob = v.size() > 4 && !v[4].isNone() ? v[4].toDouble() : 0.0;
+    const bool causal = v.size() > 5 && !v[5].isNone() && v[5].toBool();
+    const double scale = v.size() > 6 && !v[6].isNone() ? v[6].toDouble() : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
+    if (v.size() > 7 && !v[7].isNone() && v[7].toBool() && q.dim() >= 3 && key.size(-3) != q.size(-3)) {
+        key = key.repeat_interleave(q.size(-3) / key.size(-3), -3);  // enable_gqa: key/value heads shared
+        value = value.repeat_interleave(q.size(-3) / value.size(-3), -3);
+    }
+    at::Tensor attn = at::matmul(q, key.transpose(-2, -1)) * scale;
+    const double minusInf = -std::numeric_limits<double>::infinity();
+    if (causal)
+        attn = attn.masked_fill(at::ones({q.size(-2), key.size(-2)}, q.options().dtype(at::kBool)).tril().logical_not(), minusInf);
+    if (v.size() > 3 && v[3].isTensor()) {
+        const at::Tensor& mask = v[3].toTensor();
+        attn = mask.scalar_type() == at::kBool ? attn.masked_fill(mask.logical_not(), minusInf) : attn + mask;
+    }
+    attn = at::softmax(attn, -1);
+    if (prob > 0) {
+        const at::Tensor keep = alignedDraw(base, k, attn.sizes(), false, attn.device()).to(attn.scalar_type()) > prob;
+        attn = keep * attn * (1.0 / (1.0 - prob));
+    }
+    return at::matmul(attn, value);
+}
+
 }  // namespace
 
 std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
@@ -200,6 +229,30 @@ std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const grap
     return std::nullopt;
 }
 
+namespace {
+
+// SDPA with a dropout_p other than a literal 0 takes the next aligned draw; without dropout it stays the op.
+std::optional<NodePlan> alignedAttentionPlan(const NodePlan& plan, RngPlan& rng)
+{
+    const int at = argIndex(plan, "dropout_p");
+    if (at < 0 || static_cast<std::size_t>(at) >= plan.args.size())
+        return std::nullopt;
+    const ArgPlan& dropout = plan.args[static_cast<std::size_t>(at)];
+    if (dropout.kind == ArgPlan::Kind::Const && (dropout.constant.isNone() || dropout.constant.toDouble() == 0.0))
+        return std::nullopt;
+    const std::int64_t k = rng.nextOrdinal++;
+    const std::uint64_t base = rng.seed;
+    NodePlan p = plan;
+    p.kind = NodePlan::Kind::Native;
+    p.op.reset();
+    p.schema = c10::toString(plan.op->schema()) + "  [math with dropout on aligned RNG draw " + std::to_string(k) +
+               " (stage compare)]";
+    p.native = [k, base](const std::vector<c10::IValue>& v) -> c10::IValue { return alignedAttention(v, base, k); };
+    return p;
+}
+
+}  // namespace
+
 std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
 {
     if (!rng.aligned || plan.kind != NodePlan::Kind::Op || !plan.op)
@@ -208,6 +261,8 @@ std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
     static const std::set<std::string, std::less<>> kAligned = {"aten::dropout",   "aten::native_dropout", "aten::bernoulli",
                                                                 "aten::rand",      "aten::rand_like",      "aten::randn",
                                                                 "aten::randn_like"};
+    if (name.name == "aten::scaled_dot_product_attention")
+        return alignedAttentionPlan(plan, rng);
     if (!kAligned.contains(name.name))
         return std::nullopt;
     const std::string& op = name.name;

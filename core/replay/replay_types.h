@@ -131,6 +131,11 @@ struct NodeResult {
     // kernels pick their own layouts per device (SDPA's backends, cuDNN vs oneDNN), so these are the devices'
     // difference, not the compiler's, and do not make the node a mismatch.
     std::vector<Mismatch> crossDeviceLayouts;
+    // Stride differences of an op whose fake-tensor rule lays its output out otherwise than its eager kernel
+    // (wav2vec2's _log_softmax_backward_data: the meta follows grad_output's layout, the kernel makes a contiguous
+    // output), with its inputs at their recorded layouts, and of the nodes that only carry that layout on: torch's
+    // fake-vs-eager difference, not the graph's. Reported, not a mismatch.
+    std::vector<Mismatch> kernelLayouts;
 };
 
 // Something that makes capturing the graph into one CUDA graph unsafe, or that the user should know about it.

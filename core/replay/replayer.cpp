@@ -12,6 +12,7 @@
 #include "replay/op_plan.h"
 #include "replay/pt_tensors.h"
 #include "replay/random_ops.h"
+#include "replay/rng_state_ops.h"
 #include "replay/stage_io.h"
 #include "replay/torch_types.h"
 #include "replay/value_checks.h"
@@ -301,12 +302,16 @@ struct Prepared {
 // Values of one pass and what is known about them, indexed by node.
 struct PassState {
     explicit PassState(std::size_t n)
-        : values(n), available(n, false), nonFinite(n, false), freed(n, false), otherLayout(n, false), outputNonFinite(n) {}
+        : values(n), available(n, false), nonFinite(n, false), freed(n, false), otherLayout(n, false), layoutOff(n, false),
+          outputNonFinite(n) {}
     std::vector<c10::IValue> values;
     std::vector<bool> available, nonFinite, freed;
     // The node's layout differs from the recording because the graph was recorded on another device type and a
     // kernel upstream picked its own layout there (NodeResult::crossDeviceLayouts).
     std::vector<bool> otherLayout;
+    // The node's layout differs from the recording for no reason set apart (a stride mismatch): what follows from it
+    // is not the kernel's own choice.
+    std::vector<bool> layoutOff;
     // Per return of a node (a getitem's index): a getitem of a finite return is not downstream of NaN/Inf that
     // sits in a sibling return (attention's logsumexp padding next to a finite attention output).
     std::vector<std::vector<bool>> outputNonFinite;
@@ -322,6 +327,7 @@ struct InputState {
     bool nonFinite = false;
     bool anyTensor = false;
     bool otherLayout = false;  // an input's layout is another device's choice (PassState::otherLayout)
+    bool layoutOff = false;    // an input's layout differs from its recording (PassState::layoutOff)
 };
 
 // Whether the value `node` reads from node k holds NaN/Inf: for getitem, the one output it picks.
@@ -357,6 +363,7 @@ InputState inputStateOf(const graph::Graph& g, const graph::Node& node, const Pa
             in.missing = "input '" + g.nodes[k].name + "' was not computed";
         in.nonFinite = in.nonFinite || nonFiniteRef(node, k, s);
         in.otherLayout = in.otherLayout || s.otherLayout[k];
+        in.layoutOff = in.layoutOff || s.layoutOff[k];
         in.anyTensor = in.anyTensor || s.values[k].isTensor() || s.values[k].isTensorList() ||
                        (s.values[k].isList() && !detail::flattenTensors(s.values[k]).empty());
     });
@@ -486,6 +493,8 @@ bool backendPicksLayout(const graph::Graph& g, const graph::Node& n)
 {
     if (n.target.kind == graph::Target::Kind::Getitem && !n.args.empty() && n.args[0].kind == graph::Arg::Kind::Node)
         return backendPicksLayout(g, g.nodes[static_cast<std::size_t>(n.args[0].node)]);
+    if (auto inner = detail::innerOpNode(n))  // activation checkpointing's run_and_save_rng_state(op, ...)
+        return backendPicksLayout(g, *inner);
     const std::string& op = n.target.op;
     return op.find("attention") != std::string::npos || op.find("convolution") != std::string::npos ||
            op.starts_with("conv") || op.find("cudnn") != std::string::npos || op.find("mkldnn") != std::string::npos;
@@ -508,6 +517,33 @@ void setAsideCrossDeviceLayouts(const graph::Graph& g, const graph::Node& node, 
     s.otherLayout[i] = !r.crossDeviceLayouts.empty();
 }
 
+// Ops whose fake-tensor (meta) rule lays the output out otherwise than their eager kernels on every device, so a
+// trace records a layout that eager never makes: _log_softmax_backward_data's Python meta follows grad_output's
+// strides, the structured kernel's meta makes it contiguous (wav2vec2's CTC loss: recorded [32, 64, 1], eager
+// [5088, 32, 1]). Checked against torch 2.11 with FakeTensorMode.
+bool fakeLayoutDiffersFromEager(const graph::Node& n)
+{
+    return n.isOp() && n.target.ns == "aten" && n.target.op == "_log_softmax_backward_data";
+}
+
+// Stride-only differences at such an op whose inputs hold their recorded layouts, and at the nodes that only carry
+// its layout on (NodeResult::kernelLayouts). Any other remaining stride difference marks the node's layout as off,
+// so nothing downstream of it is set apart.
+void setAsideKernelLayouts(const graph::Node& node, const InputState& in, PassState& s, std::size_t i, NodeResult& r)
+{
+    const bool strideOnly = !r.mismatches.empty() && std::all_of(r.mismatches.begin(), r.mismatches.end(), [](const Mismatch& m) {
+        return m.kind == Mismatch::Kind::Stride;
+    });
+    if (strideOnly && !in.layoutOff && (fakeLayoutDiffersFromEager(node) || in.otherLayout)) {
+        r.kernelLayouts = std::move(r.mismatches);
+        r.mismatches.clear();
+        s.otherLayout[i] = true;
+        return;
+    }
+    for (const Mismatch& m : r.mismatches)
+        s.layoutOff[i] = s.layoutOff[i] || m.kind == Mismatch::Kind::Stride;
+}
+
 // Checks a node that ran: its recorded metadata, and with value checks its statistics and NaN/Inf origin.
 void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, const InputState& in, PassState& s,
                NodeResult& r, ReplayReport* report)
@@ -515,6 +551,7 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
     const graph::Node& node = p.graph->nodes[i];
     r.mismatches.clear();
     r.crossDeviceLayouts.clear();
+    r.kernelLayouts.clear();
     r.outputs.clear();
     if (p.plans[i].kind == NodePlan::Kind::Output) {
         // The graph's outputs: their stats; NaN/Inf there was already traced to its origin upstream.
@@ -526,6 +563,7 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
     if (node.meta) {
         detail::checkValue(s.values[i], *node.meta, p.device, 0, s.bindings, r.mismatches);
         setAsideCrossDeviceLayouts(*p.graph, node, p.device, in, s, i, r);
+        setAsideKernelLayouts(node, in, s, i, r);
     }
     if (options.valueChecks)
         checkValues(node, p.plans[i], i, in, s, r, report);

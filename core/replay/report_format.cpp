@@ -9,6 +9,32 @@
 namespace fxray::replay {
 namespace {
 
+// JSON has no NaN or Infinity: a statistic that is one (the min of a mask, a max_abs of inf) is written as the
+// string "nan", "inf" or "-inf" (Python's float() reads them back), so a reader gets -inf, not a missing value.
+json::Value numberJson(double v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+// A number, or one of numberJson's names; anything else (absent, null): NaN.
+double numberFrom(const json::Value& v)
+{
+    if (v.isNumber())
+        return v.asDouble();
+    if (v.isString()) {
+        const std::string& s = v.asString();
+        if (s == "inf")
+            return HUGE_VAL;
+        if (s == "-inf")
+            return -HUGE_VAL;
+    }
+    return std::nan("");
+}
+
 json::Value stringArray(const std::vector<std::string>& items)
 {
     json::Value a = json::Array{};
@@ -33,9 +59,9 @@ json::Value statsJson(const OutputStats& s)
     json::Value o = json::Object{};
     o["meta"] = s.meta;
     if (s.hasValues) {
-        o["min"] = s.min;
-        o["max"] = s.max;
-        o["mean"] = s.mean;
+        o["min"] = numberJson(s.min);
+        o["max"] = numberJson(s.max);
+        o["mean"] = numberJson(s.mean);
         o["nan"] = s.nanCount;
         o["inf"] = s.infCount;
         o["numel"] = s.numel;
@@ -89,6 +115,8 @@ json::Value nodeToJson(const NodeResult& n)
         j["mismatches"] = mismatchesJson(n.mismatches);
     if (!n.crossDeviceLayouts.empty())
         j["cross_device_layouts"] = mismatchesJson(n.crossDeviceLayouts);
+    if (!n.kernelLayouts.empty())
+        j["kernel_layouts"] = mismatchesJson(n.kernelLayouts);
     json::Value outs = json::Array{};
     for (const OutputStats& s : n.outputs)
         outs.push_back(statsJson(s));
@@ -109,7 +137,7 @@ Enum enumFromName(const std::string& name, const Enum (&all)[N], std::string_vie
 
 json::Value comparisonToJson(const OutputComparison& c)
 {
-    return json::Object{{"output", c.output}, {"what", c.what}, {"max_abs", c.maxAbs}, {"max_rel", c.maxRel},
+    return json::Object{{"output", c.output}, {"what", c.what}, {"max_abs", numberJson(c.maxAbs)}, {"max_rel", numberJson(c.maxRel)},
                         {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok}, {"compared", c.compared}, {"by_rate", c.byRate}, {"note", c.note}};
 }
 
@@ -118,8 +146,8 @@ OutputComparison comparisonFromJson(const json::Value& c)
     OutputComparison oc;
     oc.output = static_cast<int>(c.intOr("output", 0));
     oc.what = c.stringOr("what", "");
-    oc.maxAbs = c["max_abs"].isNumber() ? c["max_abs"].asDouble() : std::nan("");
-    oc.maxRel = c["max_rel"].isNumber() ? c["max_rel"].asDouble() : std::nan("");
+    oc.maxAbs = numberFrom(c["max_abs"]);
+    oc.maxRel = numberFrom(c["max_rel"]);
     oc.atol = c["atol"].isNumber() ? c["atol"].asDouble() : 0;
     oc.rtol = c["rtol"].isNumber() ? c["rtol"].asDouble() : 0;
     oc.mismatched = c.intOr("mismatched", 0);
@@ -253,9 +281,9 @@ OutputStats statsFromJson(const json::Value& j)
     s.meta = j.stringOr("meta", "");
     if (j.find("min")) {
         s.hasValues = true;
-        s.min = j["min"].isNull() ? std::nan("") : j["min"].asDouble();
-        s.max = j["max"].isNull() ? std::nan("") : j["max"].asDouble();
-        s.mean = j["mean"].isNull() ? std::nan("") : j["mean"].asDouble();
+        s.min = numberFrom(j["min"]);
+        s.max = numberFrom(j["max"]);
+        s.mean = numberFrom(j["mean"]);
         s.nanCount = j.intOr("nan", 0);
         s.infCount = j.intOr("inf", 0);
         s.numel = j.intOr("numel", 0);
@@ -294,6 +322,7 @@ NodeResult nodeFromJson(const json::Value& j)
     };
     mismatchesFrom(j["mismatches"], n.mismatches);
     mismatchesFrom(j["cross_device_layouts"], n.crossDeviceLayouts);
+    mismatchesFrom(j["kernel_layouts"], n.kernelLayouts);
     if (j["outputs"].isArray())
         for (const json::Value& s : j["outputs"].asArray())
             n.outputs.push_back(statsFromJson(s));
@@ -435,6 +464,15 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
         out += "  layouts differ from the recording on " + std::to_string(layoutNodes) +
                " node(s): recorded on another device type, where kernels pick other layouts (not a compiler bug); first at " +
                layouts + "\n";
+    std::string kernel;
+    int kernelNodes = 0;
+    for (const NodeResult& n : r.nodes)
+        if (!n.kernelLayouts.empty() && kernelNodes++ == 0)
+            kernel = n.name + " (" + n.target + "): recorded " + n.kernelLayouts[0].expected + ", here " + n.kernelLayouts[0].actual;
+    if (kernelNodes > 0)
+        out += "  layouts differ from the recording on " + std::to_string(kernelNodes) +
+               " node(s): the op's eager kernel lays its output out otherwise than its fake-tensor rule recorded (torch's "
+               "fake-vs-eager difference, not the graph's; not a mismatch); first at " + kernel + "\n";
     for (const NodeResult& n : r.nodes) {
         if (!n.transientNonFinite)
             continue;

@@ -3,7 +3,7 @@ ShuffleNet random-initialised from small configs, a training step and a bf16 inf
 configs' values: DistilBERT's training compile draws dropout masks), DistilBERT's dynamic-shape recompile (three
 sequence lengths), a 2-rank tensor-parallel step (DTensor, Gloo), one inductor TORCH_TRACE (DistilBERT) and a
 handful of OpInfo ops, captured on the CPU, then `fxray info` and `fxray replay` (saved inputs vs eager outputs,
-and random inputs; the tensor-parallel graphs rank by rank) over all of it. Capture loses no graph, every graph and
+and random inputs; the tensor-parallel ranks as one 2-rank Gloo job) over all of it. Capture loses no graph, every graph and
 every trace record loads, no fxray process crashes, and the totals meet tools/corpus/thresholds.json's "ci"
 section (read back from the run's summary.json: tighten them there). ~3 minutes on 2 cores."""
 import atexit
@@ -86,7 +86,7 @@ def the_slice_holds_a_dynamic_shape_recompile():
 
 
 @check
-def the_tensor_parallel_step_is_captured_loaded_and_replayed_rank_by_rank():
+def the_tensor_parallel_step_is_captured_loaded_and_replayed_as_one_two_rank_job():
     graphs = _dumps("dtensor_tp")
     for rank in (0, 1):
         mine = {g for g in graphs if g.startswith(f"dtensor_tp_rank{rank}_")}
@@ -94,6 +94,10 @@ def the_tensor_parallel_step_is_captured_loaded_and_replayed_rank_by_rank():
         assert any("_c10d_functional.all_reduce" in graphs[g] for g in mine)
         replayed = {os.path.basename(r["address"]) for r in _saved_replays("dtensor_tp")}
         assert mine <= replayed, (mine, replayed)
+    # Its all_reduce nodes pass only when the ranks ran together: alone, each stops at "Could not resolve the
+    # process group registered under the name 0".
+    bad = [(r["address"], r["verdict"]) for r in _saved_replays("dtensor_tp") if r["verdict"] != "pass"]
+    assert not bad, bad
     row = next(r for r in SUMMARY["rows"] if r["model"] == "dtensor_tp")
     assert row["loaded"] == row["captured"] == len(graphs), row
     assert row["collectives"]["dumps"].get("_c10d_functional.all_reduce", 0) > 0, row["collectives"]

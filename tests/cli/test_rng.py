@@ -96,6 +96,19 @@ def a_dropout_training_compile_agrees_at_every_stage():
 
 
 @check
+def dropout_inside_sdpa_agrees_at_every_stage():
+    # The dynamo graph's fused SDPA draws its dropout inside the kernel, the AOT graphs through inductor_random in
+    # the decomposed math: aligned, the dynamo stage runs that math on the same draw (distilbert, T5 and the
+    # optimizer recipe diverged at aot_forward with max abs ~1 before).
+    p = subprocess.run([FXRAY, "compare", LOG + "#2/0", "--json", "--no-output-code"], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, (p.returncode, p.stdout[-2000:], p.stderr)
+    r = json.loads(p.stdout)
+    assert r["verdict"] == "agree" and len(r["stages"]) == 3, (r["verdict"], r["reason"])
+    assert all(s["verdict"] == "agree" and s["compared"] >= 1 for s in r["stages"][1:]), r["stages"]
+
+
+@check
 def a_change_planted_in_the_post_grad_dropout_is_found_there():
     planted = edit_trace_payload(LOG, os.path.join(TMP, "planted.log"), "inductor_post_grad_graph",
                                  "torch.ops.aten.gt.Scalar(inductor_random_default, 0.1)",

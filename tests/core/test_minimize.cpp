@@ -8,10 +8,13 @@
 #include "minimize/candidate.h"
 #include "minimize/failure.h"
 #include "minimize/minimizer.h"
+#include "minimize/output_code_oracle.h"
 #include "minimize/repro_writer.h"
 #include "test_support.h"
 
 #include <QtTest/QtTest>
+
+#include <cmath>
 
 using namespace fxray;
 using namespace fxray::minimize;
@@ -50,6 +53,43 @@ private Q_SLOTS:
         QVERIFY(!test::expectError([] { parseFailureSpecs("crash"); }, {"--until", "mismatch"}).empty());
         QVERIFY(!test::expectError([] { parseFailureSpecs("error:(unclosed"); }, {"regular expression"}).empty());
         QVERIFY(!test::expectError([] { parseFailureSpecs("cmd:"); }, {"--until"}).empty());
+    }
+
+    void outputCodeSpecsAndInductorConfigEntries()
+    {
+        // diverge:output_code is its own kind (inductor compiles each candidate), not a device to compare with.
+        auto s = parseFailureSpecs("diverge:output_code");
+        QVERIFY(s.size() == 1 && s[0].kind == FailureSpec::Kind::OutputCode);
+        QCOMPARE(describe(s[0]), std::string("diverge:output_code"));
+        QVERIFY(parseFailureSpecs("diverge:cuda")[0].kind == FailureSpec::Kind::Diverge);
+        // Values reach Python only through ast.literal_eval: a bare word becomes a string, literals stay.
+        QCOMPARE(parseInductorConfigEntry("cpp.inject_relu_bug_TESTING_ONLY=accuracy").second, std::string("'accuracy'"));
+        QCOMPARE(parseInductorConfigEntry("max_autotune=True").second, std::string("True"));
+        QCOMPARE(parseInductorConfigEntry("realize_opcount_threshold=30").second, std::string("30"));
+        QCOMPARE(parseInductorConfigEntry("a.b='x'").first, std::string("a.b"));
+        QVERIFY(!test::expectError([] { parseInductorConfigEntry("no_value"); }, {"KEY=VALUE"}).empty());
+        QVERIFY(!test::expectError([] { parseInductorConfigEntry("bad key=1"); }, {"KEY=VALUE"}).empty());
+        // The size of an error relative to the values it sits in: part of a codegen failure's signature.
+        QCOMPARE(errorSizeClass(1.36, 2.0), std::string("large"));
+        QCOMPARE(errorSizeClass(0.05, 0.5), std::string("medium"));
+        QCOMPARE(errorSizeClass(3e-3, 100.0), std::string("small"));
+        QCOMPARE(errorSizeClass(std::nan(""), 1.0), std::string("nan"));
+    }
+
+    void inductorConfigComesFromTheCompilesRunnableRecord()
+    {
+        // tests/data/output_code/planted.log: compiled with cpp.inject_relu_bug_TESTING_ONLY = 'accuracy', which its
+        // fx_graph_runnable record writes as a torch._inductor.config line; the correct log records no such line.
+        const std::string dir = std::string(FXRAY_SOURCE_DIR) + "/tests/data/output_code/";
+        const auto planted = inductorConfigOfCompile(io::loadAddress(dir + "planted.log#0/0/aot_inference_graph").entry);
+        QVERIFY(planted.size() == 1);
+        QCOMPARE(planted[0].first, std::string("cpp.inject_relu_bug_TESTING_ONLY"));
+        QCOMPARE(planted[0].second, std::string("'accuracy'"));
+        const auto correct = inductorConfigOfCompile(io::loadAddress(dir + "correct.log#0/0/aot_inference_graph").entry);
+        for (const auto& [k, v] : correct)
+            QVERIFY2(k.find("inject") == std::string::npos, k.c_str());
+        // A seed dump has no log to read a config from.
+        QVERIFY(inductorConfigOfCompile(io::loadAddress(sample("cpu/dumps/mlp/mlp_forward_0")).entry).empty());
     }
 
     void messageClassIgnoresNumbersNamesAndTrailers()

@@ -89,6 +89,49 @@ private Q_SLOTS:
         QVERIFY(!domainOf(g, "x").constrained());  // x - 0.5 > 0 needs more than a positive x
     }
 
+    void adamWsSecondMomentAndStepStayInSqrtsDomain()
+    {
+        // A compiled AdamW step (inductor's AOT graph, torch/optim/adam.py): sqrt(exp_avg_sq * beta2 + grad * grad *
+        // (1 - beta2)) and sqrt(1 - beta2 ** (step + 1)). On random inputs a negative exp_avg_sq or step made the
+        // corpus's only false NaN verdicts; both hold for positive inputs.
+        const auto g = parse("        add: \"f32[]\" = torch.ops.aten.add.Tensor(step, 1)\n"
+                             "        mul_1: \"f32[4]\" = torch.ops.aten.mul.Tensor(exp_avg_sq, 0.999)\n"
+                             "        mul_2: \"f32[4]\" = torch.ops.aten.mul.Tensor(grad, grad)\n"
+                             "        mul_3: \"f32[4]\" = torch.ops.aten.mul.Tensor(mul_2, 0.0010000000000000009)\n"
+                             "        add_1: \"f32[4]\" = torch.ops.aten.add.Tensor(mul_1, mul_3)\n"
+                             "        pow_2: \"f32[]\" = torch.ops.aten.pow.Scalar(0.999, add)\n"
+                             "        rsub_1: \"f32[]\" = torch.ops.aten.rsub.Scalar(pow_2, 1)\n"
+                             "        sqrt: \"f32[]\" = torch.ops.aten.sqrt.default(rsub_1)\n"
+                             "        sqrt_1: \"f32[4]\" = torch.ops.aten.sqrt.default(add_1)\n"
+                             "        mul_4: \"f32[4]\" = torch.ops.aten.mul.Tensor(other, grad)\n"
+                             "        add_2: \"f32[4]\" = torch.ops.aten.add.Tensor(mul_4, mul_1)\n"
+                             "        sqrt_2: \"f32[4]\" = torch.ops.aten.sqrt.default(add_2)\n"
+                             "        return (sqrt, sqrt_1, sqrt_2)\n",
+                             "step: \"f32[]\", exp_avg_sq: \"f32[4]\", grad: \"f32[4]\", other: \"f32[4]\"");
+        QVERIFY(domainOf(g, "exp_avg_sq").kind == ValueDomain::Kind::Positive);
+        QVERIFY(domainOf(g, "exp_avg_sq").reason.find("sqrt_1") != std::string::npos);
+        QVERIFY(domainOf(g, "step").kind == ValueDomain::Kind::Positive);
+        QVERIFY(!domainOf(g, "grad").constrained());   // squared: any sign
+        QVERIFY(!domainOf(g, "other").constrained());  // other * grad can be negative whatever other is
+        // The dynamo graph's form: Python arithmetic on tensors (`1 - beta2 ** step`).
+        const auto d = parse("        pow_2: \"f32[]\" = 0.999 ** step\n"
+                             "        sub: \"f32[]\" = 1 - pow_2\n"
+                             "        sqrt: \"f32[]\" = sub.sqrt()\n"
+                             "        return (sqrt,)\n",
+                             "step: \"f32[]\"");
+        QVERIFY(domainOf(d, "step").kind == ValueDomain::Kind::Positive);
+    }
+
+    void checkpointingsRecomputeTakesAGeneratorState()
+    {
+        const auto g = parse("        run_with_rng_state = torch.ops.higher_order.run_with_rng_state(state, torch.ops.aten.native_dropout.default, x, 0.1, True)\n"
+                             "        getitem: \"f32[4]\" = run_with_rng_state[0]\n"
+                             "        return (getitem,)\n",
+                             "state: \"u8[5056]\", x: \"f32[4]\"");
+        QVERIFY(domainOf(g, "state").kind == ValueDomain::Kind::GeneratorState);
+        QVERIFY(!domainOf(g, "x").constrained());
+    }
+
     void attentionBackwardPhiloxStateIsACpuScalar()
     {
         const auto g = parse("        bw = torch.ops.aten._scaled_dot_product_efficient_attention_backward.default(go, q, k, v, None, out, lse, "

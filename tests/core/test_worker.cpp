@@ -9,6 +9,8 @@
 #include "io/input_pickle.h"
 #include "io/seed_writer.h"
 #include "replay/report_format.h"
+
+#include <cmath>
 #include "test_support.h"
 #include "worker/replay_worker.h"
 #include "worker/worker_protocol.h"
@@ -151,6 +153,16 @@ private Q_SLOTS:
         QCOMPARE(rb.nodes[0].schema, n.schema);  // the inspector shows it
         QCOMPARE(rb.nodes[0].mismatches[0].actual, std::string("[3, 2]"));
         QCOMPARE(rb.nodes[0].outputs[0].nanCount, std::int64_t(1));
+        // A mask's -inf minimum and an infinite max_abs survive the round trip (JSON has no Infinity: they were
+        // written as null and read back as NaN, and the GUI showed "nan" for a mask's min).
+        r.nodes[0].outputs[0].min = -HUGE_VAL;
+        r.nodes[0].outputs[0].max = HUGE_VAL;
+        r.comparisons[0].maxAbs = HUGE_VAL;
+        const replay::ReplayReport inf = replay::reportFromJson(json::parse(replay::reportToJson(r).dump()));
+        QVERIFY(std::isinf(inf.nodes[0].outputs[0].min) && inf.nodes[0].outputs[0].min < 0);
+        QVERIFY(std::isinf(inf.nodes[0].outputs[0].max) && inf.nodes[0].outputs[0].max > 0);
+        QVERIFY(std::isinf(inf.comparisons[0].maxAbs));
+        QVERIFY(std::isnan(inf.nodes[0].outputs[0].mean) == std::isnan(r.nodes[0].outputs[0].mean));
         QVERIFY(rb.symbols == r.symbols);
         QCOMPARE(rb.verdict(), r.verdict());
     }

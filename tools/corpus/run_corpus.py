@@ -18,6 +18,7 @@ import argparse
 import concurrent.futures as futures
 import json
 import os
+import re
 import sys
 import time
 
@@ -158,13 +159,21 @@ def _load_previous(opts) -> tuple[dict, list]:
     return captures, ops
 
 
+def _per_rank(dumps: str) -> bool:
+    """A distributed recipe's dumps: one folder per rank (dtensor_tp_rank0, ...), replayed together as one job."""
+    return any(re.search(r"_rank\d+$", d) for d in os.listdir(dumps))
+
+
 def replay_batches(opts) -> list:
-    """Folders to replay, one fxray process each: all models at once on one job, else one per model; OpInfo parts."""
+    """Folders to replay, one fxray process each: all models at once on one job, else one per model; OpInfo parts.
+    A distributed recipe is always a batch of its own: `fxray replay` runs a folder of ranks as one job over real
+    process groups only when nothing else is in it (mixed in, its collectives would have no group to run on)."""
     mroot = os.path.join(opts.out, "models")
     dumps = [os.path.join(mroot, m, "dumps") for m in opts.model_list if os.path.isdir(os.path.join(mroot, m, "dumps"))]
     batches = dumps if opts.jobs > 1 else ([mroot] if dumps else [])
-    if opts.jobs <= 1 and set(os.listdir(mroot) if os.path.isdir(mroot) else []) - set(opts.model_list):
-        batches = dumps  # --out holds other models too: replay only the selected ones
+    if opts.jobs <= 1 and (set(os.listdir(mroot) if os.path.isdir(mroot) else []) - set(opts.model_list)
+                           or any(_per_rank(d) for d in dumps)):
+        batches = dumps  # --out holds other models too, or ranks: replay the selected ones one by one
     oroot = os.path.join(opts.out, "opinfo")
     batches += [os.path.join(oroot, p, "dumps") for p in sorted(os.listdir(oroot))
                 if os.path.isdir(os.path.join(oroot, p, "dumps"))] if os.path.isdir(oroot) else []

@@ -313,8 +313,11 @@ def run_graph(graph_path: str, inputs: list):
     body: list[ast.stmt] = []
     for stmt in fwd.body:
         body.append(stmt)
-        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            name = stmt.target.id
+        # Annotated (the readable text) or not (a graph printed without metadata): both are nodes.
+        target = stmt.target if isinstance(stmt, ast.AnnAssign) else \
+            stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+        if isinstance(target, ast.Name):
+            name = target.id
             if isinstance(stmt.value, ast.Call):
                 targets[name] = ast.unparse(stmt.value.func)
             rec = ast.parse(f"fxray_node_({name!r}, {name})").body[0]
@@ -417,9 +420,13 @@ def localize(a) -> dict:
                 continue  # nothing says which node it is: its value matching none is not evidence enough
             best = min(results, key=lambda r: r[2])
             defined = kernel.get("lines")
+            ref = values[best[0]].detach().cpu()
+            finite = ref[torch.isfinite(ref)] if ref.is_floating_point() else ref.double()
+            # How large the node's values are: the error's size relative to them is part of a minimizer's signature.
+            ref_max = float(finite.abs().max()) if finite.numel() else 0.0
             return {"found": True, "kernel": site["kernel"], "kind": site["kind"], "buffer": bname, "node": best[0],
                     "nodes": [r[0] for r in results], "source_nodes": site["source_nodes"] or sorted(hinted),
-                    "original_aten": site["original_aten"], "max_abs": best[2], "mismatched": best[3],
+                    "original_aten": site["original_aten"], "max_abs": best[2], "ref_max": ref_max, "mismatched": best[3],
                     "elements": buf.numel(), "line": site["line"], "code": site["code"],
                     "definition_lines": defined or [], "index": index, "buffers_checked": checked,
                     "buffers_agreeing": agreed, "kernels": len(sites)}

@@ -5,6 +5,9 @@ a transient Inf in them:
            the post-grad graphs; the dynamo graph calls torch.nn.functional.dropout
   frame 1: T5's relative-position bucket (transformers' T5Attention._relative_position_bucket, inlined): log(0) = -inf
            for the zero distances, cast to an integer and thrown away by `where`; no output holds an Inf
+  frame 2: attention with dropout inside SDPA (`scaled_dot_product_attention(..., dropout_p=0.1)`, as HF's sdpa
+           attention trains): the dynamo graph's fused kernel draws inside, the AOT graphs draw through
+           inductor_random in the decomposed math
 
     python tests/data/rng/make_rng_logs.py tests/data/rng/dropout_training.log [cuda]
 (with `cuda`, the same compiles on the GPU: scripts/rng-device.sh)
@@ -59,9 +62,20 @@ def t5_bias(x, table):
     return x + table[bucket].sum(-1)
 
 
+class DropoutAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(32, 96)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).view(2, 8, 3, 4, 8).permute(2, 0, 3, 1, 4)
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=0.1).sum(1)
+
+
 model = DropoutMlp().train().to(device)
 torch.compile(model)(torch.randn(8, 32, device=device)).sum().backward()
 torch.compile(t5_bias)(torch.randn(12, 12, device=device), torch.randn(32, 4, device=device))
+torch.compile(DropoutAttention().train().to(device))(torch.randn(2, 8, 32, device=device)).sum().backward()
 
 torch._logging._internal.trace_log.handlers[0].flush()
 logs = sorted(glob.glob(os.path.join(trace_dir, "*.log")))

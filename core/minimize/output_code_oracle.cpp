@@ -1,0 +1,315 @@
+#include "minimize/output_code_oracle.h"
+
+#include "base/error.h"
+#include "base/json.h"
+#include "graph/printer.h"
+#include "io/text_file.h"
+#include "io/trace_log.h"
+#include "minimize/minimizer.h"
+#include "minimize/repro_writer.h"
+#include "replay/output_code_stage.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+#include <regex>
+#include <sstream>
+
+namespace fxray::minimize {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Literals a config value may be written as: numbers, True/False/None, one-line quoted strings. Anything else (a
+// call, a name) is left out: the value reaches Python only through ast.literal_eval, never as code.
+bool isPlainLiteral(const std::string& v)
+{
+    static const std::regex literal(R"(^(-?[0-9][0-9_]*(\.[0-9]*)?([eE][-+]?[0-9]+)?|True|False|None|'[^'\\\n]*'|"[^"\\\n]*")$)");
+    return std::regex_match(v, literal);
+}
+
+std::string lastLines(const std::string& text, std::size_t n)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        if (!l.empty())
+            lines.push_back(l);
+    std::string out;
+    for (std::size_t k = lines.size() > n ? lines.size() - n : 0; k < lines.size(); ++k)
+        out += (out.empty() ? "" : "\n") + lines[k];
+    return out;
+}
+
+std::string number(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+int outputCount(const graph::Graph& g)
+{
+    const int out = g.outputNode();
+    if (out < 0 || g.nodes[static_cast<std::size_t>(out)].args.empty())
+        return 0;
+    const graph::Arg& a = g.nodes[static_cast<std::size_t>(out)].args[0];
+    return a.items.empty() ? 1 : static_cast<int>(a.items.size());
+}
+
+// The signature of a divergence from the child's kernel finding (run_output_code.py: localize).
+Signature signatureOf(const json::Value& kernel, const replay::ReplayReport& replay, const replay::OutputComparison& c)
+{
+    Signature s;
+    s.kind = "diverge:output_code";
+    const std::string output = "output " + std::to_string(c.output) + " of the compiled code vs fxray's replay: max abs " +
+                               number(c.maxAbs) + (c.note.empty() ? "" : " (" + c.note + ")");
+    if (!(kernel["found"].isBool() && kernel["found"].asBool())) {
+        s.messageClass = "no kernel named";
+        s.detail = output + "; no divergent kernel named: " + kernel.stringOr("why", "?");
+        return s;
+    }
+    s.node = kernel.stringOr("node", "");
+    for (const replay::NodeResult& n : replay.nodes)
+        if (n.name == s.node)
+            s.op = n.target;
+    const double maxAbs = kernel["max_abs"].isNumber() ? kernel["max_abs"].asDouble() : 0;
+    const double refMax = kernel["ref_max"].isNumber() ? kernel["ref_max"].asDouble() : 0;
+    const std::int64_t bad = kernel.intOr("mismatched", 0);
+    const std::string size = bad > 0 && maxAbs == 0 ? "nan" : errorSizeClass(maxAbs, refMax);
+    s.messageClass = kernel.stringOr("kind", "?") + " kernel, " + size + " error";
+    s.detail = output + "; first divergent kernel " + kernel.stringOr("kernel", "?") + " (" + kernel.stringOr("kind", "?") +
+               ") writes " + kernel.stringOr("buffer", "?") + " = node " + s.node + ": " + std::to_string(bad) + " of " +
+               std::to_string(kernel.intOr("elements", 0)) + " element(s) differ, max abs " + number(maxAbs) +
+               " (values up to " + number(refMax) + ")";
+    return s;
+}
+
+}  // namespace
+
+std::string errorSizeClass(double maxAbs, double referenceMax)
+{
+    if (!std::isfinite(maxAbs))
+        return "nan";
+    const double scaled = maxAbs / std::max(1.0, std::isfinite(referenceMax) ? referenceMax : 1.0);
+    return scaled < 1e-2 ? "small" : scaled < 1e-1 ? "medium" : "large";
+}
+
+OutputCodeOracle::OutputCodeOracle(OutputCodeOracleOptions options) : m_options(std::move(options)) {}
+
+OutputCodeOracle::~OutputCodeOracle() = default;  // the Subprocess kills and reaps the child
+
+void OutputCodeOracle::start()
+{
+    replay::OutputCodeOptions oc;
+    oc.python = m_options.python;
+    const std::string python = replay::findPython(oc);
+    std::string script = m_options.script;
+    if (script.empty())
+        script = (fs::path(replay::findOutputCodeRunner(oc)).parent_path() / "compile_candidates.py").string();
+    if (!fs::exists(script))
+        throw Error("cannot find compile_candidates.py (looked at " + script + "); set FXRAY_RUNTIME_DIR to its folder");
+    m_python = python;
+    try {
+        m_child = std::make_unique<Subprocess>(std::vector<std::string>{python, script});
+    } catch (const Error& e) {
+        throw Error("--until diverge:output_code needs a Python with torch: cannot start " + python + " (" + e.what() +
+                    "); pass --python or set FXRAY_PYTHON");
+    }
+    ++m_starts;
+}
+
+std::string OutputCodeOracle::ask(const std::string& request, replay::CancelToken* cancel)
+{
+    const auto begin = Clock::now();
+    const auto deadline = begin + m_options.timeout;
+    auto fail = [&](const std::string& why) {
+        if (m_child)
+            m_child->kill();
+        m_child.reset();
+        m_problem = why;
+        m_childSeconds += std::chrono::duration<double>(Clock::now() - begin).count();
+        return std::string();
+    };
+    bool fresh = false;
+    if (!m_child || !m_child->running()) {
+        start();
+        fresh = true;
+    }
+    std::string line;
+    if (fresh) {  // its "ready" line: torch imported
+        for (;;) {
+            if (cancel && cancel->cancelled.load())
+                return fail("cancelled");
+            if (Clock::now() > deadline)
+                return fail("the compile child did not start within the timeout");
+            const auto got = m_child->readLine(line, std::chrono::milliseconds(200));
+            if (got == Subprocess::Read::Line && line.rfind("{\"ready\"", 0) == 0)
+                break;
+            if (got == Subprocess::Read::Eof) {
+                m_child->wait(std::chrono::seconds(5));
+                const auto code = m_child->exitCode();
+                const std::string why = lastLines(m_child->stderrTail(), code && *code == 3 ? 1 : 6);
+                const std::string status = m_child->status();
+                m_child.reset();
+                throw Error("--until diverge:output_code needs a Python with torch: " + m_python + " (" + status + ")" +
+                            (why.empty() ? std::string() : ": " + why) + "; pass --python or set FXRAY_PYTHON");
+            }
+        }
+    }
+    if (!m_child->write(request + "\n"))
+        return fail("the compile child stopped reading (" + m_child->status() + ")");
+    for (;;) {
+        if (cancel && cancel->cancelled.load())
+            return fail("cancelled");
+        if (Clock::now() > deadline)
+            return fail("inductor ran past " + std::to_string(m_options.timeout.count() / 1000) +
+                        " s on this candidate (the compile child was killed; a fresh one takes the next)");
+        const auto got = m_child->readLine(line, std::chrono::milliseconds(200));
+        if (got == Subprocess::Read::Eof) {
+            m_child->wait(std::chrono::seconds(5));
+            return fail("the compile child died (" + m_child->status() + "): " + lastLines(m_child->stderrTail(), 4));
+        }
+        if (got == Subprocess::Read::Line && !line.empty() && line.front() == '{') {
+            m_childSeconds += std::chrono::duration<double>(Clock::now() - begin).count();
+            return line;
+        }
+    }
+}
+
+std::pair<std::vector<Signature>, replay::ReplayReport> OutputCodeOracle::judge(const io::LoadedGraph& candidate,
+                                                                                const replay::ReplayOptions& options,
+                                                                                replay::ReplayRunner& runner,
+                                                                                replay::CancelToken* cancel)
+{
+    m_problem.clear();
+    const fs::path dir = m_options.scratchDir;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const std::string in = (dir / "in.pt").string(), ref = (dir / "ref.pt").string(), out = (dir / "out.pt").string();
+    const std::string module = (dir / "candidate.py").string(), readable = (dir / "candidate.readable.py").string();
+    fs::remove(ref, ec);
+    fs::remove(out, ec);
+
+    // 1. fxray's checked replay: its inputs and outputs for the compiled code.
+    replay::StageIo io;
+    io.outputMap.resize(static_cast<std::size_t>(outputCount(candidate.graph)));
+    std::iota(io.outputMap.begin(), io.outputMap.end(), 0);
+    replay::ReplayOptions a = options;
+    a.compareDevice.clear();
+    a.expectedOutputsPath.clear();
+    a.stage = io;
+    a.stage->saveInputs = in;
+    a.stage->saveOutputs = ref;
+    replay::ReplayReport replayed = runner.run(candidate, a, cancel);
+    if (!replayed.fatal.empty() || !fs::exists(ref, ec)) {
+        m_problem = replayed.fatal.empty() ? "fxray's replay of the candidate did not run cleanly (" + replayed.verdict() + ")"
+                                           : replayed.fatal;
+        return {{}, replayed};
+    }
+
+    // 2. The candidate compiled by inductor in the child, run on the same inputs.
+    io::LoadedGraph concrete = candidate;
+    auto symbols = options.symbolValues;
+    symbols.insert(replayed.symbols.begin(), replayed.symbols.end());
+    concretizeMetadata(concrete, symbols);
+    ReproSpec spec;
+    spec.signature.kind = "diverge:output_code";
+    spec.device = options.device;
+    spec.inputs = options;
+    spec.inductorConfig = m_options.config;
+    try {
+        io::writeTextFile(module, writeReproScript(concrete, spec));
+        io::writeTextFile(readable, graph::printReadable(concrete.graph));
+    } catch (const Error& e) {
+        m_problem = std::string("the candidate cannot be written as a module: ") + e.what();
+        return {{}, replayed};
+    }
+    json::Value req = json::Object{};
+    req["module"] = module;
+    req["graph"] = readable;
+    req["inputs"] = in;
+    req["out"] = out;
+    req["device"] = options.device;
+    json::Value config = json::Object{};
+    for (const auto& [k, v] : m_options.config)
+        config[k] = v;
+    req["config"] = std::move(config);
+    const std::string text = ask(req.dump(), cancel);
+    if (text.empty())
+        return {{}, replayed};
+    json::Value answer;
+    try {
+        answer = json::parse(text);
+    } catch (const Error& e) {
+        m_problem = std::string("the compile child's answer is not JSON: ") + e.what();
+        return {{}, replayed};
+    }
+    if (!(answer["ok"].isBool() && answer["ok"].asBool())) {
+        m_problem = "inductor could not compile or run the candidate: " + answer.stringOr("error", "?");
+        return {{}, replayed};
+    }
+
+    // 3. Its outputs compared with the replay's, with fxray's tolerances.
+    replay::ReplayOptions b = options;
+    b.compareDevice.clear();
+    b.expectedOutputsPath.clear();
+    b.stage = io;
+    b.stage->outputsFrom = out;
+    b.stage->referenceOutputs = ref;
+    const replay::ReplayReport compared = runner.run(candidate, b, cancel);
+    if (!compared.fatal.empty()) {
+        m_problem = "comparing the compiled code's outputs failed: " + compared.fatal;
+        return {{}, replayed};
+    }
+    replayed.comparisons = compared.comparisons;
+    replayed.reference = "fxray's checked replay (outputs of inductor's compiled code compared with it)";
+    for (const replay::OutputComparison& c : compared.comparisons)
+        if (!c.ok)
+            return {{signatureOf(answer["kernel"], replayed, c)}, replayed};
+    return {{}, replayed};
+}
+
+InductorConfig inductorConfigOfCompile(const io::GraphEntry& entry)
+{
+    InductorConfig out;
+    if (entry.format != io::SourceFormat::TraceLog || !entry.trace)
+        return out;
+    const io::TraceLog log = io::readTraceLog(entry.path);
+    const io::TraceOrigin& o = *entry.trace;
+    for (const io::TraceRecord& r : log.records) {
+        if (r.name() != "fx_graph_runnable" || r.frameId != o.frameId || r.frameCompileId != o.frameCompileId ||
+            r.attempt != o.attempt || !r.payloadOk)
+            continue;
+        static const std::string prefix = "torch._inductor.config.";
+        std::istringstream in(r.payload);
+        for (std::string line; std::getline(in, line);) {
+            if (line.rfind(prefix, 0) != 0)
+                continue;
+            const std::size_t eq = line.find(" = ");
+            if (eq == std::string::npos)
+                continue;
+            const std::string key = line.substr(prefix.size(), eq - prefix.size()), value = line.substr(eq + 3);
+            if (isPlainLiteral(value))
+                out.emplace_back(key, value);
+        }
+        break;  // the compile's first: a training compile's backward runnable repeats the same config
+    }
+    return out;
+}
+
+std::pair<std::string, std::string> parseInductorConfigEntry(const std::string& text)
+{
+    const std::size_t eq = text.find('=');
+    static const std::regex key(R"(^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$)");
+    if (eq == std::string::npos || !std::regex_match(text.substr(0, eq), key))
+        throw Error("--inductor-config wants KEY=VALUE (e.g. cpp.inject_relu_bug_TESTING_ONLY=accuracy), got '" + text + "'");
+    std::string value = text.substr(eq + 1);
+    if (!isPlainLiteral(value))
+        value = graph::pythonStringRepr(value);  // a bare word is a string: accuracy -> 'accuracy'
+    return {text.substr(0, eq), value};
+}
+
+}  // namespace fxray::minimize

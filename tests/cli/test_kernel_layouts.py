@@ -1,0 +1,67 @@
+"""A layout torch's fake-tensor rule records but no eager kernel makes (issue 21), on a real capture
+(tests/data/layouts, written by make_log_softmax.py there): wav2vec2's CTC head takes log_softmax(...).transpose(0, 1),
+so its backward's _log_softmax_backward_data gets a transposed grad_output. The op's meta follows that layout
+([16, 32, 1] recorded), its eager kernel makes the output contiguous on every device. fxray runs the eager kernel on
+inputs at their recorded layouts, so the difference is torch's fake-vs-eager one: reported apart, not a mismatch.
+A stride really planted upstream (the transpose's) stays a mismatch, and so does what follows from it."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
+
+if not have_worker():
+    print("fxray has no replay in this build: skipped")
+    sys.exit(0)
+
+BACKWARD = os.path.join(SOURCE, "tests", "data", "layouts", "ctc_head", "ctc_head_backward_0")
+TMP = tempfile.mkdtemp(prefix="fxray-layouts-")
+
+
+def replay(dump, *args):
+    p = subprocess.run([FXRAY, "replay", dump, *args, "--json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode in (0, 1), p.stderr
+    out = json.loads(p.stdout)
+    return out["reports"][0] if "reports" in out else out
+
+
+def node(r, name):
+    return next(n for n in r["nodes"] if n["name"] == name)
+
+
+@check
+def log_softmax_backward_layout_is_the_kernels_choice_not_a_mismatch():
+    for args in (("--inputs", "saved", "--expected", "auto"), ()):
+        r = replay(BACKWARD, *args)
+        assert r["verdict"] == "pass", (args, r["verdict"], [n for n in r["nodes"] if n["status"] != "passed"])
+        n = node(r, "_log_softmax_backward_data")
+        assert n["status"] == "passed" and not n.get("mismatches"), n
+        assert n["kernel_layouts"][0]["kind"] == "stride" and "[16, 32, 1]" in n["kernel_layouts"][0]["expected"], n
+    p = subprocess.run([FXRAY, "replay", BACKWARD], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and "fake-tensor rule" in p.stdout, (p.stdout, p.stderr)
+
+
+@check
+def a_stride_planted_upstream_stays_a_mismatch():
+    planted = os.path.join(TMP, "ctc_head_backward_0")
+    shutil.copytree(BACKWARD, planted)
+    readable = os.path.join(planted, "ctc_head_backward_0.readable.py")
+    with open(readable) as f:
+        text = f.read()
+    old = 'transpose_1: "f32[2, 12, 16][16, 32, 1]cpu"'
+    assert old in text, text
+    with open(readable, "w") as f:
+        f.write(text.replace(old, 'transpose_1: "f32[2, 12, 16][192, 16, 1]cpu"'))
+    r = replay(planted)
+    assert r["verdict"] != "pass", r["verdict"]
+    assert node(r, "transpose_1")["status"] == "mismatch", node(r, "transpose_1")
+    n = node(r, "_log_softmax_backward_data")
+    assert n["status"] == "mismatch" and not n.get("kernel_layouts"), n
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,13 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "f32[2, 12, 16][192, 16, 1]cpu"):
+        # File: /work/wt-gaps21/tests/data/layouts/make_log_softmax.py:26 in ctc_head, code: log_probs = torch.nn.functional.log_softmax(logits, dim=-1, dtype=torch.float32).transpose(0, 1)
+        _log_softmax: "f32[2, 12, 16][192, 16, 1]cpu" = torch.ops.aten._log_softmax.default(primals_1, -1, False);  primals_1 = None
+        alias: "f32[2, 12, 16][192, 16, 1]cpu" = torch.ops.aten.alias.default(_log_softmax)
+        transpose: "f32[12, 2, 16][16, 192, 1]cpu" = torch.ops.aten.transpose.int(_log_softmax, 0, 1);  _log_softmax = None
+
+        # File: /work/wt-gaps21/tests/data/layouts/make_log_softmax.py:27 in ctc_head, code: lengths = torch.full((logits.shape[0],), logits.shape[1], dtype=torch.long)
+        full: "i64[2][1]cpu" = torch.ops.aten.full.default([2], 12, dtype = torch.int64, device = device(type='cpu'), pin_memory = False)
+
+        # File: /work/wt-gaps21/tests/data/layouts/make_log_softmax.py:28 in ctc_head, code: target_lengths = torch.full((logits.shape[0],), targets.shape[1], dtype=torch.long)
+        full_1: "i64[2][1]cpu" = torch.ops.aten.full.default([2], 4, dtype = torch.int64, device = device(type='cpu'), pin_memory = False)
+        return (transpose, full, full_1, alias)
