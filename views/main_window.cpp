@@ -9,6 +9,7 @@
 #include "views/panels/inspector_panel.h"
 #include "views/panels/minimize_panel.h"
 #include "views/panels/ranks_panel.h"
+#include "views/services/job_tracker.h"
 #include "views/panels/stages_panel.h"
 #include "views/panels/replay_panel.h"
 
@@ -33,7 +34,6 @@
 #include <QTimer>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QDockWidget>
 #include <QFontDatabase>
 #include <QFontMetrics>
@@ -406,12 +406,12 @@ bool MainWindow::exportGraph(const QString& path)
         statusBar()->showMessage(tr("Export: this build has no Graphviz; save as .dot"), 8000);
         return false;
     }
-    // The whole graph, as `fxray dot` draws it (stubs and tuned limits for large graphs). Rendering runs on a pool
-    // thread; the file appears when it is done.
+    // The whole graph, as `fxray dot` draws it (stubs and tuned limits for large graphs). Rendering runs in the job
+    // tracker (untagged: each export runs to its end); the file appears when it is done.
     const auto graph = m_current;
     const std::string file = path.toStdString();
     statusBar()->showMessage(tr("Exporting %1 …").arg(path));
-    auto future = QtConcurrent::run([graph, file, format]() -> QString {
+    m_jobs->run(this, QString(), [graph, file, format](const JobContext&) -> QString {
         try {
             const std::string dot = render::writeDot(graph->graph);
             if (format == "dot") {
@@ -425,18 +425,13 @@ bool MainWindow::exportGraph(const QString& path)
         } catch (const std::exception& e) {
             return QString::fromUtf8(e.what());
         }
-    });
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
-        const QString error = watcher->result();
-        watcher->deleteLater();
+    }, [this, path](const QString& error) {
         if (error.isEmpty())
             statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
         else
             showError(tr("Could not export %1: %2").arg(path, error));
         Q_EMIT exportFinished(path, error);
     });
-    watcher->setFuture(future);
     return true;
 }
 

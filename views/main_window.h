@@ -6,6 +6,8 @@
 // Settings (window layout, recent paths, replay options) persist in QSettings; paths can be opened by dialog,
 // command line, drag and drop, or File > Recent. Opening something broken shows an error banner and keeps what
 // was open.
+#include "views/services/job_tracker.h"
+
 #include <QMainWindow>
 
 #include <memory>
@@ -123,6 +125,7 @@ private:
     void showDumpTreeMenu(const QPoint& pos);
     DiffPanel* addDiffTab(const QString& title);
 
+    std::shared_ptr<JobTracker> m_jobs = JobTracker::shared();  // exports; held for the window's life
     DumpBrowserModel* m_model = nullptr;
     QTreeView* m_tree = nullptr;
     class QLineEdit* m_dumpFilter = nullptr;

@@ -10,8 +10,6 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QFileInfo>
-#include <QPromise>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 #include <functional>
@@ -49,8 +47,9 @@ QString errorText(const std::exception& e)
     return QString::fromStdString(e.what());
 }
 
-// Runs on a pool thread. Copies only: nothing here touches the model, so a replaced or destroyed model is fine.
-void browse(QPromise<BrowseResult>& promise, const std::string& path, quint64 generation)
+// Runs on the job tracker's pool, handing each result to `emit` (which posts it to the GUI thread). Copies only:
+// nothing here touches the model, so a replaced or destroyed model is fine.
+void browse(const JobContext& job, const std::string& path, quint64 generation, const std::function<void(BrowseResult)>& emit)
 {
     BrowseResult found;
     found.generation = generation;
@@ -60,14 +59,14 @@ void browse(QPromise<BrowseResult>& promise, const std::string& path, quint64 ge
     } catch (const std::exception& e) {  // fxray::Error (path missing, nothing found) or anything unexpected
         found.type = BrowseResult::Type::Failed;
         found.error = errorText(e);
-        promise.addResult(std::move(found));
+        emit(std::move(found));
         return;
     }
     const std::shared_ptr<const io::Discovery> discovery = found.discovery;
-    promise.addResult(std::move(found));
+    emit(std::move(found));
 
     for (std::size_t i = 0; i < discovery->graphs.size(); ++i) {
-        if (promise.isCanceled())
+        if (job.cancelled())
             return;
         BrowseResult r;
         r.generation = generation;
@@ -80,7 +79,7 @@ void browse(QPromise<BrowseResult>& promise, const std::string& path, quint64 ge
             r.type = BrowseResult::Type::GraphFailed;
             r.error = errorText(e);
         }
-        promise.addResult(std::move(r));
+        emit(std::move(r));
     }
 }
 
@@ -115,13 +114,9 @@ DumpBrowserModel::~DumpBrowserModel()
 
 void DumpBrowserModel::cancelWorker()
 {
-    if (!m_watcher)
-        return;
-    // The old worker may still deliver queued results: cut the watcher off and let it die later.
-    m_watcher->disconnect(this);
-    m_watcher->cancel();
-    m_watcher->deleteLater();
-    m_watcher = nullptr;
+    // The old job may still have results on their way: discarded, none of them arrives.
+    m_jobs->discard(m_job);
+    m_job = 0;
 }
 
 void DumpBrowserModel::reload()
@@ -150,17 +145,16 @@ void DumpBrowserModel::startWorker()
 {
     m_loading = true;
     Q_EMIT loadingStarted(m_path);
-    m_watcher = new QFutureWatcher<BrowseResult>(this);
-    connect(m_watcher, &QFutureWatcherBase::resultReadyAt, this, &DumpBrowserModel::handleResult);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &DumpBrowserModel::handleFinished);
-    m_watcher->setFuture(QtConcurrent::run(browse, m_path.toStdString(), m_generation));
+    const std::string path = m_path.toStdString();
+    const quint64 generation = m_generation;
+    m_job = m_jobs->start(this, QStringLiteral("browse"), [this, path, generation](const JobContext& job) {
+        browse(job, path, generation, [this, &job](BrowseResult r) { job.post([this, r = std::move(r)] { handleResult(r); }); });
+        job.post([this] { handleFinished(); });
+    });
 }
 
-void DumpBrowserModel::handleResult(int resultIndex)
+void DumpBrowserModel::handleResult(const BrowseResult& r)
 {
-    if (!m_watcher)
-        return;
-    const BrowseResult r = m_watcher->resultAt(resultIndex);
     if (r.generation != m_generation)
         return;  // stale: belongs to a path that was replaced
     switch (r.type) {
@@ -238,6 +232,7 @@ void DumpBrowserModel::applyGraphResult(const BrowseResult& r)
 
 void DumpBrowserModel::handleFinished()
 {
+    m_job = 0;
     if (m_pending) {
         // Every graph of the new path failed to load and something was open before: keep that.
         QString why = m_pendingResults.empty() ? tr("no graph could be loaded") : m_pendingResults.front().error;

@@ -1,12 +1,12 @@
 #pragma once
 // The "Dumps" tree: source (dump root, trace log, debug run) -> group (model name / compile id) -> graphs,
-// with columns name, kind, nodes, address. Discovery and loading (for node counts and the text view) run on a
-// worker thread; results arrive in order and carry the generation they were started for, so results of a path
-// that was replaced meanwhile are dropped.
+// with columns name, kind, nodes, address. Discovery and loading (for node counts and the text view) run as one job
+// of the GUI's JobTracker, which posts each result as it is made; a new path supersedes the job of the old one, so
+// results of a path that was replaced meanwhile are dropped there.
 #include "io/graph_source.h"
+#include "views/services/job_tracker.h"
 
 #include <QAbstractItemModel>
-#include <QFutureWatcher>
 #include <QIcon>
 #include <QMap>
 #include <QStringList>
@@ -107,7 +107,7 @@ private:
 
     void cancelWorker();
     void startWorker();
-    void handleResult(int resultIndex);
+    void handleResult(const detail::BrowseResult& r);
     void applyGraphResult(const detail::BrowseResult& r);
     void markRanks();
     void commit(std::shared_ptr<const io::Discovery> discovery);
@@ -133,7 +133,8 @@ private:
     QStringList m_discoveryErrors;
     QString m_failure;
     QMap<QString, QString> m_verdicts;  // address -> last replay verdict
-    QFutureWatcher<detail::BrowseResult>* m_watcher = nullptr;
+    std::shared_ptr<JobTracker> m_jobs = JobTracker::shared();
+    JobId m_job = 0;
 };
 
 }  // namespace fxray::views

@@ -30,20 +30,10 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-// The job's body, on the tracker's pool: discover, load by rank, check the collectives, run.
-RanksRun runRanks(const std::string& path, const std::string& program, const replay::ReplayOptions& options,
-                  std::chrono::milliseconds collectiveTimeout, const JobContext& job)
+// Each rank's graphs loaded in run order (graphs[r]), the rows and columns set up in `out`; the load errors.
+QStringList loadRanks(const io::Discovery& d, RanksRun& out, std::vector<std::vector<io::LoadedGraph>>& graphs)
 {
-    RanksRun out;
-    const io::Discovery d = io::discover(path);
-    if (!worker::isRankJob(d)) {
-        out.outcome = QStringLiteral("error");
-        out.summary = RanksPanel::tr("%1 is not a distributed job: it needs graphs of two ranks or more (rank in the log's "
-                                     "or the dump's name), and no graph without a rank").arg(qs(path));
-        return out;
-    }
     const auto byRank = worker::entriesByRank(d);
-    std::vector<std::vector<io::LoadedGraph>> graphs;
     QStringList loadErrors;
     for (const auto& [rank, entries] : byRank) {
         RankColumn column;
@@ -61,7 +51,52 @@ RanksRun runRanks(const std::string& path, const std::string& program, const rep
         }
         out.ranks.push_back(std::move(column));
     }
-    if (!loadErrors.isEmpty()) {
+    return loadErrors;
+}
+
+// The line above the table, and the verdict, once the job ran; each rank's reports into its column.
+void takeOutcome(const worker::DistributedOutcome& o, const std::string& backend, RanksRun& out)
+{
+    bool allPass = !o.stoppedEarly;
+    QStringList collectives;
+    for (std::size_t r = 0; r < o.ranks.size() && r < out.ranks.size(); ++r) {
+        out.ranks[r].reports = o.ranks[r].reports;
+        out.ranks[r].pending = qs(o.ranks[r].pending);
+        int run = 0, total = 0;
+        for (const auto& rep : o.ranks[r].reports) {
+            const auto [a, b] = RankResultsModel::collectivesRun(rep);
+            run += a;
+            total += b;
+            allPass = allPass && rep.verdict() == "pass";
+        }
+        collectives << RanksPanel::tr("rank %1 %2/%3").arg(o.ranks[r].rank).arg(run).arg(total);
+    }
+    out.outcome = o.cancelled ? QStringLiteral("cancelled") : allPass ? QStringLiteral("pass") : QStringLiteral("fail");
+    out.summary = RanksPanel::tr("distributed replay: %1 ranks over %2, %3 s · collectives run: %4")
+                      .arg(o.ranks.size())
+                      .arg(qs(backend))
+                      .arg(o.seconds, 0, 'f', 1)
+                      .arg(collectives.join(QLatin1Char(' ')));
+    if (o.cancelled)
+        out.summary += RanksPanel::tr(" · cancelled");
+    else if (o.stoppedEarly)
+        out.summary += RanksPanel::tr("\njob stopped (a hang, a broken group or a rank that failed): %1").arg(qs(o.why));
+}
+
+// The job's body, on the tracker's pool: discover, load by rank, check the collectives, run.
+RanksRun runRanks(const std::string& path, const std::string& program, const replay::ReplayOptions& options,
+                  std::chrono::milliseconds collectiveTimeout, const JobContext& job)
+{
+    RanksRun out;
+    const io::Discovery d = io::discover(path);
+    if (!worker::isRankJob(d)) {
+        out.outcome = QStringLiteral("error");
+        out.summary = RanksPanel::tr("%1 is not a distributed job: it needs graphs of two ranks or more (rank in the log's "
+                                     "or the dump's name), and no graph without a rank").arg(qs(path));
+        return out;
+    }
+    std::vector<std::vector<io::LoadedGraph>> graphs;
+    if (const QStringList loadErrors = loadRanks(d, out, graphs); !loadErrors.isEmpty()) {
         out.outcome = QStringLiteral("error");
         out.summary = RanksPanel::tr("not every rank's graphs load, so the ranks cannot run together: %1").arg(loadErrors.join(QStringLiteral("; ")));
         return out;
@@ -96,31 +131,7 @@ RanksRun runRanks(const std::string& path, const std::string& program, const rep
         for (const io::LoadedGraph& g : list)
             ptrs.push_back(&g);
     }
-    const worker::DistributedOutcome o = worker::runDistributedJob(perRank, options, config);
-    bool allPass = !o.stoppedEarly;
-    QStringList collectives;
-    for (std::size_t r = 0; r < o.ranks.size() && r < out.ranks.size(); ++r) {
-        out.ranks[r].reports = o.ranks[r].reports;
-        out.ranks[r].pending = qs(o.ranks[r].pending);
-        int run = 0, total = 0;
-        for (const auto& rep : o.ranks[r].reports) {
-            const auto [a, b] = RankResultsModel::collectivesRun(rep);
-            run += a;
-            total += b;
-            allPass = allPass && rep.verdict() == "pass";
-        }
-        collectives << RanksPanel::tr("rank %1 %2/%3").arg(o.ranks[r].rank).arg(run).arg(total);
-    }
-    out.outcome = o.cancelled ? QStringLiteral("cancelled") : allPass ? QStringLiteral("pass") : QStringLiteral("fail");
-    out.summary = RanksPanel::tr("distributed replay: %1 ranks over %2, %3 s · collectives run: %4")
-                      .arg(o.ranks.size())
-                      .arg(qs(config.backend))
-                      .arg(o.seconds, 0, 'f', 1)
-                      .arg(collectives.join(QLatin1Char(' ')));
-    if (o.cancelled)
-        out.summary += RanksPanel::tr(" · cancelled");
-    else if (o.stoppedEarly)
-        out.summary += RanksPanel::tr("\njob stopped (a hang, a broken group or a rank that failed): %1").arg(qs(o.why));
+    takeOutcome(worker::runDistributedJob(perRank, options, config), config.backend, out);
     return out;
 }
 

@@ -6,8 +6,9 @@ namespace fxray::views {
 
 JobTracker::JobTracker(QObject* parent) : QObject(parent)
 {
-    // Layouts start an fxray-layout child each and diffs parse two graphs: at least two at a time on a 2-core box.
-    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    // Layouts wait on an fxray-layout child and a Ranks tab's job on its rank workers for as long as they run: a few
+    // threads more than cores, so that neither starves the loading, diffs and code of the panels.
+    m_pool.setMaxThreadCount(std::max(4, QThread::idealThreadCount()));
 }
 
 JobTracker::~JobTracker()
