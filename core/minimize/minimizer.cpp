@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/subprocess.h"
 #include "graph/algorithms.h"
+#include "graph/collective_check.h"
 #include "graph/sym_expr.h"
 #include "minimize/output_code_oracle.h"
 
@@ -331,6 +332,13 @@ void concretizeMetadata(io::LoadedGraph& g, const std::map<std::string, std::int
 MinimizeResult minimizeGraph(const io::LoadedGraph& original, const MinimizeOptions& options, replay::ReplayRunner& runner,
                              replay::CancelToken* cancel, const MinimizeSink& progress)
 {
+    // A candidate replays alone, where a collective has no peer and no process group: every failure would shrink
+    // to "could not resolve the process group". Said up front instead of minimizing to the wrong failure.
+    if (const auto calls = graph::collectiveCalls(original.graph, original.entry.address); !calls.empty())
+        throw Error("minimize runs one rank, and " + original.entry.address + " calls " + std::to_string(calls.size()) +
+                    " collective(s) (first: " + calls.front().describe() + ") that need their peers: replay the ranks " +
+                    "together with `fxray replay <folder of ranks>` (or --ranks N) to find the failing node, then " +
+                    "minimize a graph without collectives");
     Search search(original, options, runner, cancel, progress);
     return search.run();
 }

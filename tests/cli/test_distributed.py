@@ -208,6 +208,15 @@ def a_group_naming_a_rank_outside_the_job_is_refused():
     assert code == 2 and "group '0' names rank 5 but the job has 2 ranks" in err, (code, out, err)
 
 
+@check
+def minimize_of_a_graph_with_collectives_says_what_it_cannot_do():
+    # Alone, every candidate's all_reduce fails to find its process group: minimize would shrink to that error.
+    graph = os.path.join(DATA, "tp_mlp_dumps", "tp_mlp_rank0", "tp_mlp_rank0_forward_0")
+    code, out, err, _ = fxray("minimize", graph, "--until", "error", "-o", os.path.join(TMP, "min"))
+    assert code == 2 and "minimize runs one rank" in err and "all_reduce sum f32[4, 16] on group '0'" in err, (code, err)
+    assert not os.path.exists(os.path.join(TMP, "min", "repro.py")), os.listdir(os.path.join(TMP, "min"))
+
+
 if __name__ == "__main__":
     try:
         main()
