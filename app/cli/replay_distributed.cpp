@@ -5,12 +5,12 @@
 #include "replay/report_format.h"
 #include "self_exe.h"
 #include "worker/distributed_job.h"
+#include "worker/rank_set.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <regex>
 
 namespace fxray::cli {
 namespace {
@@ -38,9 +38,8 @@ double seconds(const ArgParser& p, const char* name, double fallback)
 // Loads every graph, by rank. --ranks N: the graphs of one rank, N times (a rank-symmetric, SPMD recording).
 RankSet loadRanks(const ArgParser& p, const io::Discovery& d, int ranksFlag)
 {
-    std::map<int, std::vector<const io::GraphEntry*>> byRank;
-    for (const io::GraphEntry& e : d.graphs)
-        byRank[graphRank(e)].push_back(&e);
+    // Each rank's graphs in the order the run executed them (worker/rank_set.h).
+    std::map<int, std::vector<const io::GraphEntry*>> byRank = worker::entriesByRank(d);
     if (ranksFlag > 0) {
         if (byRank.size() > 1)
             throw Error("--ranks replays one rank's graphs on N ranks, but " + p.positionals()[0] + " holds " +
@@ -50,17 +49,6 @@ RankSet loadRanks(const ArgParser& p, const io::Discovery& d, int ranksFlag)
         for (int r = 0; r < ranksFlag; ++r)
             byRank[r] = only;
     }
-    // Seed dumps are discovered by name (backward before forward): a rank runs forward k, then backward k; joint
-    // graphs (never run as such) come last. Trace logs are already in the order the run logged them.
-    auto runOrder = [](const io::GraphEntry* e) {
-        const int kind = e->kind == io::GraphKind::Forward || e->kind == io::GraphKind::Inference ? 0
-                         : e->kind == io::GraphKind::Backward                                      ? 1
-                                                                                                   : 2;
-        return e->format == io::SourceFormat::SeedDump ? std::pair{e->index, kind} : std::pair{0, 0};
-    };
-    for (auto& [rank, entries] : byRank)
-        std::stable_sort(entries.begin(), entries.end(),
-                         [&](const io::GraphEntry* a, const io::GraphEntry* b) { return runOrder(a) < runOrder(b); });
     RankSet out;
     int expect = 0;
     for (const auto& [rank, entries] : byRank) {
@@ -78,16 +66,6 @@ RankSet loadRanks(const ArgParser& p, const io::Discovery& d, int ranksFlag)
         }
     }
     return out;
-}
-
-std::string rowLabel(const io::GraphEntry& e)
-{
-    if (!e.trace) {  // a seed dump: its title without the rank ("tp_rank0_forward_0" -> "tp_forward_0")
-        static const std::regex rankPart(R"(_?rank_?\d+)");
-        return std::regex_replace(e.title, rankPart, "");
-    }
-    static const std::regex rankPart(R"(r\d+:)");
-    return std::regex_replace(e.trace->compileId(), rankPart, "") + " " + e.trace->record;
 }
 
 std::pair<int, int> collectivesRun(const replay::ReplayReport& r)
@@ -140,7 +118,7 @@ void printText(const RankSet& set, const graph::CollectiveCheck& check, const wo
         rows = std::max(rows, r.reports.size());
     for (std::size_t k = 0; k < rows; ++k) {
         const auto& first = set.graphs.front();
-        std::printf("%-34s", k < first.size() ? rowLabel(first[k].entry).c_str() : "");
+        std::printf("%-34s", k < first.size() ? worker::rankRowLabel(first[k].entry).c_str() : "");
         for (const auto& r : o.ranks)
             std::printf(" %-22s", k < r.reports.size() ? cell(r.reports[k]).c_str() : "");
         std::printf("\n");
@@ -253,15 +231,6 @@ worker::DistributedJobConfig jobConfig(const ArgParser& p, const replay::ReplayO
 
 }  // namespace
 
-int graphRank(const io::GraphEntry& e)
-{
-    if (e.trace)
-        return e.trace->rank;
-    static const std::regex rank(R"((?:^|[^A-Za-z])rank_?(\d+)(?:$|[^0-9]))");
-    std::smatch m;
-    return std::regex_search(e.path, m, rank) ? std::stoi(m[1].str()) : -1;
-}
-
 std::optional<int> runDistributedReplay(const ArgParser& p, const replay::ReplayOptions& options, const io::Discovery& d)
 {
     int ranksFlag = 0;
@@ -273,12 +242,9 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
         if (ranksFlag < 1)
             throw Error("--ranks wants a positive number of ranks, got '" + *v + "'");
     }
-    std::map<int, int> ranksSeen;
-    for (const io::GraphEntry& e : d.graphs)
-        ++ranksSeen[graphRank(e)];
     // Only a folder of ranks and nothing else is a job: graphs without a rank beside them (a corpus folder of many
     // models) keep the ordinary one-by-one replay.
-    if (ranksFlag == 0 && (ranksSeen.size() < 2 || ranksSeen.contains(-1)))
+    if (ranksFlag == 0 && !worker::isRankJob(d))
         return std::nullopt;
 
     const RankSet set = loadRanks(p, d, ranksFlag);

@@ -15,9 +15,6 @@ namespace fxray::cli {
 inline constexpr const char* kDistributedValued[] = {"--ranks", "--group", "--collective-timeout", "--backend"};
 inline constexpr const char* kDistributedFlags[] = {"--no-collective-check", "--check-only"};
 
-// The rank a graph belongs to: the trace's rank, or "rank<N>" / "rank_<N>" in a seed dump's path; -1 if none.
-int graphRank(const io::GraphEntry& e);
-
 // The exit code of a distributed replay, or nullopt when `d` is one rank's graphs and --ranks was not given
 // (the ordinary replay then runs). Throws fxray::Error for bad flags or rank sets.
 std::optional<int> runDistributedReplay(const ArgParser& p, const replay::ReplayOptions& options, const io::Discovery& d);

@@ -2,8 +2,8 @@
 // The ranks of a distributed job as discovery finds them: the rank a graph belongs to (a trace log's rank, or
 // rank<N> / rank_<N> in a seed dump's path), whether a discovery is a job (two ranks or more and no graph without a
 // rank), each rank's graphs in the order the run executed them, and a graph's row label without its rank, so that
-// the ranks' graphs line up side by side. Plain C++; the GUI's Dumps tree and Ranks tab use it (the CLI's
-// app/cli/replay_distributed.cpp applies the same rules).
+// the ranks' graphs line up side by side. Plain C++; the GUI's Dumps tree and Ranks tab and the CLI's distributed
+// replay (app/cli/replay_distributed.cpp) use it.
 #include "io/graph_source.h"
 
 #include <map>
