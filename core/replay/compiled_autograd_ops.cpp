@@ -1,6 +1,7 @@
 #include "replay/compiled_autograd_ops.h"
 
 #include "graph/compiled_autograd.h"
+#include "replay/plan_builders.h"
 
 #include <ATen/ATen.h>
 #include <torch/library.h>
@@ -50,13 +51,6 @@ TORCH_LIBRARY(fxray_ca, m)
     m.def("accumulate_grad(Tensor variable, Tensor? grad, bool has_post_hooks) -> ()", &accumulateGrad);
     m.def("exec_final_callbacks_stub() -> ()", &finalCallbacksStub);
     m.def("unwrap_maybe_dynamic_int(int x) -> int", &unwrapDynamicInt);
-}
-
-ArgPlan constantArg(c10::IValue v)
-{
-    ArgPlan p;
-    p.constant = std::move(v);
-    return p;
 }
 
 ArgPlan nodeArg(const graph::Arg& a)

@@ -5,6 +5,7 @@
 #include "replay/compiled_autograd_ops.h"
 #include "replay/flex_attention_op.h"
 #include "replay/fsdp_ops.h"
+#include "replay/plan_builders.h"
 #include "replay/random_ops.h"
 #include "replay/rng_state_ops.h"
 #include "replay/torch_level.h"
@@ -27,21 +28,6 @@ using graph::Arg;
 struct PlanError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
-
-ArgPlan constant(c10::IValue v)
-{
-    ArgPlan p;
-    p.constant = std::move(v);
-    return p;
-}
-
-ArgPlan valueOf(int node, ArgPlan::Kind kind = ArgPlan::Kind::Value)
-{
-    ArgPlan p;
-    p.kind = kind;
-    p.node = node;
-    return p;
-}
 
 c10::Layout toLayout(const std::string& s)
 {
@@ -101,86 +87,86 @@ public:
         switch (type->kind()) {
         case K::OptionalType:
             if (a.kind == Arg::Kind::None)
-                return constant(c10::IValue());
+                return constantArg(c10::IValue());
             return plan(a, type->castRaw<c10::OptionalType>()->getElementType());
         case K::TensorType:
             // A SymInt node where the schema wants a Tensor (aten.mul.Tensor(x, arg3_1) with arg3_1: Sym(s86)) is
             // a wrapped number, as torch's Python binding makes it; tensors pass as they are.
             if (a.kind == Arg::Kind::Node)
-                return valueOf(a.node, ArgPlan::Kind::ValueAsTensor);
+                return valueArg(a.node, ArgPlan::Kind::ValueAsTensor);
             if (a.kind == Arg::Kind::None)  // Python passes None for a Tensor argument as an undefined tensor
-                return constant(at::Tensor());
+                return constantArg(at::Tensor());
             if (a.kind == Arg::Kind::Int || a.kind == Arg::Kind::Float || a.kind == Arg::Kind::Bool ||
                 a.kind == Arg::Kind::Complex)
-                return constant(wrappedNumber(a));
+                return constantArg(wrappedNumber(a));
             break;
         case K::IntType:
         case K::SymIntType:
             if (a.kind == Arg::Kind::Int)
-                return constant(a.i);
+                return constantArg(a.i);
             if (a.kind == Arg::Kind::Bool)
-                return constant(static_cast<std::int64_t>(a.b));
+                return constantArg(static_cast<std::int64_t>(a.b));
             if (a.kind == Arg::Kind::Node)
-                return valueOf(a.node);
+                return valueArg(a.node);
             break;
         case K::FloatType:
         case K::SymFloatType:
             if (a.kind == Arg::Kind::Float)
-                return constant(a.f);
+                return constantArg(a.f);
             if (a.kind == Arg::Kind::Int)
-                return constant(static_cast<double>(a.i));
+                return constantArg(static_cast<double>(a.i));
             if (a.kind == Arg::Kind::Node)
-                return valueOf(a.node, ArgPlan::Kind::ValueToDouble);
+                return valueArg(a.node, ArgPlan::Kind::ValueToDouble);
             break;
         case K::NumberType:
         case K::ComplexType:
             if (a.kind == Arg::Kind::Int)
-                return constant(a.i);
+                return constantArg(a.i);
             if (a.kind == Arg::Kind::Float)
-                return constant(a.f);
+                return constantArg(a.f);
             if (a.kind == Arg::Kind::Bool)
-                return constant(a.b);
+                return constantArg(a.b);
             if (a.kind == Arg::Kind::Complex)  // 1j, (0.5-2j) in dynamo-level graphs
-                return constant(c10::complex<double>(a.f, a.imag));
+                return constantArg(c10::complex<double>(a.f, a.imag));
             if (a.kind == Arg::Kind::Node)
-                return valueOf(a.node);
+                return valueArg(a.node);
             break;
         case K::BoolType:
         case K::SymBoolType:
             if (a.kind == Arg::Kind::Bool)
-                return constant(a.b);
+                return constantArg(a.b);
             if (a.kind == Arg::Kind::Int)
-                return constant(a.i != 0);
+                return constantArg(a.i != 0);
             if (a.kind == Arg::Kind::Node)
-                return valueOf(a.node);
+                return valueArg(a.node);
             break;
         case K::StringType:
             if (a.kind == Arg::Kind::String)
-                return constant(a.s);
+                return constantArg(a.s);
             break;
         case K::DeviceObjType:
             if (a.kind == Arg::Kind::Device)
-                return constant(mapDevice(a.device, m_device));
+                return constantArg(mapDevice(a.device, m_device));
             if (a.kind == Arg::Kind::String)
-                return constant(mapDevice(graph::Device{a.s.substr(0, a.s.find(':')), -1}, m_device));
+                return constantArg(mapDevice(graph::Device{a.s.substr(0, a.s.find(':')), -1}, m_device));
             break;
         case K::ScalarTypeType:
             if (a.kind == Arg::Kind::DType)
-                return constant(toScalarType(a.dtype));
+                return constantArg(toScalarType(a.dtype));
             if (a.kind == Arg::Kind::Int && a.i >= 0 && a.i < static_cast<std::int64_t>(c10::ScalarType::NumOptions))
-                return constant(a.i);
+                return constantArg(a.i);
             break;
         case K::LayoutType:
             if (a.kind == Arg::Kind::Layout)
-                return constant(toLayout(a.s));
+                return constantArg(toLayout(a.s));
             break;
         case K::MemoryFormatType:
             if (a.kind == Arg::Kind::MemoryFormat)
-                return constant(toMemoryFormat(a.s));
+                return constantArg(toMemoryFormat(a.s));
             break;
         case K::GeneratorType:
             if (a.kind == Arg::Kind::None)
-                return constant(c10::IValue());
+                return constantArg(c10::IValue());
             break;
         case K::ListType:
             return planList(a, type->castRaw<c10::ListType>()->getElementType());
@@ -214,7 +200,7 @@ private:
                     ints.push_back(p.items.back().constant.toInt());
             }
             if (allConst)
-                return constant(std::move(ints));
+                return constantArg(std::move(ints));
             return p;
         }
         case K::FloatType: {
@@ -225,7 +211,7 @@ private:
                     throw PlanError("float lists with graph values are not supported");
                 doubles.push_back(e.constant.toDouble());
             }
-            return constant(std::move(doubles));
+            return constantArg(std::move(doubles));
         }
         case K::BoolType: {
             c10::List<bool> bools;
@@ -234,14 +220,14 @@ private:
                     throw PlanError("expected a list of bools");
                 bools.push_back(i.b);
             }
-            return constant(std::move(bools));
+            return constantArg(std::move(bools));
         }
         case K::TensorType:
             p.kind = ArgPlan::Kind::TensorList;
             for (const Arg& i : items) {
                 if (i.kind != Arg::Kind::Node)
                     throw PlanError("expected tensors in " + argText(m_graph, a));
-                p.items.push_back(valueOf(i.node));
+                p.items.push_back(valueArg(i.node));
             }
             return p;
         case K::OptionalType:
@@ -249,9 +235,9 @@ private:
                 p.kind = ArgPlan::Kind::OptTensorList;
                 for (const Arg& i : items) {
                     if (i.kind == Arg::Kind::None)
-                        p.items.push_back(constant(c10::IValue()));
+                        p.items.push_back(constantArg(c10::IValue()));
                     else if (i.kind == Arg::Kind::Node)
-                        p.items.push_back(valueOf(i.node));
+                        p.items.push_back(valueArg(i.node));
                     else
                         throw PlanError("expected tensors or None in " + argText(m_graph, a));
                 }
@@ -333,7 +319,7 @@ std::optional<NodePlan> planIota(const graph::Graph& g, const graph::Node& n, co
     NodePlan p;
     p.kind = NodePlan::Kind::Native;
     p.name = n.target.str();
-    p.args = {valueOf(n.args[0].node)};
+    p.args = {valueArg(n.args[0].node)};
     p.schema = "prims.iota(length, start=" + std::to_string(start) + ", step=" + std::to_string(step) +
                ") = torch.arange(start, start + length * step, step) (its eager definition)";
     p.native = [start, step, options](const std::vector<c10::IValue>& v) -> c10::IValue {
@@ -411,9 +397,9 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
             if (given)
                 p.args.push_back(planner.plan(*given, f.real_type()));
             else if (f.default_value())
-                p.args.push_back(constant(*f.default_value()));
+                p.args.push_back(constantArg(*f.default_value()));
             else if (f.real_type()->kind() == c10::TypeKind::OptionalType)
-                p.args.push_back(constant(c10::IValue()));
+                p.args.push_back(constantArg(c10::IValue()));
             else
                 throw PlanError("missing argument '" + f.name() + "'");
         }
@@ -441,12 +427,12 @@ ArgPlan planLoose(const graph::Graph& g, const graph::Arg& a)
 {
     // Python-level ops take plain values: constants or node values.
     if (a.kind == Arg::Kind::Node)
-        return valueOf(a.node);
+        return valueArg(a.node);
     switch (a.kind) {
-    case Arg::Kind::Int: return constant(a.i);
-    case Arg::Kind::Float: return constant(a.f);
-    case Arg::Kind::Bool: return constant(a.b);
-    case Arg::Kind::None: return constant(c10::IValue());
+    case Arg::Kind::Int: return constantArg(a.i);
+    case Arg::Kind::Float: return constantArg(a.f);
+    case Arg::Kind::Bool: return constantArg(a.b);
+    case Arg::Kind::None: return constantArg(c10::IValue());
     default: throw PlanError("unsupported operand " + argText(g, a));
     }
 }
@@ -528,7 +514,7 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
                     if (n.args.size() != 2 || n.args[1].kind != Arg::Kind::Int)
                         throw PlanError("getitem needs a value and an int index");
                     p.kind = NodePlan::Kind::Getitem;
-                    p.args = {planLoose(g, n.args[0]), constant(n.args[1].i)};
+                    p.args = {planLoose(g, n.args[0]), constantArg(n.args[1].i)};
                     break;
                 case graph::Target::Kind::Operator:
                     // Python arithmetic on tensors (a hook dynamo inlined: `g * 0.5`) is torch-level code; the

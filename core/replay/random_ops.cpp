@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "graph/printer.h"
 #include "io/pt_file.h"
+#include "replay/plan_builders.h"
 #include "replay/pt_tensors.h"
 #include "replay/torch_types.h"
 
@@ -21,31 +22,6 @@ namespace fxray::replay::detail {
 namespace {
 
 using graph::Arg;
-
-NodePlan nativePlan(std::vector<ArgPlan> args, std::string schema, std::function<c10::IValue(const std::vector<c10::IValue>&)> run)
-{
-    NodePlan p;
-    p.kind = NodePlan::Kind::Native;
-    p.args = std::move(args);
-    p.schema = std::move(schema);
-    p.native = std::move(run);
-    return p;
-}
-
-ArgPlan constantArg(c10::IValue v)
-{
-    ArgPlan p;
-    p.constant = std::move(v);
-    return p;
-}
-
-ArgPlan valueArg(int node)
-{
-    ArgPlan p;
-    p.kind = ArgPlan::Kind::Value;
-    p.node = node;
-    return p;
-}
 
 // An int or SymInt (a node's value) operand.
 ArgPlan intArg(const graph::Graph& g, const Arg& a)

@@ -1,6 +1,7 @@
 #include "replay/torch_level_natives.h"
 
 #include "graph/printer.h"
+#include "replay/plan_builders.h"
 #include "replay/torch_types.h"
 
 #include <ATen/ATen.h>
@@ -14,13 +15,6 @@ namespace {
 
 using graph::Arg;
 
-ArgPlan constant(c10::IValue v)
-{
-    ArgPlan p;
-    p.constant = std::move(v);
-    return p;
-}
-
 // A literal or a node's value, as an operand of a native step.
 ArgPlan operand(const graph::Graph& g, const Arg& a, const c10::Device& device)
 {
@@ -31,12 +25,12 @@ ArgPlan operand(const graph::Graph& g, const Arg& a, const c10::Device& device)
         p.node = a.node;
         return p;
     }
-    case Arg::Kind::None: return constant(c10::IValue());
-    case Arg::Kind::Int: return constant(a.i);
-    case Arg::Kind::Float: return constant(a.f);
-    case Arg::Kind::Bool: return constant(a.b);
-    case Arg::Kind::DType: return constant(toScalarType(a.dtype));
-    case Arg::Kind::Device: return constant(mapDevice(a.device, device));
+    case Arg::Kind::None: return constantArg(c10::IValue());
+    case Arg::Kind::Int: return constantArg(a.i);
+    case Arg::Kind::Float: return constantArg(a.f);
+    case Arg::Kind::Bool: return constantArg(a.b);
+    case Arg::Kind::DType: return constantArg(toScalarType(a.dtype));
+    case Arg::Kind::Device: return constantArg(mapDevice(a.device, device));
     default: throw std::invalid_argument("cannot use " + graph::formatArg(g, a) + " here");
     }
 }
@@ -163,16 +157,6 @@ c10::IValue sliceList(const c10::IValue& list, const std::vector<c10::IValue>& b
     return out;
 }
 
-NodePlan native(std::vector<ArgPlan> args, std::string schema, std::function<c10::IValue(const std::vector<c10::IValue>&)> run)
-{
-    NodePlan p;
-    p.kind = NodePlan::Kind::Native;
-    p.args = std::move(args);
-    p.schema = std::move(schema);
-    p.native = std::move(run);
-    return p;
-}
-
 }  // namespace
 
 NodePlan planIndexing(const graph::Graph& g, const Arg& base, const Arg& index, const c10::Device& device)
@@ -180,12 +164,12 @@ NodePlan planIndexing(const graph::Graph& g, const Arg& base, const Arg& index, 
     std::vector<ArgPlan> args{operand(g, base, device)};
     std::vector<IndexPart> parts = indexParts(g, index, device, args);
     const bool oneSlice = parts.size() == 1 && parts[0].kind == IndexPart::Kind::Slice && index.kind != Arg::Kind::Tuple;
-    return native(std::move(args), "Python indexing base[" + graph::formatArg(g, index) + "] (at::indexing)",
+    return nativePlan(std::move(args), "Python indexing base[" + graph::formatArg(g, index) + "] (at::indexing)",
                   [parts, oneSlice](const std::vector<c10::IValue>& v) -> c10::IValue {
                       if (v[0].isList() && oneSlice)
                           return sliceList(v[0], {v[1], v[2], v[3]});
-                      const at::Tensor& base = v[0].toTensor();
-                      return base.index(tensorIndices(parts, v, base));
+                      const at::Tensor& self = v[0].toTensor();
+                      return self.index(tensorIndices(parts, v, self));
                   });
 }
 
@@ -193,15 +177,15 @@ NodePlan planSetItem(const graph::Graph& g, const Arg& base, const Arg& index, c
 {
     std::vector<ArgPlan> args{operand(g, base, device), operand(g, value, device)};
     std::vector<IndexPart> parts = indexParts(g, index, device, args);
-    return native(std::move(args), "Python item assignment base[" + graph::formatArg(g, index) + "] = value (at::indexing)",
+    return nativePlan(std::move(args), "Python item assignment base[" + graph::formatArg(g, index) + "] = value (at::indexing)",
                   [parts](const std::vector<c10::IValue>& v) -> c10::IValue {
-                      at::Tensor base = v[0].toTensor();
-                      const auto indices = tensorIndices(parts, v, base);
+                      at::Tensor self = v[0].toTensor();
+                      const auto indices = tensorIndices(parts, v, self);
                       if (v[1].isTensor())
-                          base.index_put_(indices, v[1].toTensor());
+                          self.index_put_(indices, v[1].toTensor());
                       else
-                          base.index_put_(indices, v[1].toScalar());
-                      return base;
+                          self.index_put_(indices, v[1].toScalar());
+                      return self;
                   });
 }
 
@@ -216,7 +200,7 @@ NodePlan planTensorQuery(const graph::Graph& g, const std::string& query, const 
         args.push_back(operand(g, *dim, c10::Device(c10::kCPU)));
     }
     const std::string schema = "Tensor." + query + (dim ? "(int dim) -> int" : query == "size" || query == "stride" ? "() -> int[]" : "() -> int");
-    return native(std::move(args), schema, [query](const std::vector<c10::IValue>& v) -> c10::IValue {
+    return nativePlan(std::move(args), schema, [query](const std::vector<c10::IValue>& v) -> c10::IValue {
         const at::Tensor& t = v[0].toTensor();
         if (query == "dim")
             return t.dim();
@@ -231,13 +215,13 @@ NodePlan planTensorQuery(const graph::Graph& g, const std::string& query, const 
 
 NodePlan planIdentity(const graph::Graph& g, const Arg& value, std::string what)
 {
-    return native({operand(g, value, c10::Device(c10::kCPU))}, std::move(what),
+    return nativePlan({operand(g, value, c10::Device(c10::kCPU))}, std::move(what),
                   [](const std::vector<c10::IValue>& v) { return v[0]; });
 }
 
 NodePlan planNoOp(std::string what)
 {
-    return native({}, std::move(what), [](const std::vector<c10::IValue>&) { return c10::IValue(); });
+    return nativePlan({}, std::move(what), [](const std::vector<c10::IValue>&) { return c10::IValue(); });
 }
 
 namespace {
@@ -279,11 +263,11 @@ NodePlan planTensorLiteral(const graph::Graph& g, const Arg& data, const Arg* dt
     c10::ScalarType inferred = values.empty() ? c10::kFloat : c10::kBool;
     for (const c10::Scalar& v : values)
         inferred = v.isFloatingPoint() ? c10::kFloat : v.isIntegral(false) && inferred != c10::kFloat ? c10::kLong : inferred;
-    std::vector<ArgPlan> args{like ? operand(g, *like, replayDevice) : constant(c10::IValue()),
-                              dtype ? operand(g, *dtype, replayDevice) : constant(c10::IValue()),
-                              device ? operand(g, *device, replayDevice) : constant(c10::IValue())};
+    std::vector<ArgPlan> args{like ? operand(g, *like, replayDevice) : constantArg(c10::IValue()),
+                              dtype ? operand(g, *dtype, replayDevice) : constantArg(c10::IValue()),
+                              device ? operand(g, *device, replayDevice) : constantArg(c10::IValue())};
     const bool isLike = like != nullptr;
-    return native(std::move(args), "torch.tensor(" + graph::formatArg(g, data) + ") from literal data",
+    return nativePlan(std::move(args), "torch.tensor(" + graph::formatArg(g, data) + ") from literal data",
                   [shape, values, inferred, isLike](const std::vector<c10::IValue>& v) -> c10::IValue {
                       c10::ScalarType type = inferred;
                       c10::Device where(c10::kCPU);
@@ -304,7 +288,7 @@ NodePlan planTensorLiteral(const graph::Graph& g, const Arg& data, const Arg* dt
 
 NodePlan planNormalize(const graph::Graph& g, const Arg& input, double p, std::int64_t dim, double eps)
 {
-    return native({operand(g, input, c10::Device(c10::kCPU))},
+    return nativePlan({operand(g, input, c10::Device(c10::kCPU))},
                   "torch.nn.functional.normalize: input / norm(input, p, dim, keepdim=True).clamp_min(eps)",
                   [p, dim, eps](const std::vector<c10::IValue>& v) -> c10::IValue {
                       const at::Tensor& x = v[0].toTensor();
@@ -371,7 +355,7 @@ std::optional<NodePlan> planMaxPoolOffsets(const graph::Graph& g, const graph::N
             d->size() != k->size())
             return std::nullopt;
         const bool ceil = n.args[5].b;
-        return native({operand(g, n.args[0], cpu)},
+        return nativePlan({operand(g, n.args[0], cpu)},
                       "prims._low_memory_max_pool_with_offsets = max_pool*d_with_indices, indices as window offsets (inductor's eager definition)",
                       [k = *k, s = *s, p = *p, d = *d, ceil](const std::vector<c10::IValue>& v) -> c10::IValue {
                           const at::Tensor& x = v[0].toTensor();
@@ -391,7 +375,7 @@ std::optional<NodePlan> planMaxPoolOffsets(const graph::Graph& g, const graph::N
         if (!k || !in || !s || !p || !d || k->empty() || in->size() != k->size() || s->size() != k->size() ||
             p->size() != k->size() || d->size() != k->size())
             return std::nullopt;
-        return native({operand(g, n.args[0], cpu)},
+        return nativePlan({operand(g, n.args[0], cpu)},
                       "prims._low_memory_max_pool_offsets_to_indices: window offsets back to flat indices (inductor's eager definition)",
                       [k = *k, in = *in, s = *s, p = *p, d = *d](const std::vector<c10::IValue>& v) -> c10::IValue {
                           const at::Tensor offsets = v[0].toTensor().to(at::kLong);
@@ -413,14 +397,14 @@ NodePlan planInductorPrim(const graph::Graph& g, const graph::Node& n)
         return std::move(*pool);
     const c10::Device cpu(c10::kCPU);  // literals only: no device arguments here
     if (n.target.op == "fma" && n.args.size() == 3 && n.kwargs.empty())
-        return native({operand(g, n.args[0], cpu), operand(g, n.args[1], cpu), operand(g, n.args[2], cpu)},
+        return nativePlan({operand(g, n.args[0], cpu), operand(g, n.args[1], cpu), operand(g, n.args[2], cpu)},
                       "prims.fma(a, b, c) = a * b + c (inductor's eager definition)",
                       [](const std::vector<c10::IValue>& v) -> c10::IValue {
                           return v[0].toTensor() * v[1].toTensor() + v[2].toTensor();
                       });
     if (n.target.op == "prepare_softmax_online" && n.args.size() == 2 && n.args[1].kind == Arg::Kind::Int && n.kwargs.empty()) {
         const std::int64_t dim = n.args[1].i;
-        return native({operand(g, n.args[0], cpu)},
+        return nativePlan({operand(g, n.args[0], cpu)},
                       "prims.prepare_softmax_online(x, dim) = (amax(x, dim, keepdim=True), sum(exp(x - amax), dim, keepdim=True))",
                       [dim](const std::vector<c10::IValue>& v) -> c10::IValue {
                           const at::Tensor& x = v[0].toTensor();
