@@ -132,9 +132,9 @@ private:
         for (const auto& [key, o] : seen)
             if (o.count >= 2 && o.even && o.gap >= minUnit && o.gap <= n / 2)
                 ++even[o.gap];
-        for (const auto& [period, keys] : even)
-            if (std::none_of(ranked.begin(), ranked.end(), [&](const auto& r) { return r.first == period; }))
-                ranked.emplace_back(period, keys);
+        for (const auto& entry : even)  // not a structured binding: clang before 16 cannot capture one in a lambda
+            if (std::none_of(ranked.begin(), ranked.end(), [&](const auto& r) { return r.first == entry.first; }))
+                ranked.emplace_back(entry.first, entry.second);
         std::optional<Repeat> bestRepeat;
         std::size_t bestCover = 0;
         for (const auto& [period, support] : ranked) {
