@@ -14,6 +14,8 @@ using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kSlice{50};  // how often cancellation and deadlines are looked at
 using detail::failedReport;
 using detail::lastLines;
+using detail::answerTo;
+using detail::workerDiedMessage;
 
 }  // namespace
 
@@ -163,21 +165,14 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
                 }
                 continue;
             }
-            std::string why = "the replay worker died (" + m_process->status() + ")";
-            const std::string tail = lastLines(m_process->stderrTail(), 6);
-            if (!tail.empty())
-                why += ": " + tail;
+            const std::string why = workerDiedMessage(m_process->status(), m_process->stderrTail());
             m_process.reset();
             return failedReport(graph, options, done, why, std::move(streamed));
         }
-        json::Value msg;
-        try {
-            msg = json::parse(line);
-        } catch (const Error&) {
-            continue;  // stray output of a library
-        }
-        if (msg.intOr("id", -1) != id)
+        const std::optional<json::Value> answer = answerTo(line, id);
+        if (!answer)
             continue;
+        const json::Value& msg = *answer;
         answered = true;
         if (msg["node"].isInt()) {
             const std::int64_t index = msg["node"].asInt();

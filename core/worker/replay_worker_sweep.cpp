@@ -95,20 +95,14 @@ replay::SweepResult ReplayWorker::sweep(const io::LoadedGraph& graph, const repl
                     return endedAt(graph, options, seed, 0, why, why == "cancelled", start);
                 continue;
             }
-            std::string why = "the replay worker died (" + m_process->status() + ")";
-            if (const std::string tail = detail::lastLines(m_process->stderrTail(), 6); !tail.empty())
-                why += ": " + tail;
+            const std::string why = detail::workerDiedMessage(m_process->status(), m_process->stderrTail());
             m_process.reset();
             return endedAt(graph, options, seed, done + 1, why, false, start);
         }
-        json::Value msg;
-        try {
-            msg = json::parse(line);
-        } catch (const Error&) {
-            continue;  // stray output of a library
-        }
-        if (msg.intOr("id", -1) != id)
+        const std::optional<json::Value> answer = detail::answerTo(line, id);
+        if (!answer)
             continue;
+        const json::Value& msg = *answer;
         answered = true;
         if (msg["seed"].isInt()) {
             seed = static_cast<std::uint64_t>(msg["seed"].asInt());

@@ -1,6 +1,29 @@
 #include "worker/worker_failures.h"
 
+#include "base/error.h"
+
 namespace fxray::worker::detail {
+
+std::string workerDiedMessage(const std::string& status, const std::string& stderrTail)
+{
+    std::string why = "the replay worker died (" + status + ")";
+    if (const std::string tail = lastLines(stderrTail, 6); !tail.empty())
+        why += ": " + tail;
+    return why;
+}
+
+std::optional<json::Value> answerTo(const std::string& line, int id)
+{
+    json::Value msg;
+    try {
+        msg = json::parse(line);
+    } catch (const Error&) {
+        return std::nullopt;  // stray output of a library
+    }
+    if (msg.intOr("id", -1) != id)
+        return std::nullopt;
+    return msg;
+}
 
 std::string lastLines(const std::string& text, int count)
 {
