@@ -4,8 +4,11 @@
 # README's table) and a log per step under ROOT.
 #   scripts/version-matrix.sh [ROOT]       (default ~/.cache/fxray/matrix; venvs, builds and corpora live there)
 #   FXRAY_MATRIX_VERSIONS   torch versions (default "2.9.1 2.10.0 2.11.0")
-#   FXRAY_MATRIX_INDEX      pip index for torch (default https://download.pytorch.org/whl/cpu: CPU wheels, ~200 MB
-#                           each; a CUDA index, e.g. .../whl/cu128, with FXRAY_MATRIX_DEVICE=cuda on a GPU machine)
+#   FXRAY_MATRIX_INDEX      pip index for torch and torchvision (default: PyPI, whose Linux wheels are CUDA builds,
+#                           ~3 GB a venv with their nvidia-* packages; they run on the CPU too). PyTorch's own CPU
+#                           index (https://download.pytorch.org/whl/cpu, ~200 MB) where a machine may reach it.
+#   FXRAY_MATRIX_REUSE_VENV a venv whose torch is one of the versions is used for it instead of a new one
+#                           (default ~/.cache/fxray/venv, fxray's own)
 #   FXRAY_MATRIX_DEVICE     cpu | cuda: run_corpus.py --device (default cpu)
 # Cost: per version a venv (torch + torchvision + timm + transformers), a build of fxray's CLI and replay module
 # against it (no GUI, no tests: ~15-25 min on 2 cores, LibTorch's headers differ per version so ccache helps little)
@@ -16,7 +19,9 @@ cd "$(dirname "$0")/.."
 SRC=$PWD
 ROOT=${1:-$HOME/.cache/fxray/matrix}
 VERSIONS=(${FXRAY_MATRIX_VERSIONS:-2.9.1 2.10.0 2.11.0})
-INDEX=${FXRAY_MATRIX_INDEX:-https://download.pytorch.org/whl/cpu}
+INDEX=${FXRAY_MATRIX_INDEX:-}
+index_args=(); [ -n "$INDEX" ] && index_args=(--index-url "$INDEX")
+REUSE_VENV=${FXRAY_MATRIX_REUSE_VENV:-$HOME/.cache/fxray/venv}
 DEVICE=${FXRAY_MATRIX_DEVICE:-cpu}
 BASE_PYTHON=${FXRAY_PYTHON:-python3}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/fxray/ccache}
@@ -28,13 +33,16 @@ build_of() { echo "$ROOT/build-$1"; }
 
 for v in "${VERSIONS[@]}"; do
   venv=$(venv_of "$v")
+  if [ ! -e "$venv" ] && "$REUSE_VENV/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$v')" 2>/dev/null; then
+    ln -s "$REUSE_VENV" "$venv"  # the version fxray's own venv already holds
+  fi
   if ! "$venv/bin/python" -c "import torch, torchvision, timm, transformers, expecttest, sys; sys.exit(torch.__version__.split('+')[0] != '$v')" 2>/dev/null; then
     say "venv for torch $v: $venv"
     "$BASE_PYTHON" -m venv "$venv"
     echo "torch==$v" >"$ROOT/constraints-$v.txt"  # nothing below may move torch
-    "$venv/bin/python" -m pip install -q "torch==$v" --index-url "$INDEX" >"$ROOT/pip-$v.log" 2>&1
+    "$venv/bin/python" -m pip install -q "torch==$v" "${index_args[@]}" >"$ROOT/pip-$v.log" 2>&1
     # torchvision: the release built for this torch, from the same index; the rest from PyPI, torch held.
-    "$venv/bin/python" -m pip install -q torchvision --index-url "$INDEX" -c "$ROOT/constraints-$v.txt" >>"$ROOT/pip-$v.log" 2>&1
+    "$venv/bin/python" -m pip install -q torchvision "${index_args[@]}" -c "$ROOT/constraints-$v.txt" >>"$ROOT/pip-$v.log" 2>&1
     "$venv/bin/python" -m pip install -q timm transformers expecttest pytest numpy "scikit-build-core>=1.1" \
       -c "$ROOT/constraints-$v.txt" >>"$ROOT/pip-$v.log" 2>&1
   fi
