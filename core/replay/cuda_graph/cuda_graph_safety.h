@@ -3,7 +3,7 @@
 // (what torch/_inductor/cudagraph_utils.py checks), one finding per node and reason. Blocking findings mean
 // capture is not attempted: the replay stays eager and the report says why.
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 #include "replay/api/replay_types.h"
 
 #include <c10/core/Device.h>

@@ -9,7 +9,7 @@
 #include "replay/inputs/input_chaining.h"
 #include "replay/inputs/input_factory.h"
 #include "replay/api/nonfinite_reach.h"
-#include "replay/plan/op_plan.h"
+#include "replay/engine/graph_plan.h"
 #include "replay/values/pt_tensors.h"
 #include "replay/ops/random_ops.h"
 #include "replay/ops/rng_state_ops.h"

@@ -4,7 +4,7 @@
 // shows their schema). Everything else a compiled-autograd graph calls in Python is Unsupported with the reason
 // graph::compiledAutogradPythonReason gives.
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 
 #include <c10/core/Device.h>
 

@@ -83,7 +83,8 @@ const graph::Subgraph* subgraphNamed(const graph::Graph& g, const std::string& n
 }
 
 // The subgraph a flex_attention argument names: a get_attr node reading self.<name>.
-std::shared_ptr<PlannedSubgraph> subgraphOf(const graph::Graph& g, const Arg& a, const c10::Device& device, const char* what)
+std::shared_ptr<PlannedSubgraph> subgraphOf(const graph::Graph& g, const Arg& a, const c10::Device& device, const char* what,
+                                            const SubgraphPlanner& planSubgraph)
 {
     if (a.kind != Arg::Kind::Node || g.nodes[static_cast<std::size_t>(a.node)].kind != graph::NodeKind::GetAttr)
         throw std::invalid_argument(std::string("flex_attention's ") + what + " must be a subgraph (get_attr), got " + graph::formatArg(g, a));
@@ -95,7 +96,7 @@ std::shared_ptr<PlannedSubgraph> subgraphOf(const graph::Graph& g, const Arg& a,
                                     name + ".pt, which fxray does not read)");
     auto p = std::make_shared<PlannedSubgraph>();
     p->graph = &s->graph;
-    p->plans = planGraph(s->graph, device);
+    p->plans = planSubgraph(s->graph, device);
     for (std::size_t i = 0; i < p->plans.size(); ++i)
         if (p->plans[i].kind == NodePlan::Kind::Unsupported)
             throw std::invalid_argument(std::string("flex_attention's ") + what + " self." + name + ": node '" +
@@ -153,7 +154,8 @@ std::optional<NodePlan> planSubgraphAttr(const graph::Graph& g, const graph::Nod
     return p;
 }
 
-std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::Node& n, const c10::Device& device)
+std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
+                                          const SubgraphPlanner& planSubgraph)
 {
     if (!n.isOp() || n.target.ns != "higher_order" || n.target.op != "flex_attention")
         return std::nullopt;
@@ -166,8 +168,8 @@ std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::No
     const double scale = n.args[5].kind == Arg::Kind::Float ? n.args[5].f
                          : n.args[5].kind == Arg::Kind::Int ? static_cast<double>(n.args[5].i)
                                                             : throw std::invalid_argument("flex_attention's scale must be a literal");
-    auto scoreMod = subgraphOf(g, n.args[3], device, "score_mod");
-    auto maskMod = subgraphOf(g, blockMask.items.back(), device, "mask_mod");
+    auto scoreMod = subgraphOf(g, n.args[3], device, "score_mod", planSubgraph);
+    auto maskMod = subgraphOf(g, blockMask.items.back(), device, "mask_mod", planSubgraph);
     NodePlan p;
     p.kind = NodePlan::Kind::Native;
     p.name = n.target.str();

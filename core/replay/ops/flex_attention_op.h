@@ -5,14 +5,17 @@
 // (float64 for float64 inputs), score_mod and the block mask's mask_mod applied over every (b, h, q_idx, kv_idx),
 // masked scores -inf, safe softmax, @ v; returns (out in query's stride order, logsumexp / ln 2, max / ln 2).
 // score_mod and mask_mod are subgraphs of the graph (the readable dump's nested classes), read through get_attr
-// nodes; they are planned like any graph and run on broadcast index tensors, which for their elementwise ops is
+// nodes; they are planned like any graph (by the graph planner, engine/graph_plan.h, which hands itself in as the
+// SubgraphPlanner: this room sits below it) and run on broadcast index tensors, which for their elementwise ops is
 // what eager's vmap over the four dims computes.
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 
 #include <c10/core/Device.h>
 
+#include <functional>
 #include <optional>
+#include <vector>
 
 namespace fxray::replay::detail {
 
@@ -20,8 +23,12 @@ namespace fxray::replay::detail {
 // it; nullopt when the attribute is no subgraph.
 std::optional<NodePlan> planSubgraphAttr(const graph::Graph& g, const graph::Node& n);
 
+// Plans a subgraph as a whole graph (planGraph with default options).
+using SubgraphPlanner = std::function<std::vector<NodePlan>(const graph::Graph&, const c10::Device&)>;
+
 // The plan of a higher_order.flex_attention node; nullopt for another node. Throws std::invalid_argument when its
 // arguments do not fit or a subgraph does not plan.
-std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::Node& n, const c10::Device& device);
+std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
+                                          const SubgraphPlanner& planSubgraph);
 
 }  // namespace fxray::replay::detail

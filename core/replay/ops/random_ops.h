@@ -12,7 +12,7 @@
 //    generator seeded by (seed, k) on the CPU, and dropout / bernoulli use inductor's own decomposition of them
 //    (mask = u > p), so the same user-level call draws the same values at every stage and on every device.
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 #include "replay/api/replay_types.h"
 
 #include <c10/core/Device.h>

@@ -1,6 +1,7 @@
 #include "replay/ops/rng_state_ops.h"
 
 #include "graph/printer.h"
+#include "replay/plan/op_plan.h"
 #include "replay/values/torch_types.h"
 #include "replay/values/value_checks.h"
 

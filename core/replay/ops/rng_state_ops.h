@@ -11,7 +11,7 @@
 // the op is planned like any node (planOpNode) and run inside the plan's native step; the device is the first CUDA
 // tensor among the op's arguments, else the CPU (rng_prims.get_device).
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 #include "replay/ops/random_ops.h"
 
 #include <c10/core/Device.h>

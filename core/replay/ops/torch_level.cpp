@@ -5,6 +5,7 @@
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_functional.h"
 #include "replay/ops/torch_level_natives.h"
+#include "replay/plan/op_plan.h"
 #include "replay/values/torch_types.h"
 
 #include <ATen/core/jit_type.h>

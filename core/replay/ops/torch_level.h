@@ -6,7 +6,7 @@
 // with no aten twin (torch_level_natives.h); what resolves to neither is Unsupported with the reason, before
 // the replay starts.
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_overloads.h"
 

@@ -5,7 +5,7 @@
 // weights) runs natively, mirroring that Python step by step so that values and layouts match eager; the rare
 // options (bias_k/bias_v, add_zero_attn, separate projection weights, static keys) stay Unsupported.
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 
 #include <c10/core/Device.h>
 

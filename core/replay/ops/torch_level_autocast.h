@@ -5,7 +5,7 @@
 // that a replay stopped inside a region (an error, --stop-on-first) leaves no autocast state behind for the next
 // replay of the same process.
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 
 #include <c10/core/Device.h>
 #include <c10/core/ScalarType.h>

@@ -15,26 +15,6 @@ namespace {
 
 using graph::Arg;
 
-// A literal or a node's value, as an operand of a native step.
-ArgPlan operand(const graph::Graph& g, const Arg& a, const c10::Device& device)
-{
-    switch (a.kind) {
-    case Arg::Kind::Node: {
-        ArgPlan p;
-        p.kind = ArgPlan::Kind::Value;
-        p.node = a.node;
-        return p;
-    }
-    case Arg::Kind::None: return constantArg(c10::IValue());
-    case Arg::Kind::Int: return constantArg(a.i);
-    case Arg::Kind::Float: return constantArg(a.f);
-    case Arg::Kind::Bool: return constantArg(a.b);
-    case Arg::Kind::DType: return constantArg(toScalarType(a.dtype));
-    case Arg::Kind::Device: return constantArg(mapDevice(a.device, device));
-    default: throw std::invalid_argument("cannot use " + graph::formatArg(g, a) + " here");
-    }
-}
-
 // One element of a Python index, reading its values from operands [first, first + count).
 struct IndexPart {
     enum class Kind { Value, Slice, Ellipsis, List };
@@ -60,11 +40,11 @@ std::vector<IndexPart> indexParts(const graph::Graph& g, const Arg& index, const
                 if (sub.kind != Arg::Kind::Int && sub.kind != Arg::Kind::Bool && sub.kind != Arg::Kind::None &&
                     sub.kind != Arg::Kind::Node)
                     throw std::invalid_argument("unsupported index " + graph::formatArg(g, item));
-                args.push_back(operand(g, sub, device));
+                args.push_back(operandArg(g, sub, device));
             }
         } else if (item.kind == Arg::Kind::Int || item.kind == Arg::Kind::Bool || item.kind == Arg::Kind::None ||
                    item.kind == Arg::Kind::Node) {
-            args.push_back(operand(g, item, device));
+            args.push_back(operandArg(g, item, device));
         } else {
             throw std::invalid_argument("unsupported index " + graph::formatArg(g, item) + " (Python indexing takes ints, "
                                         "slices, None, Ellipsis, bools, tensors and int lists)");
@@ -161,7 +141,7 @@ c10::IValue sliceList(const c10::IValue& list, const std::vector<c10::IValue>& b
 
 NodePlan planIndexing(const graph::Graph& g, const Arg& base, const Arg& index, const c10::Device& device)
 {
-    std::vector<ArgPlan> args{operand(g, base, device)};
+    std::vector<ArgPlan> args{operandArg(g, base, device)};
     std::vector<IndexPart> parts = indexParts(g, index, device, args);
     const bool oneSlice = parts.size() == 1 && parts[0].kind == IndexPart::Kind::Slice && index.kind != Arg::Kind::Tuple;
     return nativePlan(std::move(args), "Python indexing base[" + graph::formatArg(g, index) + "] (at::indexing)",
@@ -175,7 +155,7 @@ NodePlan planIndexing(const graph::Graph& g, const Arg& base, const Arg& index, 
 
 NodePlan planSetItem(const graph::Graph& g, const Arg& base, const Arg& index, const Arg& value, const c10::Device& device)
 {
-    std::vector<ArgPlan> args{operand(g, base, device), operand(g, value, device)};
+    std::vector<ArgPlan> args{operandArg(g, base, device), operandArg(g, value, device)};
     std::vector<IndexPart> parts = indexParts(g, index, device, args);
     return nativePlan(std::move(args), "Python item assignment base[" + graph::formatArg(g, index) + "] = value (at::indexing)",
                   [parts](const std::vector<c10::IValue>& v) -> c10::IValue {
@@ -193,11 +173,11 @@ NodePlan planTensorQuery(const graph::Graph& g, const std::string& query, const 
 {
     if (self.kind != Arg::Kind::Node)
         throw std::invalid_argument(query + "() of a value that is not a graph tensor");
-    std::vector<ArgPlan> args{operand(g, self, c10::Device(c10::kCPU))};
+    std::vector<ArgPlan> args{operandArg(g, self, c10::Device(c10::kCPU))};
     if (dim) {
         if (dim->kind != Arg::Kind::Int && dim->kind != Arg::Kind::Node)
             throw std::invalid_argument(query + "(dim) needs an int dim");
-        args.push_back(operand(g, *dim, c10::Device(c10::kCPU)));
+        args.push_back(operandArg(g, *dim, c10::Device(c10::kCPU)));
     }
     const std::string schema = "Tensor." + query + (dim ? "(int dim) -> int" : query == "size" || query == "stride" ? "() -> int[]" : "() -> int");
     return nativePlan(std::move(args), schema, [query](const std::vector<c10::IValue>& v) -> c10::IValue {
@@ -215,7 +195,7 @@ NodePlan planTensorQuery(const graph::Graph& g, const std::string& query, const 
 
 NodePlan planIdentity(const graph::Graph& g, const Arg& value, std::string what)
 {
-    return nativePlan({operand(g, value, c10::Device(c10::kCPU))}, std::move(what),
+    return nativePlan({operandArg(g, value, c10::Device(c10::kCPU))}, std::move(what),
                   [](const std::vector<c10::IValue>& v) { return v[0]; });
 }
 
@@ -263,9 +243,9 @@ NodePlan planTensorLiteral(const graph::Graph& g, const Arg& data, const Arg* dt
     c10::ScalarType inferred = values.empty() ? c10::kFloat : c10::kBool;
     for (const c10::Scalar& v : values)
         inferred = v.isFloatingPoint() ? c10::kFloat : v.isIntegral(false) && inferred != c10::kFloat ? c10::kLong : inferred;
-    std::vector<ArgPlan> args{like ? operand(g, *like, replayDevice) : constantArg(c10::IValue()),
-                              dtype ? operand(g, *dtype, replayDevice) : constantArg(c10::IValue()),
-                              device ? operand(g, *device, replayDevice) : constantArg(c10::IValue())};
+    std::vector<ArgPlan> args{like ? operandArg(g, *like, replayDevice) : constantArg(c10::IValue()),
+                              dtype ? operandArg(g, *dtype, replayDevice) : constantArg(c10::IValue()),
+                              device ? operandArg(g, *device, replayDevice) : constantArg(c10::IValue())};
     const bool isLike = like != nullptr;
     return nativePlan(std::move(args), "torch.tensor(" + graph::formatArg(g, data) + ") from literal data",
                   [shape, values, inferred, isLike](const std::vector<c10::IValue>& v) -> c10::IValue {
@@ -288,132 +268,12 @@ NodePlan planTensorLiteral(const graph::Graph& g, const Arg& data, const Arg* dt
 
 NodePlan planNormalize(const graph::Graph& g, const Arg& input, double p, std::int64_t dim, double eps)
 {
-    return nativePlan({operand(g, input, c10::Device(c10::kCPU))},
+    return nativePlan({operandArg(g, input, c10::Device(c10::kCPU))},
                   "torch.nn.functional.normalize: input / norm(input, p, dim, keepdim=True).clamp_min(eps)",
                   [p, dim, eps](const std::vector<c10::IValue>& v) -> c10::IValue {
                       const at::Tensor& x = v[0].toTensor();
                       return x / at::norm(x, p, {dim}, true).clamp_min(eps).expand_as(x);
                   });
-}
-
-namespace {
-
-// A literal int list argument (kernel sizes, strides): nullopt when it is not one (a SymInt in it, say).
-std::optional<std::vector<std::int64_t>> literalInts(const Arg& a)
-{
-    if (a.kind != Arg::Kind::List && a.kind != Arg::Kind::Tuple)
-        return std::nullopt;
-    std::vector<std::int64_t> out;
-    for (const Arg& item : a.items) {
-        if (item.kind != Arg::Kind::Int)
-            return std::nullopt;
-        out.push_back(item.i);
-    }
-    return out;
-}
-
-// inductor_prims' helpers: a flat index over the last dims `sizes` split into one index per dim, and back.
-std::vector<at::Tensor> flatIndexToNd(at::Tensor index, c10::IntArrayRef sizes)
-{
-    std::vector<at::Tensor> out(sizes.size());
-    for (std::size_t d = sizes.size(); d-- > 0;) {
-        out[d] = index.remainder(sizes[d]);
-        index = index.div(sizes[d], "floor");
-    }
-    return out;
-}
-
-at::Tensor flattenIndex(const std::vector<at::Tensor>& nd, c10::IntArrayRef sizes)
-{
-    at::Tensor out = nd[0];
-    for (std::size_t d = 1; d < nd.size(); ++d)
-        out = out * sizes[d] + nd[d];
-    return out;
-}
-
-// Each window position's start along dim d of the last `dims` dims: arange(size) * stride - padding, shaped to
-// broadcast against a tensor of `ndim` dims.
-at::Tensor windowStarts(const at::Tensor& like, std::int64_t ndim, std::size_t dims, std::size_t d, std::int64_t stride,
-                        std::int64_t padding)
-{
-    std::vector<std::int64_t> shape(static_cast<std::size_t>(ndim), 1);
-    const std::int64_t axis = ndim - static_cast<std::int64_t>(dims) + static_cast<std::int64_t>(d);
-    shape[static_cast<std::size_t>(axis)] = -1;
-    return at::arange(like.size(axis), at::TensorOptions().dtype(at::kLong).device(like.device())).view(shape) * stride - padding;
-}
-
-// inductor's prims._low_memory_max_pool_with_offsets / _low_memory_max_pool_offsets_to_indices, with inductor's
-// eager definitions (torch/_inductor/inductor_prims.py): max pooling whose indices are stored as the int8 offset
-// inside the window. resnet50's AOT graphs under inductor use them for every max pool.
-std::optional<NodePlan> planMaxPoolOffsets(const graph::Graph& g, const graph::Node& n)
-{
-    const c10::Device cpu(c10::kCPU);
-    if (n.target.op == "_low_memory_max_pool_with_offsets" && n.args.size() == 6 && n.kwargs.empty() &&
-        n.args[5].kind == Arg::Kind::Bool) {
-        const auto k = literalInts(n.args[1]), s = literalInts(n.args[2]), p = literalInts(n.args[3]), d = literalInts(n.args[4]);
-        if (!k || !s || !p || !d || (k->size() != 2 && k->size() != 3) || s->size() != k->size() || p->size() != k->size() ||
-            d->size() != k->size())
-            return std::nullopt;
-        const bool ceil = n.args[5].b;
-        return nativePlan({operand(g, n.args[0], cpu)},
-                      "prims._low_memory_max_pool_with_offsets = max_pool*d_with_indices, indices as window offsets (inductor's eager definition)",
-                      [k = *k, s = *s, p = *p, d = *d, ceil](const std::vector<c10::IValue>& v) -> c10::IValue {
-                          const at::Tensor& x = v[0].toTensor();
-                          auto [vals, indices] = k.size() == 2 ? at::max_pool2d_with_indices(x, k, s, p, d, ceil)
-                                                               : at::max_pool3d_with_indices(x, k, s, p, d, ceil);
-                          const std::size_t dims = k.size();
-                          const auto nd = flatIndexToNd(indices, x.sizes().slice(x.dim() - static_cast<std::int64_t>(dims)));
-                          std::vector<at::Tensor> inc;
-                          for (std::size_t a = 0; a < dims; ++a)
-                              inc.push_back((nd[a] - windowStarts(indices, x.dim(), dims, a, s[a], p[a])).div(d[a], "floor"));
-                          return c10::ivalue::Tuple::create(vals, flattenIndex(inc, k).to(at::kChar));
-                      });
-    }
-    if (n.target.op == "_low_memory_max_pool_offsets_to_indices" && n.args.size() == 6 && n.kwargs.empty()) {
-        const auto k = literalInts(n.args[1]), in = literalInts(n.args[2]), s = literalInts(n.args[3]),
-                   p = literalInts(n.args[4]), d = literalInts(n.args[5]);
-        if (!k || !in || !s || !p || !d || k->empty() || in->size() != k->size() || s->size() != k->size() ||
-            p->size() != k->size() || d->size() != k->size())
-            return std::nullopt;
-        return nativePlan({operand(g, n.args[0], cpu)},
-                      "prims._low_memory_max_pool_offsets_to_indices: window offsets back to flat indices (inductor's eager definition)",
-                      [k = *k, in = *in, s = *s, p = *p, d = *d](const std::vector<c10::IValue>& v) -> c10::IValue {
-                          const at::Tensor offsets = v[0].toTensor().to(at::kLong);
-                          const auto inc = flatIndexToNd(offsets, k);
-                          std::vector<at::Tensor> idx;
-                          for (std::size_t a = 0; a < k.size(); ++a)
-                              idx.push_back(windowStarts(offsets, offsets.dim(), k.size(), a, s[a], p[a]) + inc[a] * d[a]);
-                          return flattenIndex(idx, in);
-                      });
-    }
-    return std::nullopt;
-}
-
-}  // namespace
-
-NodePlan planInductorPrim(const graph::Graph& g, const graph::Node& n)
-{
-    if (auto pool = planMaxPoolOffsets(g, n))
-        return std::move(*pool);
-    const c10::Device cpu(c10::kCPU);  // literals only: no device arguments here
-    if (n.target.op == "fma" && n.args.size() == 3 && n.kwargs.empty())
-        return nativePlan({operand(g, n.args[0], cpu), operand(g, n.args[1], cpu), operand(g, n.args[2], cpu)},
-                      "prims.fma(a, b, c) = a * b + c (inductor's eager definition)",
-                      [](const std::vector<c10::IValue>& v) -> c10::IValue {
-                          return v[0].toTensor() * v[1].toTensor() + v[2].toTensor();
-                      });
-    if (n.target.op == "prepare_softmax_online" && n.args.size() == 2 && n.args[1].kind == Arg::Kind::Int && n.kwargs.empty()) {
-        const std::int64_t dim = n.args[1].i;
-        return nativePlan({operand(g, n.args[0], cpu)},
-                      "prims.prepare_softmax_online(x, dim) = (amax(x, dim, keepdim=True), sum(exp(x - amax), dim, keepdim=True))",
-                      [dim](const std::vector<c10::IValue>& v) -> c10::IValue {
-                          const at::Tensor& x = v[0].toTensor();
-                          at::Tensor amax = at::amax(x, {dim}, true);
-                          at::Tensor sum = at::sum(at::exp(x - amax), {dim}, true);
-                          return c10::ivalue::Tuple::create(std::move(amax), std::move(sum));
-                      });
-    }
-    throw std::invalid_argument("prims." + n.target.op + " exists only in Python and fxray has no lowering for it");
 }
 
 }  // namespace fxray::replay::detail

@@ -6,7 +6,7 @@
 // of Kind::Native whose args are the values the step reads; a construct it cannot run throws
 // std::invalid_argument with the reason.
 #include "graph/graph.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 
 #include <c10/core/Device.h>
 
@@ -38,11 +38,5 @@ NodePlan planTensorLiteral(const graph::Graph& g, const graph::Arg& data, const 
 
 // torch.nn.functional.normalize(input, p, dim, eps): input / norm(input, p, dim, keepdim).clamp_min(eps).
 NodePlan planNormalize(const graph::Graph& g, const graph::Arg& input, double p, std::int64_t dim, double eps);
-
-// Prims that inductor registers from Python (torch/_inductor/inductor_prims.py), so LibTorch lacks them, and that
-// its post-grad passes put into every CUDA graph they touch: fma(a, b, c) = a * b + c, and
-// prepare_softmax_online(x, dim) = (amax(x, dim, keepdim), sum(exp(x - amax), dim, keepdim)) (online softmax).
-// Run with their eager definitions. Throws std::invalid_argument for another prim or arguments that do not fit.
-NodePlan planInductorPrim(const graph::Graph& g, const graph::Node& n);
 
 }  // namespace fxray::replay::detail

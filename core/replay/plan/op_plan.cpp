@@ -1,17 +1,10 @@
 #include "replay/plan/op_plan.h"
 
 #include "graph/printer.h"
-#include "replay/ops/attention_fallback.h"
-#include "replay/ops/compiled_autograd_ops.h"
-#include "replay/ops/flex_attention_op.h"
-#include "replay/ops/fsdp_ops.h"
+#include "replay/plan/attention_fallback.h"
+#include "replay/plan/inductor_prims.h"
 #include "replay/plan/plan_builders.h"
-#include "replay/ops/random_ops.h"
-#include "replay/ops/rng_state_ops.h"
-#include "replay/ops/torch_level.h"
-#include "replay/ops/torch_level_natives.h"
 #include "replay/values/torch_types.h"
-#include "replay/ops/transformers_ops.h"
 
 #include <ATen/ATen.h>
 #include <ATen/core/jit_type.h>
@@ -423,198 +416,11 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
     return p;
 }
 
-ArgPlan planLoose(const graph::Graph& g, const graph::Arg& a)
-{
-    // Python-level ops take plain values: constants or node values.
-    if (a.kind == Arg::Kind::Node)
-        return valueArg(a.node);
-    switch (a.kind) {
-    case Arg::Kind::Int: return constantArg(a.i);
-    case Arg::Kind::Float: return constantArg(a.f);
-    case Arg::Kind::Bool: return constantArg(a.b);
-    case Arg::Kind::None: return constantArg(c10::IValue());
-    default: throw PlanError("unsupported operand " + argText(g, a));
-    }
-}
-
 }  // namespace
 
 NodePlan planOpNode(const graph::Graph& g, const graph::Node& n, const c10::Device& device)
 {
     return planOp(g, n, device);
-}
-
-std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device, const PlanOptions& options)
-{
-    std::vector<NodePlan> plans;
-    plans.reserve(g.nodes.size());
-    registerFsdpOps();
-    registerTransformersOps();
-    TorchLevelPlanner torchLevel(g, device);  // dynamo-level nodes: torch functions, Tensor methods, indexing
-    RngPlan rng{options.alignedRng, options.rngSeed};
-    for (const graph::Node& n : g.nodes) {
-        if (auto tl = torchLevel.plan(plans.size(), plans)) {
-            auto aligned = alignedRandomPlan(*tl, rng);
-            plans.push_back(aligned ? std::move(*aligned) : std::move(*tl));
-            continue;
-        }
-        NodePlan p;
-        p.name = n.target.str();
-        try {
-            switch (n.kind) {
-            case graph::NodeKind::Placeholder: p.kind = NodePlan::Kind::Input; break;
-            case graph::NodeKind::Output: p.kind = NodePlan::Kind::Output; break;
-            case graph::NodeKind::GetAttr:
-                if (auto sub = planSubgraphAttr(g, n))
-                    p = std::move(*sub);
-                else
-                    p.kind = NodePlan::Kind::Constant;
-                break;
-            case graph::NodeKind::CallMethod:
-                p.why = "method call ." + n.target.op + "() belongs to a dynamo-level graph (needs Python)";
-                break;
-            case graph::NodeKind::CallFunction:
-                switch (n.target.kind) {
-                case graph::Target::Kind::Op:
-                    if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {
-                        try {
-                            p = std::move(*planFlexAttention(g, n, device));
-                        } catch (const std::invalid_argument& e) {
-                            throw PlanError(e.what());
-                        }
-                        break;
-                    }
-                    if (isRngStateOp(n)) {
-                        try {
-                            p = std::move(*planRngStateOp(g, n, device, rng));
-                        } catch (const std::invalid_argument& e) {
-                            throw PlanError(e.what());
-                        }
-                        break;
-                    }
-                    if (n.target.ns == "prims" && n.target.op.starts_with("inductor_")) {
-                        try {
-                            if (auto r = planInductorRandomPrim(g, n, device, rng)) {
-                                p = std::move(*r);
-                                break;
-                            }
-                        } catch (const std::invalid_argument& e) {
-                            throw PlanError(e.what());
-                        }
-                    }
-                    if (options.viewAsReshape && n.target.ns == "aten" && n.target.op == "view" && n.target.overload == "default") {
-                        graph::Node reshape = n;
-                        reshape.target.op = "reshape";
-                        p = planOp(g, reshape, device);
-                    } else {
-                        p = planOp(g, n, device);
-                    }
-                    break;
-                case graph::Target::Kind::Getitem:
-                    if (n.args.size() != 2 || n.args[1].kind != Arg::Kind::Int)
-                        throw PlanError("getitem needs a value and an int index");
-                    p.kind = NodePlan::Kind::Getitem;
-                    p.args = {planLoose(g, n.args[0]), constantArg(n.args[1].i)};
-                    break;
-                case graph::Target::Kind::Operator:
-                    // Python arithmetic on tensors (a hook dynamo inlined: `g * 0.5`) is torch-level code; the
-                    // interpreter's operators are the SymInt/float ones.
-                    if (n.meta && n.meta->isTensor()) {
-                        p.why = "python operator." + n.target.op + " on tensors belongs to a dynamo-level graph (needs Python)";
-                        break;
-                    }
-                    p.kind = NodePlan::Kind::Operator;
-                    p.name = n.target.op;
-                    for (const Arg& a : n.args)
-                        p.args.push_back(planLoose(g, a));
-                    break;
-                case graph::Target::Kind::Python: {
-                    const std::string& f = n.target.op;
-                    if (f == "torch.sym_float" || f == "torch.sym_int" || f == "torch.sym_max" || f == "torch.sym_min" ||
-                        f == "torch.sym_not") {
-                        p.kind = NodePlan::Kind::SymFloat;
-                        p.name = f.substr(6);
-                        for (const Arg& a : n.args)
-                            p.args.push_back(planLoose(g, a));
-                    } else if (auto ca = planCompiledAutogradCall(g, n, device)) {
-                        p = std::move(*ca);
-                    } else {
-                        p.why = "python call " + f + "() needs Python";
-                    }
-                    break;
-                }
-                default: p.why = "unsupported target"; break;
-                }
-                break;
-            }
-        } catch (const PlanError& e) {
-            p.kind = NodePlan::Kind::Unsupported;
-            p.args.clear();
-            p.why = e.what();
-        }
-        if (auto aligned = alignedRandomPlan(p, rng))
-            p = std::move(*aligned);
-        plans.push_back(std::move(p));
-    }
-    return plans;
-}
-
-c10::IValue assembleArg(const ArgPlan& a, const std::vector<c10::IValue>& values)
-{
-    switch (a.kind) {
-    case ArgPlan::Kind::Const: return a.constant;
-    case ArgPlan::Kind::Value: return values[static_cast<std::size_t>(a.node)];
-    case ArgPlan::Kind::ValueAsTensor: {
-        const c10::IValue& v = values[static_cast<std::size_t>(a.node)];
-        if (!(v.isInt() || v.isDouble() || v.isBool() || v.isComplexDouble()))
-            return v;  // tensors (and anything else) as they are
-        const c10::Scalar number = v.toScalar();
-        at::Tensor t = at::scalar_tensor(number, at::TensorOptions().dtype(number.type()));
-        t.unsafeGetTensorImpl()->set_wrapped_number(true);
-        return t;
-    }
-    case ArgPlan::Kind::ValueToDouble: {
-        const c10::IValue& v = values[static_cast<std::size_t>(a.node)];
-        return v.isDouble() ? v : c10::IValue(v.isInt() ? static_cast<double>(v.toInt()) : v.toScalar().toDouble());
-    }
-    case ArgPlan::Kind::IntList: {
-        std::vector<std::int64_t> out;
-        out.reserve(a.items.size());
-        for (const ArgPlan& i : a.items)
-            out.push_back(assembleArg(i, values).toInt());
-        return out;
-    }
-    case ArgPlan::Kind::DoubleList: {
-        std::vector<double> out;
-        for (const ArgPlan& i : a.items)
-            out.push_back(assembleArg(i, values).toDouble());
-        return out;
-    }
-    case ArgPlan::Kind::TensorList: {
-        c10::List<at::Tensor> out;
-        out.reserve(a.items.size());
-        for (const ArgPlan& i : a.items)
-            out.push_back(assembleArg(i, values).toTensor());
-        return out;
-    }
-    case ArgPlan::Kind::OptTensorList: {
-        c10::List<std::optional<at::Tensor>> out;
-        out.reserve(a.items.size());
-        for (const ArgPlan& i : a.items) {
-            c10::IValue v = assembleArg(i, values);
-            out.push_back(v.isNone() ? std::optional<at::Tensor>() : std::optional<at::Tensor>(v.toTensor()));
-        }
-        return out;
-    }
-    }
-    return {};
-}
-
-void assembleStack(const NodePlan& plan, const std::vector<c10::IValue>& values, std::vector<c10::IValue>& stack)
-{
-    stack.clear();
-    for (const ArgPlan& a : plan.args)
-        stack.push_back(assembleArg(a, values));
 }
 
 }  // namespace fxray::replay::detail

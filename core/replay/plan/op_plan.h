@@ -1,80 +1,19 @@
 #pragma once
-// Internal to core/replay (includes LibTorch). Each graph node is compiled once into a NodePlan: the
-// dispatcher operator it calls and how each schema argument is filled (constant IValues built up front,
-// references to earlier nodes' values). Running a plan then only assembles a stack and calls the kernel.
+// Internal to core/replay (includes LibTorch). The plan of one call of a dispatcher op: the node's arguments bound
+// to the op's schema (constants built up front, references to earlier nodes' values), the prims LibTorch lacks
+// lowered to aten or run with their eager definitions (plan/inductor_prims.h), a CPU stand-in where the device has
+// no kernel (plan/attention_fallback.h). Every planner of a higher level that resolves to a dispatcher op plans it
+// here: the graph planner (engine/graph_plan.h), torch-level calls (ops/torch_level.h), checkpointing's RNG ops.
 #include "graph/graph.h"
+#include "replay/plan/node_plan.h"
 
-#include <ATen/core/dispatch/Dispatcher.h>
-#include <ATen/core/ivalue.h>
-
-#include <cstdint>
-#include <functional>
-#include <optional>
-#include <string>
-#include <vector>
+#include <c10/core/Device.h>
 
 namespace fxray::replay::detail {
-
-// How one argument is produced at run time.
-struct ArgPlan {
-    enum class Kind {
-        Const,          // `constant`
-        Value,          // the value of node `node` as is
-        ValueToDouble,  // node value (int/float/bool) as a double (schema says float)
-        IntList,        // ints and node values -> int[]
-        DoubleList,     // floats / ints -> float[]
-        TensorList,     // node tensors -> Tensor[]
-        OptTensorList,  // None or node tensors -> Tensor?[]
-        ValueAsTensor,  // node value: a tensor as is, a number as a 0-dim wrapped number (SymInt * tensor)
-    };
-    Kind kind = Kind::Const;
-    c10::IValue constant;
-    int node = -1;
-    std::vector<ArgPlan> items;
-};
-
-struct NodePlan {
-    enum class Kind {
-        Op,        // dispatcher call
-        Getitem,   // element of a tuple/list value
-        Operator,  // python arithmetic on ints/floats/bools
-        SymFloat,  // torch.sym_float / sym_int / sym_max / sym_min / sym_not
-        Native,    // a torch-level step with no aten twin (Python indexing, x.size()): `native` on the args' values
-        Input, Output, Constant, Unsupported,
-    };
-    Kind kind = Kind::Unsupported;
-    std::optional<c10::OperatorHandle> op;
-    std::vector<ArgPlan> args;  // Op: one per schema argument
-    std::string name;           // Operator / SymFloat: operator name; Op: qualified op for messages
-    std::string why;            // Unsupported: the reason
-    std::function<c10::IValue(const std::vector<c10::IValue>&)> native;  // Native
-    std::string schema;         // Native: what runs, for the report (an Op's schema comes from `op`)
-    // Native: per return, whether NaN/Inf there is by design (an Op's come from its schema's return names: logsumexp).
-    std::vector<bool> nonFiniteByDesign;
-};
-
-// How a graph's ops are read. An fx_graph_runnable record is the graph inductor was handed, never run eagerly:
-// inductor's post-grad pass view_to_reshape turns every aten.view into aten.reshape before lowering, so a view of
-// an input that inductor laid out padded (DeiT's saved attention weights [1312, 324, 18, 1]) is legal there and
-// must be replayed as that reshape.
-struct PlanOptions {
-    bool viewAsReshape = false;
-    // Stage compare's aligned RNG (random_ops.h): the k-th random call draws from a stream seeded by (rngSeed, k).
-    bool alignedRng = false;
-    std::uint64_t rngSeed = 0;
-};
-
-// Compiles every node of g for the given device. Never throws for a node: a node that cannot be planned
-// becomes Kind::Unsupported with the reason.
-std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device, const PlanOptions& options = {});
 
 // The plan of one call of a dispatcher op (n's target is an Op: torch.ops.<ns>.<op>.<overload>); Unsupported with
 // the reason when its arguments do not fit the schema or the device has no kernel. Torch-level calls resolved to
 // an aten overload are planned through it.
 NodePlan planOpNode(const graph::Graph& g, const graph::Node& n, const c10::Device& device);
-
-// Builds the argument stack of an Op plan from node values.
-void assembleStack(const NodePlan& plan, const std::vector<c10::IValue>& values, std::vector<c10::IValue>& stack);
-c10::IValue assembleArg(const ArgPlan& a, const std::vector<c10::IValue>& values);
 
 }  // namespace fxray::replay::detail

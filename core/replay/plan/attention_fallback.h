@@ -5,7 +5,7 @@
 // way (compared with the usual tolerances); the outputs keep the CUDA kernels' shapes (efficient attention's
 // logsumexp padded to a multiple of 32 with +inf, its philox seed/offset as 0-dim tensors), and the layouts the CPU
 // kernel picks are reported as a difference of the devices (replayer.cpp: backendPicksLayout).
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 
 #include <optional>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "replay/ops/attention_fallback.h"
+#include "replay/plan/attention_fallback.h"
 
 #include <ATen/ATen.h>
 
