@@ -166,9 +166,9 @@ def fxray_replay(fxray, args, address, *extra):
         raise SystemExit(f"{fxray} replay {address} {' '.join(extra)}: exit {p.returncode}: {p.stderr[-2000:]}")
 
 
-def fxray_values_us(fxray, args, address):
+def fxray_values_us(fxray, args, address, *extra):
     """Median of fxray's timed checked repeats with value checks (the default replay); None when it did not pass."""
-    rep = fxray_replay(fxray, args, address)
+    rep = fxray_replay(fxray, args, address, *extra)
     return statistics.median(rep["iteration_us"]) if rep["verdict"] == "pass" and rep.get("iteration_us") else None
 
 
@@ -189,7 +189,7 @@ def print_values_tables(rows, args):
     ratio = lambda a, b: f"{a / b:7.2f}x" if a is not None and b else f"{'-':>8}"  # noqa: E731
     head = f"{'value checks':32} {'py eager':>9} {'fx meta':>9} {'fx values':>9} {'values/eager':>12} {'values/meta':>11}"
     if args.fxray_before:
-        head += f" {'before':>9} {'before/eager':>12} {'after/before':>12}"
+        head += f" {'before':>9} {'before/eager':>12} {'after/before':>12}  (before: {args.fxray_before} {args.before_args})"
     print(head)
     for r in rows:
         line = (f"{r['graph']:32} {r['eager_us']:9.0f} {r['fxray_us']:9.0f} {fmt(r['values_us'])} "
@@ -218,6 +218,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fxray", default=os.path.join(ROOT, "build", "app", "cli", "fxray"))
     ap.add_argument("--fxray-before", help="another build's fxray: its value-checked replay timed in the same run")
+    ap.add_argument("--before-args", default="", help="extra arguments of the --fxray-before runs (e.g. --stop-on-first)")
     ap.add_argument("--repeats", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--device", default="cuda")
@@ -235,7 +236,7 @@ def main():
         nodes = len(rep["nodes"])
         fx_us = statistics.median(rep["iteration_us"])
         values_us = fxray_values_us(args.fxray, args, address)
-        before_us = fxray_values_us(args.fxray_before, args, address) if args.fxray_before else None
+        before_us = fxray_values_us(args.fxray_before, args, address, *args.before_args.split()) if args.fxray_before else None
         mod, ann, text = load(args.fxray, address, device)
         base = torch.cuda.memory_allocated() if device.type == "cuda" else 0
         inputs = make_inputs(text, ann, device)

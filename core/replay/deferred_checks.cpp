@@ -131,15 +131,7 @@ std::vector<std::size_t> DeferredValueChecks::readBack(ReplayReport* report)
     if (m_pending.empty())
         return done;
     try {
-        m_buffer.readBack([&](std::size_t tag, const StatsRow& row) {
-            OutputStats& s = m_results[m_tags[tag].node].outputs[m_tags[tag].output];
-            s.nanCount = static_cast<std::int64_t>(row.nanCount);
-            s.infCount = static_cast<std::int64_t>(row.infCount);
-            s.min = row.min;
-            s.max = row.max;
-            s.mean = row.sum / static_cast<double>(s.numel);
-            s.hasValues = true;
-        });
+        m_buffer.readBack([&](std::size_t tag, const StatsRow& row) { take(tag, row); });
     } catch (const c10::Error& e) {
         const std::string text = errorText(e);
         NodeResult& last = m_results[m_pending.back().node];
@@ -160,6 +152,60 @@ std::vector<std::size_t> DeferredValueChecks::readBack(ReplayReport* report)
     m_pending.clear();
     m_tags.clear();
     return done;
+}
+
+void DeferredValueChecks::take(std::size_t tag, const StatsRow& row)
+{
+    OutputStats& s = m_results[m_tags[tag].node].outputs[m_tags[tag].output];
+    s.nanCount = static_cast<std::int64_t>(row.nanCount);
+    s.infCount = static_cast<std::int64_t>(row.infCount);
+    s.min = row.min;
+    s.max = row.max;
+    s.mean = row.sum / static_cast<double>(s.numel);
+    s.hasValues = true;
+}
+
+void DeferredValueChecks::restart()
+{
+    m_buffer.discard();
+    m_tags.clear();
+    m_pending.clear();
+    m_nonFinite.assign(m_nonFinite.size(), false);
+    for (auto& rets : m_returnNonFinite)
+        rets.clear();
+}
+
+std::string DeferredValueChecks::reread()
+{
+    ReplayReport scratch;
+    m_buffer.peek([&](std::size_t tag, const StatsRow& row) { take(tag, row); });
+    m_nonFinite.assign(m_nonFinite.size(), false);
+    for (auto& rets : m_returnNonFinite)
+        rets.clear();
+    for (const Pending& p : m_pending) {
+        m_results[p.node].nanOrigin = m_results[p.node].nonFiniteConstant = false;
+        if (!p.graphOutputs)
+            decideOrigin(p, &scratch);
+    }
+    return scratch.firstNanNode;
+}
+
+void recordCheckedReplay(const std::vector<NodeResult>& results, const std::string& firstOrigin, CudaGraphReport& cg)
+{
+    ++cg.checkedReplays;
+    if (!firstOrigin.empty())
+        ++cg.nanReplays;
+    if (!cg.firstNanNode.empty())
+        return;  // the first replay with an origin is the one kept
+    cg.firstNanNode = firstOrigin;
+    cg.nonFinite.clear();
+    for (const NodeResult& r : results) {
+        CudaGraphReport::NodeNonFinite n{r.name, 0, 0, r.nanOrigin};
+        for (const OutputStats& s : r.outputs)
+            n.nan += s.nanCount, n.inf += s.infCount;
+        if (n.nan + n.inf > 0)
+            cg.nonFinite.push_back(std::move(n));
+    }
 }
 
 bool DeferredValueChecks::designedNonFinite(std::size_t i, std::size_t ret) const

@@ -42,6 +42,15 @@ public:
     // that surfaces here becomes the error of the last queued node, naming the nodes that may have caused it.
     std::vector<std::size_t> readBack(ReplayReport* report);
 
+    // For a CUDA-graph capture of the checks: the device's buffer allocated now, `rows` rows, never read back or grown
+    // by the pass itself (the rows' addresses are baked into the graph).
+    void reserveFixed(const c10::Device& device, std::size_t rows) { m_buffer.reserveFixed(device, rows); }
+    // Starts another pass over the same results: forgets what was queued and decided.
+    void restart();
+    // Reads the queued rows again, as a replay of the captured graph rewrote them, and decides the NaN/Inf origins
+    // afresh; returns the first origin ("" when none). Keeps the queue for the next replay.
+    std::string reread();
+
     // A CUDA error raised at node i may come from a kernel of a node before it whose statistics are not read back
     // yet (kernels run asynchronously; a read-back is the sync that reports them): the text, saying so.
     std::string blame(std::size_t i, const std::string& error) const;
@@ -58,6 +67,7 @@ private:
         std::size_t node, output;
     };
     void queueTensor(std::size_t i, const at::Tensor& t);
+    void take(std::size_t tag, const StatsRow& row);
     void decideOrigin(const Pending& p, ReplayReport* report);
     bool inputsNonFinite(const graph::Node& node) const;
     bool designedNonFinite(std::size_t i, std::size_t ret) const;
@@ -74,5 +84,9 @@ private:
     std::vector<bool> m_nonFinite;
     std::vector<std::vector<bool>> m_returnNonFinite;
 };
+
+// One replay of a captured graph with value checks, read back (`firstOrigin` from reread()): counts it, and keeps the
+// nodes that held NaN/Inf of the first replay that had an origin (else of the latest).
+void recordCheckedReplay(const std::vector<NodeResult>& results, const std::string& firstOrigin, CudaGraphReport& cg);
 
 }  // namespace fxray::replay::detail

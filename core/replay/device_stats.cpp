@@ -31,8 +31,10 @@ void StatsBuffer::queue(const at::Tensor& raw, std::size_t tag)
     PerDevice& d = slotFor(t.device(), slot);
     // A full buffer grows rather than fails: full() tells the caller to read back, which only some can do now
     // (never inside a CUDA-graph capture).
-    if (d.used == static_cast<std::size_t>(d.rows.size(0)))
+    if (d.used == static_cast<std::size_t>(d.rows.size(0))) {
+        TORCH_CHECK(!m_fixed, "the statistics buffer of ", d.rows.size(0), " rows is full");
         d.rows = at::cat({d.rows, at::zeros_like(d.rows)});
+    }
     at::Tensor row = d.rows.select(0, static_cast<std::int64_t>(d.used));
     // Every op writes straight into the row (reductions with a double out= and dtype): no temporaries to cast, no
     // stack, no read-back. Min and max come from one kernel; aminmax propagates NaN as min()/max() do.
@@ -49,8 +51,29 @@ void StatsBuffer::queue(const at::Tensor& raw, std::size_t tag)
     ++d.used;
 }
 
+void StatsBuffer::reserveFixed(const c10::Device& device, std::size_t rows)
+{
+    std::size_t slot = 0;
+    PerDevice& d = slotFor(device, slot);
+    if (static_cast<std::size_t>(d.rows.size(0)) < rows)
+        d.rows = at::zeros({static_cast<std::int64_t>(rows), 5}, d.rows.options());
+    m_fixed = true;
+}
+
+void StatsBuffer::discard()
+{
+    m_order.clear();
+    for (PerDevice& d : m_devices) {
+        if (d.used > 0)  // a row an integer tensor takes next must read 0 NaN, 0 Inf
+            d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).zero_();
+        d.used = 0;
+    }
+}
+
 bool StatsBuffer::full() const
 {
+    if (m_fixed)
+        return false;  // read back by whoever fixed it
     for (const PerDevice& d : m_devices)
         if (d.used >= m_capacity)
             return true;

@@ -34,6 +34,13 @@ public:
     bool full() const;
     bool empty() const { return m_order.empty(); }
 
+    // Allocates `device`'s buffer now with room for `rows`, and keeps it that size: queue() then refuses a row past
+    // it instead of growing the buffer. For a CUDA-graph capture, where the rows' addresses must not move and no
+    // buffer may be allocated from the graph's private pool.
+    void reserveFixed(const c10::Device& device, std::size_t rows);
+    // Forgets what was queued without reading it back (the buffers stay, zeroed where rows were used).
+    void discard();
+
     // Reads every device's rows back (one copy to the host per device used) and hands them out in queue order, then
     // empties the buffers. A device error of a kernel queued earlier surfaces here, as a c10::Error.
     void readBack(const std::function<void(std::size_t tag, const StatsRow& row)>& take);
@@ -54,6 +61,7 @@ private:
     PerDevice& slotFor(const c10::Device& device, std::size_t& index);
 
     std::size_t m_capacity;
+    bool m_fixed = false;
     std::vector<PerDevice> m_devices;
     std::vector<Queued> m_order;
 };

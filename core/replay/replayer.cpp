@@ -314,8 +314,10 @@ struct PassState {
     std::vector<c10::IValue> stack, outputs;
     graph::SymExpr::Bindings bindings;
     std::size_t nextInput = 0;
-    // Value checks of a checked pass: statistics reduced on the device, read back once per pass (deferred_checks.h).
-    std::optional<detail::DeferredValueChecks> checks;
+    // Value checks of a checked pass: statistics reduced on the device, read back once per pass (deferred_checks.h);
+    // the pass's own, or the caller's (a CUDA-graph capture, read back after each replay).
+    std::optional<detail::DeferredValueChecks> ownChecks;
+    detail::DeferredValueChecks* checks = nullptr;
 };
 
 // What the node's inputs are like: why one is missing ("" when all are there), whether any is a tensor (a node
@@ -523,13 +525,16 @@ std::vector<std::size_t> readChecksIfDue(detail::DeferredValueChecks& checks, st
 // outputs (the values the output node reads, in order).
 std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& options, std::vector<NodeResult>* results,
                                    DeviceTimer* timer, ReplayReport* report, CancelToken* cancel,
-                                   const ProgressSink& progress, const NodeSink& nodeDone = {})
+                                   const ProgressSink& progress, const NodeSink& nodeDone = {},
+                                   detail::DeferredValueChecks* capturedChecks = nullptr)
 {
     const graph::Graph& g = *p.graph;
     const std::size_t n = g.nodes.size();
     PassState s(n);
-    if (results && options.valueChecks)
-        s.checks.emplace(g, p.plans, *results, options.stopOnFirst);
+    if (capturedChecks && results)
+        (s.checks = capturedChecks)->restart();
+    else if (results && options.valueChecks)
+        s.checks = &s.ownChecks.emplace(g, p.plans, *results, options.stopOnFirst);
     for (std::size_t i = 0; i < n; ++i) {
         if (cancel && cancel->cancelled.load()) {
             if (report)
@@ -569,7 +574,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
             break;
     }
-    if (s.checks)
+    if (s.checks && !capturedChecks)
         for (std::size_t k : s.checks->readBack(report))
             if (nodeDone)
                 nodeDone(k, (*results)[k]);
@@ -672,14 +677,25 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
     }
     Prepared statics = p;
     statics.inputs = cloneValues(pristine);  // the static input buffers every replay reads
-    ReplayOptions quiet = options;          // metadata checks only: nothing may read the device back mid-capture
+    // Metadata checks in the pass; value checks only through `checks`, whose ops never read the device back.
+    ReplayOptions quiet = options;
     quiet.valueChecks = false;
     quiet.timing = false;
     quiet.stopOnFirst = true;
     std::vector<NodeResult> scratch = report.nodes;
     const graph::Graph& g = *p.graph;
+    // Value checks go into the graph: their ops write a buffer allocated now, read back after each replay.
+    std::optional<detail::DeferredValueChecks> checks;
+    if (options.valueChecks) {
+        std::size_t rows = 16;
+        for (const NodeResult& r : report.nodes)
+            rows += static_cast<std::size_t>(std::count_if(r.outputs.begin(), r.outputs.end(), [](const OutputStats& o) { return o.hasValues; }));
+        checks.emplace(g, p.plans, scratch, false);
+        checks->reserveFixed(p.device, rows);
+        cg.valueChecks = true;
+    }
     auto pass = [&](std::string& failure) {
-        std::vector<c10::IValue> outs = interpret(statics, quiet, &scratch, nullptr, nullptr, nullptr, {});
+        std::vector<c10::IValue> outs = interpret(statics, quiet, &scratch, nullptr, nullptr, nullptr, {}, {}, checks ? &*checks : nullptr);
         for (std::size_t i = 0; i < scratch.size(); ++i)
             if (scratch[i].status == NodeStatus::Error || scratch[i].status == NodeStatus::Skipped) {
                 failure = "node '" + g.nodes[i].name + "': " + scratch[i].error;
@@ -692,6 +708,8 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
         settings.timedReplays = options.repeat;
     if (options.warmup > 0)
         settings.warmupReplays = options.warmup;
+    if (checks)
+        settings.afterReplay = [&] { detail::recordCheckedReplay(scratch, checks->reread(), cg); };
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }
 
