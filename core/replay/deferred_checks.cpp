@@ -1,5 +1,6 @@
 #include "replay/deferred_checks.h"
 
+#include "replay/nonfinite_reach.h"
 #include "replay/torch_types.h"
 #include "replay/value_checks.h"
 
@@ -190,16 +191,27 @@ std::string DeferredValueChecks::reread()
     return scratch.firstNanNode;
 }
 
-void recordCheckedReplay(const std::vector<NodeResult>& results, const std::string& firstOrigin, CudaGraphReport& cg)
+void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& results, const std::string& firstOrigin,
+                         bool strict, CudaGraphReport& cg)
 {
     ++cg.checkedReplays;
-    if (!firstOrigin.empty())
-        ++cg.nanReplays;
-    if (!cg.firstNanNode.empty())
-        return;  // the first replay with an origin is the one kept
-    cg.firstNanNode = firstOrigin;
+    if (!cg.firstNanNode.empty()) {
+        cg.nanReplays += firstOrigin.empty() ? 0 : 1;
+        return;  // the first replay with an origin is the one kept (same inputs: the others are alike or rarer)
+    }
+    // Only a replay that made NaN/Inf pays for copying the results to classify its origins.
+    ReplayReport classified;
+    if (!firstOrigin.empty()) {
+        classified.nodes = results;
+        classified.firstNanNode = firstOrigin;
+        if (!strict)
+            classifyNonFiniteOrigins(g, classified);
+    }
+    const std::vector<NodeResult>& decided = firstOrigin.empty() ? results : classified.nodes;
+    cg.nanReplays += classified.firstNanNode.empty() ? 0 : 1;
+    cg.firstNanNode = classified.firstNanNode;
     cg.nonFinite.clear();
-    for (const NodeResult& r : results) {
+    for (const NodeResult& r : decided) {
         CudaGraphReport::NodeNonFinite n{r.name, 0, 0, r.nanOrigin};
         for (const OutputStats& s : r.outputs)
             n.nan += s.nanCount, n.inf += s.infCount;

@@ -86,7 +86,9 @@ private:
 };
 
 // One replay of a captured graph with value checks, read back (`firstOrigin` from reread()): counts it, and keeps the
-// nodes that held NaN/Inf of the first replay that had an origin (else of the latest).
-void recordCheckedReplay(const std::vector<NodeResult>& results, const std::string& firstOrigin, CudaGraphReport& cg);
+// nodes that held NaN/Inf of the first replay that had an origin (else of the latest). As after the eager pass, an
+// origin whose NaN/Inf reaches no graph output is transient, not an origin (nonfinite_reach.h), unless `strict`.
+void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& results, const std::string& firstOrigin,
+                         bool strict, CudaGraphReport& cg);
 
 }  // namespace fxray::replay::detail

@@ -683,6 +683,8 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
     quiet.timing = false;
     quiet.stopOnFirst = true;
     std::vector<NodeResult> scratch = report.nodes;
+    for (NodeResult& r : scratch)  // decided per replay; never a reason for the captured pass to stop early
+        r.nanOrigin = r.nonFiniteConstant = false;
     const graph::Graph& g = *p.graph;
     // Value checks go into the graph: their ops write a buffer allocated now, read back after each replay.
     std::optional<detail::DeferredValueChecks> checks;
@@ -709,7 +711,7 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
     if (options.warmup > 0)
         settings.warmupReplays = options.warmup;
     if (checks)
-        settings.afterReplay = [&] { detail::recordCheckedReplay(scratch, checks->reread(), cg); };
+        settings.afterReplay = [&] { detail::recordCheckedReplay(g, scratch, checks->reread(), options.strictNonFinite, cg); };
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }
 
