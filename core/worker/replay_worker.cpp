@@ -1,7 +1,7 @@
 #include "worker/replay_worker.h"
 
 #include "base/error.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 #include "worker/worker_protocol.h"
 #include "worker/worker_failures.h"
 

@@ -1,4 +1,4 @@
-"""Checked replay's value checks read the device back once per replay, not once per node (core/replay/deferred_checks.h):
+"""Checked replay's value checks read the device back once per replay, not once per node (core/replay/engine/deferred_checks.h):
 the statistics are reduced into one buffer, and where NaN/Inf first appears is decided over the read-back rows. These
 checks hold the report to what the per-node read-back gave: the same NaN origin, the same numbers as PyTorch eager's
 own per-node values, the same stop with --stop-on-first, across read-backs of a buffer that fills up mid-graph.

@@ -2,7 +2,7 @@
 
 #include "graph/fx_parser.h"
 #include "graph/printer.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/graph/graph_items.h"
 #include "views/panels/graph_panel.h"
 #include "views/panels/python_highlighter.h"
