@@ -172,6 +172,19 @@ struct CudaGraphReport {
     double replayBackToBackUs = 0;             // mean of as many replays launched back to back, then one sync
     std::vector<OutputComparison> vsEager;     // graph replay outputs vs the checked eager pass's outputs
     std::vector<std::string> nondeterministicOps;  // ops in the graph whose outputs may legitimately differ
+    // With value checks (a replay without --no-values), the statistics ops are captured into the graph too and read
+    // back after each replay (one copy of one buffer); the NaN/Inf origin is decided over them as in the eager pass.
+    bool valueChecks = false;
+    int checkedReplays = 0;      // replays whose statistics were read back
+    int nanReplays = 0;          // of those, the replays in which some node made NaN/Inf from finite inputs
+    std::string firstNanNode;    // that node, at the first such replay
+    struct NodeNonFinite {
+        std::string node;
+        std::int64_t nan = 0, inf = 0;
+        bool origin = false;
+    };
+    // Nodes whose outputs held NaN/Inf: at the first replay that had an origin, else at the last replay read.
+    std::vector<NodeNonFinite> nonFinite;
 
     bool captured() const { return status == "captured"; }
     std::vector<const CudaGraphFinding*> findingsAt(const std::string& node) const;

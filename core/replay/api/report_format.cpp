@@ -185,6 +185,14 @@ json::Value cudaGraphToJson(const CudaGraphReport& cg)
         vs.push_back(comparisonToJson(c));
     o["vs_eager"] = std::move(vs);
     o["matches_eager"] = cg.matchesEager();
+    if (cg.valueChecks) {
+        json::Value nf = json::Array{};
+        for (const auto& n : cg.nonFinite)
+            nf.push_back(json::Object{{"node", n.node}, {"nan", n.nan}, {"inf", n.inf}, {"origin", n.origin}});
+        o["value_checks"] = json::Object{{"replays", cg.checkedReplays}, {"nan_replays", cg.nanReplays},
+                                         {"first_nan_node", cg.firstNanNode.empty() ? json::Value() : json::Value(cg.firstNanNode)},
+                                         {"nonfinite", std::move(nf)}};
+    }
     return o;
 }
 
@@ -215,6 +223,16 @@ CudaGraphReport cudaGraphFromJson(const json::Value& o)
     if (o["vs_eager"].isArray())
         for (const json::Value& c : o["vs_eager"].asArray())
             cg.vsEager.push_back(comparisonFromJson(c));
+    if (const json::Value& v = o["value_checks"]; v.isObject()) {
+        cg.valueChecks = true;
+        cg.checkedReplays = static_cast<int>(v.intOr("replays", 0));
+        cg.nanReplays = static_cast<int>(v.intOr("nan_replays", 0));
+        cg.firstNanNode = v["first_nan_node"].isString() ? v["first_nan_node"].asString() : "";
+        if (v["nonfinite"].isArray())
+            for (const json::Value& n : v["nonfinite"].asArray())
+                cg.nonFinite.push_back({n.stringOr("node", ""), n.intOr("nan", 0), n.intOr("inf", 0),
+                                        n["origin"].isBool() && n["origin"].asBool()});
+    }
     return cg;
 }
 
@@ -380,6 +398,11 @@ std::string formatCudaGraph(const CudaGraphReport& cg)
                 out += "    [" + std::to_string(c.output) + "] " + c.what + (c.ok ? "  ok" : "  DIFFERS") + "  max abs " +
                        fixed(c.maxAbs, 8) + (c.mismatched ? "  " + std::to_string(c.mismatched) + " elements differ" : "") +
                        (c.note.empty() ? "" : "  (" + c.note + ")") + "\n";
+        if (cg.valueChecks)
+            out += "    value checks captured: " + std::to_string(cg.checkedReplays) + " replays read back, " +
+                   (cg.nanReplays == 0 ? std::string("no NaN/Inf made from finite inputs")
+                                       : std::to_string(cg.nanReplays) + " with NaN/Inf, first made at node '" + cg.firstNanNode + "'") +
+                   "\n";
     } else {
         out += ": " + cg.reason + "; replayed eagerly\n";
     }

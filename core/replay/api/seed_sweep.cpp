@@ -146,7 +146,7 @@ int firstDivergentNode(const ReplayReport& first, const ReplayReport& other, std
             const std::string& y = b.outputs[k].digest;
             if (!x.empty() && !y.empty() && x != y) {
                 what = nodeLabel(a) + ": output " + std::to_string(k) + " (" + a.outputs[k].meta +
-                       ") differs between runs of the same inputs (bit digests " + x.substr(0, 8) + "… vs " + y.substr(0, 8) + "…)";
+                       ") differs between runs of the same inputs (bit digests " + x + " vs " + y + ")";
                 return static_cast<int>(i);
             }
         }

@@ -105,6 +105,8 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
 
         graph.replay();
         c10::cuda::device_synchronize();
+        if (settings.afterReplay)
+            settings.afterReplay();
         if (outputs.size() != eagerOutputs.size())
             return fail("the captured pass returned " + std::to_string(outputs.size()) + " outputs, eager " +
                         std::to_string(eagerOutputs.size()));
@@ -122,6 +124,8 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
             const auto t0 = std::chrono::steady_clock::now();
             graph.replay();
             c10::cuda::device_synchronize();
+            if (settings.afterReplay)
+                settings.afterReplay();
             report.replayUs.push_back(since(t0));
         }
         // Back to back, as a training loop launches them: launch overlaps the previous replay's GPU work.

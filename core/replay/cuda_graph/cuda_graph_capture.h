@@ -23,6 +23,9 @@ struct CaptureSettings {
     int warmupRuns = 3;      // eager passes on the side stream before capturing (cuBLAS handles, workspaces)
     int warmupReplays = 3;   // untimed replays before the timed ones (the first one is compared with eager)
     int timedReplays = 20;
+    // Called after each synchronised replay (the first, compared with eager, and the timed ones; timed with them):
+    // reads back what the graph's captured value checks wrote.
+    std::function<void()> afterReplay;
 };
 
 // Fills report.status/reason/warmupRuns/captureUs/replayUs/vsEager. `nondeterministic[k]` says what upstream of

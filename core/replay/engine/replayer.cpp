@@ -6,6 +6,7 @@
 #include "io/pt_file.h"
 #include "replay/cuda_graph/cuda_graph_capture.h"
 #include "replay/cuda_graph/cuda_graph_safety.h"
+#include "replay/engine/deferred_checks.h"
 #include "replay/inputs/input_chaining.h"
 #include "replay/inputs/input_factory.h"
 #include "replay/api/nonfinite_reach.h"
@@ -301,56 +302,32 @@ struct Prepared {
 
 // Values of one pass and what is known about them, indexed by node.
 struct PassState {
-    explicit PassState(std::size_t n)
-        : values(n), available(n, false), nonFinite(n, false), freed(n, false), otherLayout(n, false), layoutOff(n, false),
-          outputNonFinite(n) {}
+    explicit PassState(std::size_t n) : values(n), available(n, false), freed(n, false), otherLayout(n, false), layoutOff(n, false) {}
     std::vector<c10::IValue> values;
-    std::vector<bool> available, nonFinite, freed;
+    std::vector<bool> available, freed;
     // The node's layout differs from the recording because the graph was recorded on another device type and a
     // kernel upstream picked its own layout there (NodeResult::crossDeviceLayouts).
     std::vector<bool> otherLayout;
     // The node's layout differs from the recording for no reason set apart (a stride mismatch): what follows from it
     // is not the kernel's own choice.
     std::vector<bool> layoutOff;
-    // Per return of a node (a getitem's index): a getitem of a finite return is not downstream of NaN/Inf that
-    // sits in a sibling return (attention's logsumexp padding next to a finite attention output).
-    std::vector<std::vector<bool>> outputNonFinite;
     std::vector<c10::IValue> stack, outputs;
     graph::SymExpr::Bindings bindings;
     std::size_t nextInput = 0;
+    // Value checks of a checked pass: statistics reduced on the device, read back once per pass (deferred_checks.h);
+    // the pass's own, or the caller's (a CUDA-graph capture, read back after each replay).
+    std::optional<detail::DeferredValueChecks> ownChecks;
+    detail::DeferredValueChecks* checks = nullptr;
 };
 
-// What the node's inputs are like: why one is missing ("" when all are there), whether one holds NaN/Inf,
-// whether any is a tensor (a node without tensor inputs is a factory).
+// What the node's inputs are like: why one is missing ("" when all are there), whether any is a tensor (a node
+// without tensor inputs is a factory).
 struct InputState {
     std::string missing;
-    bool nonFinite = false;
     bool anyTensor = false;
     bool otherLayout = false;  // an input's layout is another device's choice (PassState::otherLayout)
     bool layoutOff = false;    // an input's layout differs from its recording (PassState::layoutOff)
 };
-
-// Whether the value `node` reads from node k holds NaN/Inf: for getitem, the one output it picks.
-bool nonFiniteRef(const graph::Node& node, std::size_t k, const PassState& s)
-{
-    const auto& outs = s.outputNonFinite[k];
-    if (node.target.kind == graph::Target::Kind::Getitem && node.args.size() == 2 && node.args[1].kind == graph::Arg::Kind::Int &&
-        node.args[1].i >= 0 && static_cast<std::size_t>(node.args[1].i) < outs.size())
-        return outs[static_cast<std::size_t>(node.args[1].i)];
-    return s.nonFinite[k];
-}
-
-// Outputs whose NaN/Inf is by design: efficient/flash attention pad their logsumexp to a multiple of the block
-// size with inf, eager included.
-std::vector<bool> designedNonFinite(const NodePlan& plan)
-{
-    std::vector<bool> out = plan.nonFiniteByDesign;
-    if (plan.op)
-        for (const auto& ret : plan.op->schema().returns())
-            out.push_back(ret.name().find("logsumexp") != std::string::npos ||
-                          ret.name().find("log_sumexp") != std::string::npos);  // efficient attention's name
-    return out;
-}
 
 InputState inputStateOf(const graph::Graph& g, const graph::Node& node, const PassState& s)
 {
@@ -361,35 +338,12 @@ InputState inputStateOf(const graph::Graph& g, const graph::Node& node, const Pa
             in.missing = "input '" + g.nodes[k].name + "' is used after the dump freed it";
         else if (in.missing.empty() && !s.available[k])
             in.missing = "input '" + g.nodes[k].name + "' was not computed";
-        in.nonFinite = in.nonFinite || nonFiniteRef(node, k, s);
         in.otherLayout = in.otherLayout || s.otherLayout[k];
         in.layoutOff = in.layoutOff || s.layoutOff[k];
         in.anyTensor = in.anyTensor || s.values[k].isTensor() || s.values[k].isTensorList() ||
                        (s.values[k].isList() && !detail::flattenTensors(s.values[k]).empty());
     });
     return in;
-}
-
-bool hasNonFiniteLiteral(const graph::Arg& a)
-{
-    if (a.kind == graph::Arg::Kind::Float)
-        return !std::isfinite(a.f);
-    for (const graph::Arg& item : a.items)
-        if (hasNonFiniteLiteral(item))
-            return true;
-    return false;
-}
-
-// A literal inf/nan among the node's arguments: masked_fill(x, mask, -inf), scalar_tensor(-inf), full(..., nan).
-bool hasNonFiniteLiteral(const graph::Node& node)
-{
-    for (const graph::Arg& a : node.args)
-        if (hasNonFiniteLiteral(a))
-            return true;
-    for (const auto& kv : node.kwargs)
-        if (hasNonFiniteLiteral(kv.second))
-            return true;
-    return false;
 }
 
 // Runs one node's plan, leaving its value in s.values[i].
@@ -440,51 +394,6 @@ void execute(const Prepared& p, std::size_t i, PassState& s)
         break;
     case NodePlan::Kind::Unsupported: break;
     }
-}
-
-// Output statistics, and where NaN/Inf comes from. Statistics are extra: their failure (e.g. out of memory) must
-// not fail a node that ran, except for a CUDA error, which belongs to the kernel this node launched.
-void checkValues(const graph::Node& node, const NodePlan& plan, std::size_t i, const InputState& in, PassState& s,
-                 NodeResult& r, ReplayReport* report)
-{
-    const std::vector<bool> designed = designedNonFinite(plan);
-    bool unexpected = false;  // NaN/Inf in an output where no design puts it
-    // The node's returns, each as getitem picks it (a tuple element may be a SymInt or a list of tensors).
-    const c10::IValue& value = s.values[i];
-    const std::vector<c10::IValue> returns =
-        value.isTuple() ? std::vector<c10::IValue>(value.toTupleRef().elements().begin(), value.toTupleRef().elements().end())
-                        : std::vector<c10::IValue>{value};
-    try {
-        for (std::size_t k = 0; k < returns.size(); ++k) {
-            bool bad = false;
-            for (const at::Tensor& t : detail::flattenTensors(returns[k])) {
-                r.outputs.push_back(detail::statsOf(t, true));
-                bad = bad || r.outputs.back().nanCount + r.outputs.back().infCount > 0;
-            }
-            s.outputNonFinite[i].push_back(bad);
-            s.nonFinite[i] = s.nonFinite[i] || bad;
-            unexpected = unexpected || (bad && !(k < designed.size() && designed[k]));
-        }
-    } catch (const c10::Error& e) {
-        // A kernel's device-side assert surfaces at the first sync after it, which is this read-back: the node
-        // that launched it is the one to blame, not the next op.
-        const std::string text = detail::errorText(e);
-        if (text.find("CUDA error") != std::string::npos) {
-            r.status = NodeStatus::Error;
-            r.error = text;
-        } else {
-            r.error = "statistics unavailable: " + text;
-        }
-    }
-    if (!s.nonFinite[i] || in.nonFinite)
-        return;  // finite, or NaN/Inf that came in through an input: traced to its origin upstream
-    if (!unexpected || !in.anyTensor || hasNonFiniteLiteral(node)) {
-        r.nonFiniteConstant = true;  // a mask's -inf, a factory's fill, logsumexp padding: meant to be there
-        return;
-    }
-    r.nanOrigin = true;
-    if (report && report->firstNanNode.empty())
-        report->firstNanNode = node.name;
 }
 
 // Ops whose kernel picks its output layout per device and backend: SDPA's flash / efficient / math variants,
@@ -546,7 +455,7 @@ void setAsideKernelLayouts(const graph::Node& node, const InputState& in, PassSt
 
 // Checks a node that ran: its recorded metadata, and with value checks its statistics and NaN/Inf origin.
 void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, const InputState& in, PassState& s,
-               NodeResult& r, ReplayReport* report)
+               NodeResult& r)
 {
     const graph::Node& node = p.graph->nodes[i];
     r.mismatches.clear();
@@ -555,8 +464,11 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
     r.outputs.clear();
     if (p.plans[i].kind == NodePlan::Kind::Output) {
         // The graph's outputs: their stats; NaN/Inf there was already traced to its origin upstream.
-        for (const c10::IValue& v : s.outputs)
-            r.outputs.push_back(detail::statsOf(v, options.valueChecks));
+        if (s.checks)
+            s.checks->queueGraphOutputs(i, s.outputs);
+        else
+            for (const c10::IValue& v : s.outputs)
+                r.outputs.push_back(detail::statsOf(v, false));
         r.status = NodeStatus::Passed;
         return;
     }
@@ -565,8 +477,8 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
         setAsideCrossDeviceLayouts(*p.graph, node, p.device, in, s, i, r);
         setAsideKernelLayouts(node, in, s, i, r);
     }
-    if (options.valueChecks)
-        checkValues(node, p.plans[i], i, in, s, r, report);
+    if (s.checks)
+        s.checks->queueNode(i, s.values[i], in.anyTensor);
     if (options.digests)
         detail::addDigests(s.values[i], r.outputs);
     if (r.status != NodeStatus::Error)
@@ -575,7 +487,7 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
 
 // Runs and checks node i, turning any exception into the node's error.
 void runNode(const Prepared& p, const ReplayOptions& options, std::size_t i, const InputState& in, PassState& s,
-             NodeResult& r, bool checked, DeviceTimer* timer, ReplayReport* report)
+             NodeResult& r, bool checked, DeviceTimer* timer)
 {
     const bool isOp = p.plans[i].kind == NodePlan::Kind::Op;
     try {
@@ -590,7 +502,7 @@ void runNode(const Prepared& p, const ReplayOptions& options, std::size_t i, con
             r.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
         s.available[i] = true;
         if (checked)
-            checkNode(p, options, i, in, s, r, report);
+            checkNode(p, options, i, in, s, r);
     } catch (const c10::Error& e) {
         r.status = NodeStatus::Error;
         r.error = detail::errorText(e);
@@ -600,15 +512,29 @@ void runNode(const Prepared& p, const ReplayOptions& options, std::size_t i, con
     }
 }
 
+// After node i: a CUDA error it raised may be an earlier node's (kernels run asynchronously), and the statistics
+// are read back when due. Returns the nodes whose results the read-back completed.
+std::vector<std::size_t> readChecksIfDue(detail::DeferredValueChecks& checks, std::size_t i, NodeResult& r, ReplayReport* report)
+{
+    if (r.status == NodeStatus::Error)
+        r.error = checks.blame(i, r.error);
+    return checks.due() ? checks.readBack(report) : std::vector<std::size_t>{};
+}
+
 // One pass. With `results`, every node is checked and reported there; `timer` may be null. Returns the graph's
 // outputs (the values the output node reads, in order).
 std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& options, std::vector<NodeResult>* results,
                                    DeviceTimer* timer, ReplayReport* report, CancelToken* cancel,
-                                   const ProgressSink& progress, const NodeSink& nodeDone = {})
+                                   const ProgressSink& progress, const NodeSink& nodeDone = {},
+                                   detail::DeferredValueChecks* capturedChecks = nullptr)
 {
     const graph::Graph& g = *p.graph;
     const std::size_t n = g.nodes.size();
     PassState s(n);
+    if (capturedChecks && results)
+        (s.checks = capturedChecks)->restart();
+    else if (results && options.valueChecks)
+        s.checks = &s.ownChecks.emplace(g, p.plans, *results, options.stopOnFirst);
     for (std::size_t i = 0; i < n; ++i) {
         if (cancel && cancel->cancelled.load()) {
             if (report)
@@ -628,19 +554,30 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
             r.status = NodeStatus::Skipped;
             r.error = in.missing;
         } else {
-            runNode(p, options, i, in, s, r, results != nullptr, timer, report);
+            runNode(p, options, i, in, s, r, results != nullptr, timer);
         }
         for (int f : node.frees) {
             s.values[static_cast<std::size_t>(f)] = c10::IValue();
             s.freed[static_cast<std::size_t>(f)] = true;
         }
-        if (nodeDone && results)
+        // Statistics are read back when the buffer is full (after every node with --stop-on-first); the nodes they
+        // complete are sent again.
+        const std::vector<std::size_t> completed = s.checks ? readChecksIfDue(*s.checks, i, r, report) : std::vector<std::size_t>{};
+        if (nodeDone && results) {
+            for (std::size_t k : completed)
+                if (k != i)
+                    nodeDone(k, (*results)[k]);
             nodeDone(i, r);
+        }
         if (progress)
             progress(i + 1, n);
         if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
             break;
     }
+    if (s.checks && !capturedChecks)
+        for (std::size_t k : s.checks->readBack(report))
+            if (nodeDone)
+                nodeDone(k, (*results)[k]);
     return std::move(s.outputs);
 }
 
@@ -740,14 +677,27 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
     }
     Prepared statics = p;
     statics.inputs = cloneValues(pristine);  // the static input buffers every replay reads
-    ReplayOptions quiet = options;          // metadata checks only: nothing may read the device back mid-capture
+    // Metadata checks in the pass; value checks only through `checks`, whose ops never read the device back.
+    ReplayOptions quiet = options;
     quiet.valueChecks = false;
     quiet.timing = false;
     quiet.stopOnFirst = true;
     std::vector<NodeResult> scratch = report.nodes;
+    for (NodeResult& r : scratch)  // decided per replay; never a reason for the captured pass to stop early
+        r.nanOrigin = r.nonFiniteConstant = false;
     const graph::Graph& g = *p.graph;
+    // Value checks go into the graph: their ops write a buffer allocated now, read back after each replay.
+    std::optional<detail::DeferredValueChecks> checks;
+    if (options.valueChecks) {
+        std::size_t rows = 16;
+        for (const NodeResult& r : report.nodes)
+            rows += static_cast<std::size_t>(std::count_if(r.outputs.begin(), r.outputs.end(), [](const OutputStats& o) { return o.hasValues; }));
+        checks.emplace(g, p.plans, scratch, false);
+        checks->reserveFixed(p.device, rows);
+        cg.valueChecks = true;
+    }
     auto pass = [&](std::string& failure) {
-        std::vector<c10::IValue> outs = interpret(statics, quiet, &scratch, nullptr, nullptr, nullptr, {});
+        std::vector<c10::IValue> outs = interpret(statics, quiet, &scratch, nullptr, nullptr, nullptr, {}, {}, checks ? &*checks : nullptr);
         for (std::size_t i = 0; i < scratch.size(); ++i)
             if (scratch[i].status == NodeStatus::Error || scratch[i].status == NodeStatus::Skipped) {
                 failure = "node '" + g.nodes[i].name + "': " + scratch[i].error;
@@ -760,6 +710,8 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
         settings.timedReplays = options.repeat;
     if (options.warmup > 0)
         settings.warmupReplays = options.warmup;
+    if (checks)
+        settings.afterReplay = [&] { detail::recordCheckedReplay(g, scratch, checks->reread(), options.strictNonFinite, cg); };
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }
 

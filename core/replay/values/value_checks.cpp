@@ -1,5 +1,6 @@
 #include "replay/values/value_checks.h"
 
+#include "replay/values/device_stats.h"
 #include "replay/values/torch_types.h"
 
 #include <ATen/ATen.h>
@@ -152,32 +153,20 @@ OutputStats statsOf(const c10::IValue& value, bool values)
 {
     OutputStats s;
     s.meta = describeValue(value);
-    if (!values || !value.isTensor())
+    if (!values || !value.isTensor() || !StatsBuffer::hasStats(value.toTensor()))
         return s;
-    const at::Tensor& raw = value.toTensor();
-    if (!raw.defined() || raw.numel() == 0 || raw.scalar_type() == at::kBool || raw.is_complex() || raw.is_meta())
-        return s;
-    // uint16/32/64 have no min/max/sum kernels ("min_all not implemented for 'UInt64'"): read them as doubles.
-    const at::Tensor t = c10::isBarebonesUnsignedType(raw.scalar_type()) ? raw.to(at::kDouble) : raw;
-    s.numel = t.numel();
-    at::Tensor nan, inf;
-    if (t.is_floating_point()) {
-        nan = at::isnan(t).sum();
-        inf = at::isinf(t).sum();
-    } else {
-        nan = inf = at::zeros({}, t.options().dtype(at::kLong));
-    }
-    // One read-back for all five numbers; the mean accumulates in double without a double copy of t.
-    at::Tensor packed = at::stack({nan.to(at::kDouble), inf.to(at::kDouble), t.min().to(at::kDouble),
-                                   t.max().to(at::kDouble), at::sum(t, at::kDouble) / static_cast<double>(t.numel())})
-                            .cpu();
-    const double* p = packed.const_data_ptr<double>();
-    s.nanCount = static_cast<std::int64_t>(p[0]);
-    s.infCount = static_cast<std::int64_t>(p[1]);
-    s.min = p[2];
-    s.max = p[3];
-    s.mean = p[4];
-    s.hasValues = true;
+    // The same ops as a replay's deferred checks, read back at once.
+    StatsBuffer one(1);
+    one.queue(value.toTensor(), 0);
+    s.numel = value.toTensor().numel();
+    one.readBack([&](std::size_t, const StatsRow& row) {
+        s.nanCount = static_cast<std::int64_t>(row.nanCount);
+        s.infCount = static_cast<std::int64_t>(row.infCount);
+        s.min = row.min;
+        s.max = row.max;
+        s.mean = row.sum / static_cast<double>(s.numel);
+        s.hasValues = true;
+    });
     return s;
 }
 

@@ -20,7 +20,8 @@ void checkValue(const c10::IValue& value, const graph::ValueMeta& meta, const c1
 // Tensors of a node's value in flattened order (tuples and lists expanded; non-tensors skipped).
 std::vector<at::Tensor> flattenTensors(const c10::IValue& value);
 
-// Actual metadata, and with values=true min/max/mean and NaN/Inf counts (one device read-back).
+// Actual metadata, and with values=true min/max/mean and NaN/Inf counts (one device read-back: a replay queues
+// them instead, deferred_checks.h).
 OutputStats statsOf(const c10::IValue& value, bool values);
 
 // Compares one graph output with its reference, with dtype-aware tolerances (f64 1e-7, f32 1e-4, f16 1e-3/1e-2,
