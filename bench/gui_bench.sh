@@ -65,7 +65,7 @@ fi
 
 run() {  # binary, layout program or "", path
   local bin="$1" layout="$2" path="$3"
-  QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$TMP/config" ${layout:+FXRAY_LAYOUT="$layout"} "$bin" "$path" \
+  env QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$TMP/config" ${layout:+FXRAY_LAYOUT="$layout"} "$bin" "$path" \
     2> >(grep -v "propagateSizeHints\|XDG_RUNTIME" >&2)
 }
 header_done=0
