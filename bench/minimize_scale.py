@@ -43,8 +43,10 @@ model, x = scale_model.make("nan", sys.argv[2])
 scale_model.step(torch.compile(model, backend=fxray_capture.backend("scale", sys.argv[1])), x)
 '''
 
-# The training step compiled by inductor (the planted pass comes from sitecustomize): the compiled loss against
-# eager's, so the log shows the fault is real.
+# The training step's forward compiled by inductor (the planted pass comes from sitecustomize): AOTAutograd traces
+# and logs the whole joint graph (the parameters require grad) and compiles its forward partition; the backward's
+# compile waits for a backward call, which is left out (the fault is in the forward; half the compile time). The
+# compiled loss against eager's shows the fault is real.
 INDUCTOR_CHILD = r'''
 import sys, torch
 sys.path.insert(0, sys.argv[2])
@@ -52,7 +54,8 @@ import scale_model
 model, x = scale_model.make("post_grad", sys.argv[1])
 eager = scale_model.Transformer("post_grad").to(sys.argv[1])
 eager.load_state_dict(model.state_dict())
-print("compiled loss", scale_model.step(torch.compile(model), x).item(), "eager loss", scale_model.step(eager, x).item())
+loss = lambda m: m(x).pow(2).mean().item()
+print("compiled loss", loss(torch.compile(model)), "eager loss", loss(eager))
 '''
 
 # functorch's minifier on a dump, in a child so that a timeout can stop it; prints one JSON line.
@@ -83,6 +86,25 @@ print(json.dumps({"ops": ops, "calls": calls[0], "seconds": seconds}))
 '''
 
 
+class Timeout(Exception):
+    def __init__(self, stdout, stderr):
+        super().__init__("timeout")
+        self.stdout, self.stderr = stdout, stderr
+
+
+def run_bounded(cmd, timeout, **kw):
+    """subprocess.run, but a timeout kills the whole process group: fxray's worker and compile child, inductor's
+    compile workers, which would otherwise outlive their parent and slow down what is measured next."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, **kw)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, 9)
+        out, err = p.communicate()
+        raise Timeout(out, err)
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
 def aten_calls(text):
     at = text.find("def forward")
     return re.findall(r"torch\.ops\.aten\.(\w+)\.", text[at:] if at >= 0 else "")
@@ -101,11 +123,10 @@ def compute_nodes(text):
 def fxray_side(args, graph, until, out, device, env=None):
     start = time.perf_counter()
     try:
-        p = subprocess.run([args.fxray, "minimize", graph, "--until", until, "-o", out, "--device", device, "--json"],
-                           capture_output=True, text=True, timeout=args.minifier_timeout,
-                           env=dict(env or os.environ, FXRAY_PYTHON=sys.executable))
-    except subprocess.TimeoutExpired as e:
-        progress = (e.stderr or b"").decode(errors="replace").strip().splitlines()
+        p = run_bounded([args.fxray, "minimize", graph, "--until", until, "-o", out, "--device", device, "--json"],
+                        args.minifier_timeout, env=dict(env or os.environ, FXRAY_PYTHON=sys.executable))
+    except Timeout as e:
+        progress = (e.stderr or "").strip().splitlines()
         return {"finished": False, "s": time.perf_counter() - start,
                 "why": f"killed after {args.minifier_timeout} s; last progress: {progress[-1] if progress else '-'}"}
     r = {"finished": p.returncode == 0, "s": time.perf_counter() - start}
@@ -154,8 +175,7 @@ def scale_nan(args, work, device):
     ref = {"finished": False, "s": 0.0, "ops": [], "why": ""}
     start = time.perf_counter()
     try:
-        q = subprocess.run([sys.executable, "-c", FUNCTORCH_CHILD, dump, work], capture_output=True, text=True,
-                           timeout=args.minifier_timeout)
+        q = run_bounded([sys.executable, "-c", FUNCTORCH_CHILD, dump, work], args.minifier_timeout)
         ref["s"] = time.perf_counter() - start
         if q.returncode == 0:
             j = json.loads(q.stdout.strip().splitlines()[-1])
@@ -163,7 +183,7 @@ def scale_nan(args, work, device):
                        detail=f"{j['calls']} queries, in-process on real intermediates; result ops {j['ops'][:8]}")
         else:
             ref["why"] = f"exit {q.returncode}: {q.stderr.strip()[-200:]}"
-    except subprocess.TimeoutExpired:
+    except Timeout:
         ref["s"] = time.perf_counter() - start
         ref["ops"] = aten_calls(open(os.path.join(dump, "module.py")).read())
         ref["why"] = f"killed after {args.minifier_timeout} s (size: the unminimized graph)"
@@ -208,11 +228,10 @@ def pytorch_accuracy_minifier(args, work, device, env):
     r = {"finished": False, "s": 0.0, "ops": [], "why": ""}
     start = time.perf_counter()
     try:
-        p = subprocess.run([sys.executable, "-c", INDUCTOR_CHILD, device, HERE], cwd=cwd, env=penv, capture_output=True,
-                           text=True, timeout=args.minifier_timeout)
-        err = p.stderr
-    except subprocess.TimeoutExpired as e:
-        err = (e.stderr or b"").decode(errors="replace")
+        err = run_bounded([sys.executable, "-c", INDUCTOR_CHILD, device, HERE], args.minifier_timeout, cwd=cwd,
+                          env=penv).stderr
+    except Timeout as e:
+        err = e.stderr or ""
     detect = time.perf_counter() - start
     launchers = glob.glob(os.path.join(cwd, "**", "minifier_launcher.py"), recursive=True)
     if not launchers:
@@ -222,8 +241,7 @@ def pytorch_accuracy_minifier(args, work, device, env):
     r["ops"] = aten_calls(open(launcher).read())  # the unminimized graph, until the minifier does better
     start = time.perf_counter()
     try:
-        q = subprocess.run([sys.executable, launcher], cwd=os.path.dirname(launcher), env=env, capture_output=True,
-                           text=True, timeout=args.minifier_timeout)
+        q = run_bounded([sys.executable, launcher], args.minifier_timeout, cwd=os.path.dirname(launcher), env=env)
         minify = time.perf_counter() - start
         repros = [f for f in glob.glob(os.path.join(cwd, "**", "repro.py"), recursive=True)
                   if os.path.getmtime(f) >= start - 1]
@@ -232,7 +250,7 @@ def pytorch_accuracy_minifier(args, work, device, env):
         else:
             lines = [l for l in (q.stdout + q.stderr).strip().splitlines() if re.match(r"^\w*(Error|Exception)\b", l)]
             r["why"] = f"launcher exit {q.returncode}: " + (lines[-1][:200] if lines else (q.stdout + q.stderr).strip()[-200:])
-    except subprocess.TimeoutExpired:
+    except Timeout:
         minify = time.perf_counter() - start
         r["why"] = f"launcher killed after {args.minifier_timeout} s (size: the launcher's graph)"
     r["s"] = detect + minify
