@@ -54,7 +54,7 @@ import scale_model
 model, x = scale_model.make("post_grad", sys.argv[1])
 eager = scale_model.Transformer("post_grad").to(sys.argv[1])
 eager.load_state_dict(model.state_dict())
-loss = lambda m: m(x).pow(2).mean().item()
+loss = lambda m: m(x).sum().item()
 print("compiled loss", loss(torch.compile(model)), "eager loss", loss(eager))
 '''
 
@@ -200,7 +200,8 @@ def scale_diverge(args, work, device):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([site] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     env.pop("TORCH_COMPILE_DEBUG", None)
     tdir = os.path.join(work, f"scale_trace_{device}")
-    shutil.rmtree(tdir, ignore_errors=True)
+    for d in (tdir, os.path.join(work, f"scale_cache_fxray_{device}"), os.path.join(work, f"scale_cache_pytorch_{device}")):
+        shutil.rmtree(d, ignore_errors=True)
     start = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", INDUCTOR_CHILD, device, HERE], capture_output=True, text=True, timeout=1800,
                        env=dict(env, TORCH_TRACE=os.path.join(tdir, "trace"),
@@ -210,11 +211,15 @@ def scale_diverge(args, work, device):
     log = sorted(glob.glob(os.path.join(tdir, "trace", "*.log")), key=os.path.getsize)[-1]
     print(f"(step compiled by inductor under TORCH_TRACE in {time.perf_counter() - start:.1f} s: {p.stdout.strip()})")
     graph = log + "#0/0/aot_joint_graph"
-    fx = fxray_side(args, graph, "diverge:output_code", os.path.join(work, f"scale_diverge_{device}"), device, env)
+    # Each side compiles into a fresh inductor cache of its own: neither reuses the other's kernels (or a file a
+    # killed compile left half-written in the default cache).
+    fx = fxray_side(args, graph, "diverge:output_code", os.path.join(work, f"scale_diverge_{device}"), device,
+                    dict(env, TORCHINDUCTOR_CACHE_DIR=os.path.join(work, f"scale_cache_fxray_{device}")))
     if fx["finished"]:
         fx["kept"] = root_cause_kept(fx["json"]["dump"], "erf", scale_model.planted_line("post_grad"))
         fx["detail"] = f"{fx['json']['signature']}; " + fx["detail"] + f"; result ops {fx['ops']}"
-    ref = pytorch_accuracy_minifier(args, work, device, env)
+    ref = pytorch_accuracy_minifier(args, work, device,
+                                    dict(env, TORCHINDUCTOR_CACHE_DIR=os.path.join(work, f"scale_cache_pytorch_{device}")))
     print_table("compute nodes / aten calls", "erf", fx, ref, "pytorch minifier")
 
 

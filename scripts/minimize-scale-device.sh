@@ -35,7 +35,7 @@ for spec in scale_nan:110 scale_diverge:190; do
   [ "$case_rc" -eq 0 ] || rc=1
 done
 # The work folder without the inductor caches (large, and nothing to read).
-find "$work" -type d -name cache -prune -exec rm -rf {} + 2>/dev/null
+find "$work" -type d \( -name cache -o -name "scale_cache_*" \) -prune -exec rm -rf {} + 2>/dev/null
 cp -r "$work" "$OUT/minimize_scale_work" 2>/dev/null
 # A quick verdict for the log reader: fxray's rows must say finished, kept, and <= 5 nodes in < 60 s.
 if grep -E "^fxray +True +[0-9.]+ +[0-5] +True" "$log" | awk '$3 < 60' | wc -l | grep -qx 2; then
