@@ -7,7 +7,7 @@
 // holds inf by design (attention's logsumexp padding) put it there.
 #include "graph/graph.h"
 #include "replay/values/device_stats.h"
-#include "replay/plan/op_plan.h"
+#include "replay/plan/node_plan.h"
 #include "replay/api/replay_types.h"
 
 #include <ATen/core/ivalue.h>
