@@ -11,7 +11,7 @@ OUT=${OUT:-$PWD/device-logs}
 mkdir -p "$OUT"
 BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-device-build}
 PY=${FXRAY_PYTHON:-python3}
-REPEATS=${FXRAY_BENCH_REPEATS:-50}
+REPEATS=${FXRAY_BENCH_REPEATS:-30}
 
 {
   echo "== machine"; uname -a; nproc
