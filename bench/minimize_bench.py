@@ -14,8 +14,13 @@
    TORCHDYNAMO_REPRO_LEVEL=4: the run detects the divergence and writes minifier_launcher.py, which is then run).
    Printed per side: whether it finishes, seconds, result size (aten calls), whether the relu (the root cause) is
    kept, and for fxray whether its repro.py diverges under plain PyTorch.
+4. Issue 24's "minimize at scale" (bench/minimize_scale.py): the ~6,000-node joint graph of a 24-layer transformer's
+   training step with a NaN (scale_nan) or a buggy custom post-grad pass (scale_diverge) planted in layer 12, per
+   device: fxray `minimize --until nan` / `--until diverge:output_code` against functorch's fx_minifier / PyTorch's
+   accuracy minifier in the same run: finished, seconds, result size, whether the planted statement is kept.
 
-usage: bench/minimize_bench.py --fxray build/app/cli/fxray [--devices cpu,cuda] [--cases nan,stride,output_code]
+usage: bench/minimize_bench.py --fxray build/app/cli/fxray [--devices cpu,cuda]
+       [--cases nan,stride,output_code,scale_nan,scale_diverge]
        [--layers 24] [--width 16] [--minifier-timeout 600] [--work DIR]"""
 import argparse
 import contextlib
@@ -198,7 +203,8 @@ def main():
     ap.add_argument("--cases", default="nan,stride,output_code")
     ap.add_argument("--layers", type=int, default=24, help="output_code case: Linear/ReLU layers")
     ap.add_argument("--width", type=int, default=16, help="output_code case: layer width")
-    ap.add_argument("--minifier-timeout", type=int, default=600, help="output_code case: per run of each side, s")
+    ap.add_argument("--minifier-timeout", type=int, default=600,
+                    help="output_code and scale cases: per run of each side, s")
     ap.add_argument("--work", default=None)
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="fxray-minbench-")
@@ -211,6 +217,11 @@ def main():
         for device in args.devices.split(","):
             print(f"\n== planted relu bug in inductor's generated code, {args.layers}-layer Linear/ReLU stack, {device} ==")
             output_code_case(args, work, device)
+    for case in ("scale_nan", "scale_diverge"):
+        if case in cases:
+            import minimize_scale
+            for device in args.devices.split(","):
+                getattr(minimize_scale, case)(args, work, device)
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -16,7 +16,7 @@
 #include "io/compile_stages.h"
 #include "render/dot_writer.h"
 #include "render/graphviz_renderer.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 
 #include <QAction>
 #include <QApplication>

@@ -226,6 +226,19 @@ if __name__ == "__main__":
     sys.exit(main())
 )PY";
 
+// The return expression. A pytree output (an AOT joint graph's `pytree.tree_unflatten([...], self._out_spec)`)
+// is returned as the flat tuple: the repro has neither pytree nor the spec, and the minimizer's oracle and
+// `check` index the flat outputs (None entries included) as fxray's replay does.
+std::string flatReturn(const graph::Graph& g, const Node& out)
+{
+    if (g.outputForm != graph::OutputForm::Pytree || out.args.empty())
+        return graph::formatNodeExpr(g, out);
+    std::string items;
+    for (const graph::Arg& a : out.args[0].items)
+        items += graph::formatArg(g, a) + ", ";
+    return "(" + items + ")";
+}
+
 }  // namespace
 
 std::string writeReproScript(const io::LoadedGraph& lg, const ReproSpec& spec)
@@ -261,7 +274,7 @@ std::string writeReproScript(const io::LoadedGraph& lg, const ReproSpec& spec)
         if (n.kind == NodeKind::Placeholder)
             continue;
         if (n.kind == NodeKind::Output) {
-            out += "        return " + graph::formatNodeExpr(g, n) + "\n";
+            out += "        return " + flatReturn(g, n) + "\n";
             continue;
         }
         std::string expr = graph::formatNodeExpr(g, n);

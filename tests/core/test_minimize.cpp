@@ -235,6 +235,27 @@ private Q_SLOTS:
         spec.failingNode = "nowhere";
         QVERIFY(!test::expectError([&] { writeReproScript(c, spec); }, {"not an output"}).empty());
     }
+
+    // An AOT joint graph from a TORCH_TRACE log returns `pytree.tree_unflatten([...], self._out_spec)`: its repro
+    // (what diverge:output_code's compile child loads for the baseline query) must return the flat outputs, or the
+    // child fails with "name 'pytree' is not defined" and a joint graph can never be minimized that way.
+    void reproOfAJointGraphReturnsTheFlatOutputs()
+    {
+        const io::LoadedGraph g =
+            io::loadAddress(std::string(FXRAY_SAMPLES_DIR) + "/h100/trace/mlp_encoder_inductor.log#0/0/aot_joint_graph");
+        QCOMPARE(static_cast<int>(g.graph.outputForm), static_cast<int>(graph::OutputForm::Pytree));
+        ReproSpec spec;
+        spec.signature = Signature{"diverge:output_code", "", "", "", ""};
+        std::string py;
+        try {
+            py = writeReproScript(g, spec);
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        QVERIFY2(py.find("pytree") == std::string::npos, py.c_str());
+        QVERIFY(py.find("        return (") != std::string::npos);
+        QVERIFY(py.find("None, ") != std::string::npos);  // the joint's None outputs stay, flat
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMinimize)

@@ -4,7 +4,7 @@
 // is an error in the panel, not the end of the app.
 #include "graph/fx_parser.h"
 #include "render/node_category.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
 #include "views/panels/graph_panel.h"

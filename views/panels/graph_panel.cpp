@@ -1,6 +1,6 @@
 #include "views/panels/graph_panel.h"
 
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
 

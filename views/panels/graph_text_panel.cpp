@@ -1,7 +1,7 @@
 #include "views/panels/graph_text_panel.h"
 
 #include "graph/printer.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/graph/graph_items.h"
 #include "views/panels/graph_panel.h"
 #include "views/panels/python_highlighter.h"

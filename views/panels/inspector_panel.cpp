@@ -4,7 +4,7 @@
 #include "graph/printer.h"
 #include "graph/tensor_meta.h"
 #include "render/node_category.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 #include <QApplication>
 #include <QClipboard>

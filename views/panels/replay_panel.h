@@ -16,8 +16,8 @@
 // run that is superseded (setGraph, a new start) is replaced there, and its results are dropped. Node results
 // arrive coalesced: at most one update is queued to the GUI thread at a time, and reportChanged() is throttled.
 #include "io/graph_source.h"
-#include "replay/replay_types.h"
-#include "replay/seed_sweep.h"
+#include "replay/api/replay_types.h"
+#include "replay/api/seed_sweep.h"
 #include "views/services/job_context.h"
 #include "views/services/job_tracker.h"
 
