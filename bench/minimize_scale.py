@@ -238,9 +238,13 @@ def pytorch_accuracy_minifier(args, work, device, env):
     except Timeout as e:
         err = e.stderr or ""
     detect = time.perf_counter() - start
+    with open(os.path.join(cwd, "detect.stderr"), "w") as f:
+        f.write(err)
     launchers = glob.glob(os.path.join(cwd, "**", "minifier_launcher.py"), recursive=True)
     if not launchers:
-        r.update(s=detect, why=f"no minifier_launcher.py after {detect:.0f} s: " + (err.strip().splitlines() or ['?'])[-1][:200])
+        errors = [l for l in err.strip().splitlines() if re.match(r"^\w*(Error|Exception)\b", l) or "Accuracy" in l]
+        r.update(s=detect, why=f"no minifier_launcher.py after {detect:.0f} s (see {cwd}/detect.stderr): " +
+                 (errors[-1] if errors else (err.strip().splitlines() or ["?"])[-1])[:200])
         return r
     launcher = launchers[0]
     r["ops"] = aten_calls(open(launcher).read())  # the unminimized graph, until the minifier does better
@@ -248,6 +252,8 @@ def pytorch_accuracy_minifier(args, work, device, env):
     try:
         q = run_bounded([sys.executable, launcher], args.minifier_timeout, cwd=os.path.dirname(launcher), env=env)
         minify = time.perf_counter() - start
+        with open(os.path.join(cwd, "launcher.log"), "w") as f:
+            f.write(q.stdout + q.stderr)
         repros = [f for f in glob.glob(os.path.join(cwd, "**", "repro.py"), recursive=True)
                   if os.path.getmtime(f) >= start - 1]
         if q.returncode == 0 and repros:
