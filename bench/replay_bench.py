@@ -163,7 +163,9 @@ def fxray_replay(fxray, args, address, *extra):
     try:
         return json.loads(p.stdout)
     except json.JSONDecodeError:
-        raise SystemExit(f"{fxray} replay {address} {' '.join(extra)}: exit {p.returncode}: {p.stderr[-2000:]}")
+        # A crash is a finding, not the end of the bench: the graph is reported and skipped.
+        print(f"{fxray} replay {address} {' '.join(extra)}: exit {p.returncode}: {p.stderr[-2000:]}", file=sys.stderr)
+        return {"verdict": f"crashed (exit {p.returncode})", "nodes": []}
 
 
 def fxray_values_us(fxray, args, address, *extra):
