@@ -17,7 +17,8 @@ G=${FXRAY_CRASH_GRAPH:-samples/h100/dumps/cnn_channels_last/cnn_channels_last_fo
 run() { echo "== $*"; timeout 120 "$@" >"$OUT/last.out" 2>&1; echo "exit $?"; tail -4 "$OUT/last.out"; }
 echo "== RUNPATH"; readelf -d "$BUILD_DIR/app/cli/libfxray_cli_torch.so" | grep -i -E "runpath|rpath"
 ls /usr/local/cuda/lib64 2>/dev/null | grep -i cudnn | head -5
-LD_DEBUG=libs timeout 120 "$FXRAY" replay "$G" --in-process --device cuda --no-values 2>&1 | grep -E "calling init: .*(cudnn|cublas)|trying file=.*cudnn" | sort -u | head -20
+LD_DEBUG=libs timeout 120 "$FXRAY" replay "$G" --in-process --device cuda --no-values 2>"$OUT/ld_debug.log" >/dev/null
+grep -E "calling init|cannot open|not found|error" "$OUT/ld_debug.log" | sed 's/^ *[0-9]*://' | sort -u | tail -25
 cudnn_dir=$("$PY" -c "import nvidia.cudnn, os; print(os.path.join(list(nvidia.cudnn.__path__)[0], 'lib'))" 2>/dev/null)
 echo "wheel cudnn: $cudnn_dir"
 "$PY" - <<'PY'
@@ -30,7 +31,13 @@ torch.cuda.synchronize(); print("eager convolution ok", y.shape, y.stride())
 PY
 run "$FXRAY" replay "$G" --in-process --device cuda --no-values
 [ -n "$cudnn_dir" ] && run env LD_LIBRARY_PATH="$cudnn_dir" "$FXRAY" replay "$G" --in-process --device cuda --no-values
-run env FXRAY_NO_CUDNN=1 "$FXRAY" replay "$G" --in-process --device cpu --no-values
+# What Python's `import torch` does before any op (torch/__init__.py preloads the nvidia wheels' libraries): if the
+# replay passes this way, the crash is in how LibTorch's cuDNN finds its own sub-libraries from a C++ program.
+if [ -n "$cudnn_dir" ]; then
+  run env LD_PRELOAD="$(ls "$cudnn_dir"/libcudnn*.so.9 | tr '\n' ':')" "$FXRAY" replay "$G" --in-process --device cuda --no-values
+  nv=$(dirname "$(dirname "$cudnn_dir")")
+  run env LD_PRELOAD="$(ls "$nv"/*/lib/lib*.so.* 2>/dev/null | grep -v -E "libnvblas|libcufile_rdma" | tr '\n' ':')" "$FXRAY" replay "$G" --in-process --device cuda --no-values
+fi
 if command -v gdb >/dev/null; then
   timeout 180 gdb -batch -ex run -ex bt --args "$FXRAY" replay "$G" --in-process --device cuda --no-values 2>&1 | tail -40
 else
