@@ -36,7 +36,11 @@ void* module(std::string& error)
     static bool tried = false;
     if (!tried) {
         tried = true;
-        handle = dlopen(modulePath().c_str(), RTLD_NOW | RTLD_LOCAL);
+        // RTLD_GLOBAL: cuDNN dlopens its own sub-libraries (engines, heuristics) when the first convolution runs, and
+        // they bind to symbols of libcudnn_graph & co., which LibTorch's dependencies bring in; loaded into a local
+        // scope those stay hidden and the first CUDA convolution segfaulted (H100, cuDNN 9.19: "undefined symbol:
+        // InitializeInjectionCaskEnhanced"). Python's `import torch` loads them globally too.
+        handle = dlopen(modulePath().c_str(), RTLD_NOW | RTLD_GLOBAL);
         if (!handle) {
             const char* why = dlerror();
             loadError = "cannot load " + modulePath() + " (LibTorch commands): " + (why ? why : "unknown reason");
