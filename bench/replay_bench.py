@@ -2,15 +2,20 @@
 """Checked replay speed on a GPU: fxray vs the Python references of ../shared/BASELINES.md, in one run.
 
 For each graph: fxray's checked replay (every node's dtype/size/stride checked; `fxray replay --no-values`,
-median of timed repeats) against, on the same inputs' metadata and device,
+median of timed repeats), its default checked replay with value checks too ("values": every output's NaN/Inf
+counts, min, max, mean and the node where NaN/Inf first appears; `fxray replay`), and with --fxray-before the same
+value-checked replay of another build (before/after a change, in the same run), against, on the same inputs'
+metadata and device,
   eager   the graph's own code run as a Python module (GraphModule-equivalent)
   interp  torch.fx.Interpreter over the symbolically traced module
   checked a fx.Interpreter that checks dtype/size/significant strides against the annotations after every node
           (what functorch's DebugInterpreter does, symbol binding skipped)
   cuda graph  torch.cuda.CUDAGraph replay of the eager module, against `fxray replay --cuda-graph` of the same graph
-              (both timed alike: median of synchronised replays, and the mean of replays launched back to back)
+              (both timed alike: median of synchronised replays, and the mean of replays launched back to back),
+              and fxray's CUDA graph with the value checks captured into it (`fxray replay --cuda-graph`)
 and the peak device memory of fxray's replay vs eager. Prints µs per graph, µs per node, and ratios.
-usage: bench/replay_bench.py --fxray build/app/cli/fxray [--repeats 50] [--device cuda]"""
+usage: bench/replay_bench.py --fxray build/app/cli/fxray [--fxray-before build-before/app/cli/fxray] [--repeats 50]
+       [--device cuda]"""
 import argparse
 import json
 import os
@@ -152,19 +157,68 @@ def back_to_back_us(fn, repeats, sync):
     return (time.perf_counter() - t0) * 1e6 / repeats
 
 
-def fxray_cuda_graph(args, address):
-    """fxray's CUDA-graph mode on the same graph: (median synchronised replay, back-to-back mean, status)."""
-    p = subprocess.run([args.fxray, "replay", address, "--in-process", "--device", args.device, "--no-values", "--json", "--cuda-graph",
-                        "--repeat", str(args.repeats), "--warmup", str(args.warmup)], capture_output=True, text=True)
-    cg = json.loads(p.stdout).get("cuda_graph", {})
+def fxray_replay(fxray, args, address, *extra):
+    p = subprocess.run([fxray, "replay", address, "--in-process", "--device", args.device, "--json", "--repeat",
+                        str(args.repeats), "--warmup", str(args.warmup), *extra], capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        raise SystemExit(f"{fxray} replay {address} {' '.join(extra)}: exit {p.returncode}: {p.stderr[-2000:]}")
+
+
+def fxray_values_us(fxray, args, address, *extra):
+    """Median of fxray's timed checked repeats with value checks (the default replay); None when it did not pass."""
+    rep = fxray_replay(fxray, args, address, *extra)
+    return statistics.median(rep["iteration_us"]) if rep["verdict"] == "pass" and rep.get("iteration_us") else None
+
+
+def fxray_cuda_graph(args, address, values=False):
+    """fxray's CUDA-graph mode on the same graph: (median synchronised replay, back-to-back mean, status). With
+    `values`, the value checks are captured into the graph."""
+    cg = fxray_replay(args.fxray, args, address, "--cuda-graph", *(() if values else ("--no-values",))).get("cuda_graph", {})
     if cg.get("status") != "captured":
         return None, None, f"{cg.get('status')}: {cg.get('reason')}"
     return cg["replay_median_us"], cg["replay_back_to_back_us"], "captured" + ("" if cg["matches_eager"] else " (DIFFERS)")
 
 
+def print_values_tables(rows, args):
+    """Value checks: fxray's default checked replay (and another build's, with --fxray-before) against eager and
+    against the metadata-only checked replay; the value-checked CUDA graph against the unchecked one."""
+    print()
+    fmt = lambda v: f"{v:9.0f}" if v is not None else f"{'-':>9}"  # noqa: E731
+    ratio = lambda a, b: f"{a / b:7.2f}x" if a is not None and b else f"{'-':>8}"  # noqa: E731
+    head = f"{'value checks':32} {'py eager':>9} {'fx meta':>9} {'fx values':>9} {'values/eager':>12} {'values/meta':>11}"
+    if args.fxray_before:
+        head += f" {'before':>9} {'before/eager':>12} {'after/before':>12}  (before: {args.fxray_before} {args.before_args})"
+    print(head)
+    for r in rows:
+        line = (f"{r['graph']:32} {r['eager_us']:9.0f} {r['fxray_us']:9.0f} {fmt(r['values_us'])} "
+                f"{ratio(r['values_us'], r['eager_us']):>12} {ratio(r['values_us'], r['fxray_us']):>11}")
+        if args.fxray_before:
+            line += (f" {fmt(r['before_values_us'])} {ratio(r['before_values_us'], r['eager_us']):>12} "
+                     f"{ratio(r['values_us'], r['before_values_us']):>12}")
+        print(line)
+    print("(µs per whole graph, medians; meta: dtype/size/stride checks only (--no-values); values: the default replay, "
+          "NaN/Inf counts, min, max, mean of every output too; goal values/eager <= 0.5x on a GPU)")
+    if not any(r["fxray_cuda_graph_values_us"] or r["fxray_cuda_graph_values_status"] for r in rows):
+        return
+    print()
+    print(f"{'CUDA graph, value checks':32} {'fx sync':>8} {'checked':>8} {'ratio':>7} {'fx b2b':>8} {'checked':>8} "
+          f"{'ratio':>7}  checked status")
+    f1 = lambda v: f"{v:8.1f}" if v is not None else f"{'-':>8}"  # noqa: E731
+    for r in rows:
+        print(f"{r['graph']:32} {f1(r['fxray_cuda_graph_us'])} {f1(r['fxray_cuda_graph_values_us'])} "
+              f"{ratio(r['fxray_cuda_graph_values_us'], r['fxray_cuda_graph_us'])} {f1(r['fxray_cuda_graph_b2b_us'])} "
+              f"{f1(r['fxray_cuda_graph_values_b2b_us'])} "
+              f"{ratio(r['fxray_cuda_graph_values_b2b_us'], r['fxray_cuda_graph_b2b_us'])}  {r['fxray_cuda_graph_values_status']}")
+    print("(µs per replay of fxray's captured graph without and with the value checks captured into it; goal <= 1.3x)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fxray", default=os.path.join(ROOT, "build", "app", "cli", "fxray"))
+    ap.add_argument("--fxray-before", help="another build's fxray: its value-checked replay timed in the same run")
+    ap.add_argument("--before-args", default="", help="extra arguments of the --fxray-before runs (e.g. --stop-on-first)")
     ap.add_argument("--repeats", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--device", default="cuda")
@@ -174,25 +228,30 @@ def main():
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
     rows = []
     for title, address in GRAPHS:
-        fx = subprocess.run([args.fxray, "replay", address, "--in-process", "--device", args.device, "--no-values", "--json",
-                             "--repeat", str(args.repeats), "--warmup", str(args.warmup)], capture_output=True, text=True)
-        rep = json.loads(fx.stdout)
+        rep = fxray_replay(args.fxray, args, address, "--no-values")
         if rep["verdict"] != "pass":
             print(f"{title}: fxray verdict {rep['verdict']} {rep.get('fatal', '')} {rep.get('unsupported', '')}: skipped",
                   file=sys.stderr)
             continue
         nodes = len(rep["nodes"])
         fx_us = statistics.median(rep["iteration_us"])
+        values_us = fxray_values_us(args.fxray, args, address)
+        before_us = fxray_values_us(args.fxray_before, args, address, *args.before_args.split()) if args.fxray_before else None
         mod, ann, text = load(args.fxray, address, device)
         base = torch.cuda.memory_allocated() if device.type == "cuda" else 0
         inputs = make_inputs(text, ann, device)
         with torch.no_grad():
-            eager = median_us(lambda: mod(*inputs), args.repeats, args.warmup, sync)
+            try:
+                eager = median_us(lambda: mod(*inputs), args.repeats, args.warmup, sync)
+            except NotImplementedError as e:  # efficient attention has no CPU kernel in eager (fxray falls back)
+                print(f"{title}: Python eager cannot run it on {device}: {str(e).splitlines()[0]}: skipped", file=sys.stderr)
+                continue
             gm = torch.fx.symbolic_trace(mod)
             interp = median_us(lambda: torch.fx.Interpreter(gm).run(*inputs), args.repeats, args.warmup, sync)
             by_node = annotations_by_node(gm, ann, text)
             checked = median_us(lambda: CheckingInterpreter(gm, by_node).run(*inputs), args.repeats, args.warmup, sync)
             cg = cg_b2b = fx_cg = fx_cg_b2b = fx_cg_status = None
+            fx_cgv = fx_cgv_b2b = fx_cgv_status = None
             peak_eager = None
             if device.type == "cuda":
                 # Like fxray's figure: inputs included, nothing left over from earlier graphs.
@@ -212,7 +271,11 @@ def main():
                 cg = median_us(graph.replay, args.repeats, args.warmup, sync)
                 cg_b2b = back_to_back_us(graph.replay, args.repeats, sync)
                 fx_cg, fx_cg_b2b, fx_cg_status = fxray_cuda_graph(args, address)
-        rows.append(dict(graph=title, nodes=nodes, fxray_us=fx_us, eager_us=eager, interp_us=interp, checked_us=checked,
+                fx_cgv, fx_cgv_b2b, fx_cgv_status = fxray_cuda_graph(args, address, values=True)
+        rows.append(dict(graph=title, nodes=nodes, fxray_us=fx_us, values_us=values_us, before_values_us=before_us,
+                         fxray_cuda_graph_values_us=fx_cgv, fxray_cuda_graph_values_b2b_us=fx_cgv_b2b,
+                         fxray_cuda_graph_values_status=fx_cgv_status,
+                         eager_us=eager, interp_us=interp, checked_us=checked,
                          cuda_graph_us=cg, cuda_graph_b2b_us=cg_b2b, fxray_cuda_graph_us=fx_cg,
                          fxray_cuda_graph_b2b_us=fx_cg_b2b, fxray_cuda_graph_status=fx_cg_status, fxray_peak=rep.get("peak_device_bytes"), eager_peak=peak_eager,
                          verdict=rep["verdict"]))
@@ -249,6 +312,7 @@ def main():
               f"{r['fxray_cuda_graph_status']}")
     print("(µs per replay; sync: median of replays each followed by a device sync; b2b: mean of replays launched back to "
           "back; ratio fxray/torch.cuda.CUDAGraph, goal <= 1.10x)")
+    print_values_tables(rows, args)
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)
 

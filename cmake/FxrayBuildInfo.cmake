@@ -33,6 +33,7 @@ const BuildInfo& buildInfo()
         \"${INFO_BUILD_TYPE}\",
         ${INFO_GUI},
         ${INFO_GRAPHVIZ},
+        ${INFO_GUI_REQUESTED},
     };
     return info;
 }

@@ -16,7 +16,7 @@
 #include "io/compile_stages.h"
 #include "render/dot_writer.h"
 #include "render/graphviz_renderer.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 
 #include <QAction>
 #include <QApplication>
@@ -249,7 +249,7 @@ void MainWindow::createOutlineDock()
                      "parameter names to derive it from).");
         else if (graph && !m_graphPanel->scopeTree())
             why = tr("Small graph (%1 nodes): drawn node by node.").arg(graph->graph.nodes.size());
-        m_outline->setTree(m_graphPanel->scopeTree(), why);
+        m_outline->setTree(m_graphPanel->sharedScopeTree(), why);
         // A large graph with a hierarchy: show the outline rather than the list of dumps.
         if (m_graphPanel->scopeTree() && graph && graph->graph.nodes.size() > kGroupAboveNodes)
             m_outlineDock->raise();
@@ -777,6 +777,8 @@ void MainWindow::showCurrentGraph()
         m_selectedNode = -1;
         m_textPanel->showGraph(loaded);
         m_graphPanel->setGraph(loaded);
+        if (m_graphPanel->scopeTreePending())  // scopeTreeChanged comes with the first drawing
+            m_outline->setTree(nullptr, tr("Finding the module scopes of %1 nodes …").arg(loaded->graph.nodes.size()));
         m_inspector->setGraph(loaded);
         m_replayPanel->setGraph(loaded, nameIndex.data(DumpBrowserModel::AddressRole).toString(), nameIndex.data().toString());
         if (!m_startupSelect.isEmpty()) {

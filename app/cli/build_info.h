@@ -18,6 +18,7 @@ struct BuildInfo {
     std::string_view buildType;
     bool gui;
     bool graphviz;
+    bool guiRequested;  // FXRAY_GUI: false when the GUI was switched off, not missing
 };
 
 const BuildInfo& buildInfo();

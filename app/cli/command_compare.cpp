@@ -15,8 +15,8 @@
 #include "replay_isolation.h"
 #include "self_exe.h"
 #include "io/compile_stages.h"
-#include "replay/replayer.h"
-#include "replay/stage_compare.h"
+#include "replay/engine/replayer.h"
+#include "replay/api/stage_compare.h"
 #include "worker/replay_worker.h"
 
 #include <cstdio>

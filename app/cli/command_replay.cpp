@@ -30,9 +30,9 @@
 #include "self_exe.h"
 #include "io/dump_provenance.h"
 #include "io/graph_source.h"
-#include "replay/op_schemas.h"
-#include "replay/replayer.h"
-#include "replay/report_format.h"
+#include "replay/schemas/op_schemas.h"
+#include "replay/engine/replayer.h"
+#include "replay/api/report_format.h"
 #include "worker/replay_worker.h"
 
 #include <cstdio>

@@ -2,7 +2,7 @@
 // format). Reads one request per stdin line, replays in this process, answers on stdout; ends at EOF.
 // Not for people: the usage line says so.
 //
-// A request with "sweep" runs a seed sweep or repeat runs (replay/seed_sweep.h) and answers {"sweep": result}.
+// A request with "sweep" runs a seed sweep or repeat runs (replay/api/seed_sweep.h) and answers {"sweep": result}.
 //
 // FXRAY_WORKER_FAULT=abort:<node> | hang:<node> makes it abort or hang when it reaches that node: the
 // fault-injection tests use it to show that a crashing or hung replay costs one replay, not the caller.
@@ -15,11 +15,11 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "commands.h"
-#include "replay/distributed_setup.h"
-#include "replay/process_groups.h"
-#include "replay/replayer.h"
-#include "replay/report_format.h"
-#include "replay/seed_sweep.h"
+#include "replay/api/distributed_setup.h"
+#include "replay/distributed/process_groups.h"
+#include "replay/engine/replayer.h"
+#include "replay/api/report_format.h"
+#include "replay/api/seed_sweep.h"
 #include "worker/worker_protocol.h"
 
 #include <chrono>

@@ -2,7 +2,7 @@
 // The replay options `fxray replay` and `fxray minimize` share: --device --seed --inputs --floats --int-range
 // --sym-default --stop-on-first --compare-device --expected --repeat --warmup --no-values --cuda-graph.
 #include "arg_parser.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 namespace fxray::cli {
 

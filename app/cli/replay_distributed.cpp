@@ -2,7 +2,7 @@
 
 #include "base/json.h"
 #include "graph/collective_check.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 #include "self_exe.h"
 #include "worker/distributed_job.h"
 #include "worker/rank_set.h"

@@ -5,7 +5,7 @@
 // (worker/distributed_job.h), per-rank results side by side.
 #include "arg_parser.h"
 #include "io/graph_source.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 #include <optional>
 

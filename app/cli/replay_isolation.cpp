@@ -1,7 +1,7 @@
 #include "replay_isolation.h"
 
 #include "base/error.h"
-#include "replay/replayer.h"
+#include "replay/engine/replayer.h"
 #include "self_exe.h"
 #include "worker/replay_worker.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // Where `fxray replay` and `fxray compare` run their replays (LibTorch builds only).
 #include "arg_parser.h"
-#include "replay/replay_runner.h"
+#include "replay/api/replay_runner.h"
 
 #include <memory>
 

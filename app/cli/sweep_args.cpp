@@ -2,7 +2,7 @@
 
 #include "base/json.h"
 #include "io/graph_source.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,8 +1,8 @@
 #pragma once
 // `fxray replay G --seeds A-B --until nan|mismatch|error|diverge[:DEVICE]` and `--repeat N --until diverge`:
-// the options of a seed sweep / repeat runs, and the command that runs one (replay/seed_sweep.h).
+// the options of a seed sweep / repeat runs, and the command that runs one (replay/api/seed_sweep.h).
 #include "arg_parser.h"
-#include "replay/replay_runner.h"
+#include "replay/api/replay_runner.h"
 
 #include <optional>
 #include <string>

@@ -2,7 +2,7 @@
 #include "base/error.h"
 #include "commands.h"
 #include "io/torchscript_importer.h"
-#include "replay/torchscript_import.h"
+#include "replay/schemas/torchscript_import.h"
 #include "torch_commands.h"
 
 #include <exception>

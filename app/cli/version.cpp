@@ -39,9 +39,10 @@ void printVersion()
 #endif
     }
     std::cout << "GUI: "
-              << (b.gui ? "fxray-gui (Qt6)"
-                        : "not built: Qt6's development files were not found when fxray was built "
-                          "(Debian/Ubuntu: apt install qt6-base-dev qt6-svg-dev libgl1-mesa-dev; then build or pip install again)")
+              << (b.gui              ? "fxray-gui (Qt6)"
+                  : !b.guiRequested ? "not built: configured with -DFXRAY_GUI=OFF"
+                                    : "not built: Qt6's development files were not found when fxray was built "
+                                      "(Debian/Ubuntu: apt install qt6-base-dev qt6-svg-dev libgl1-mesa-dev; then build or pip install again)")
               << "\n";
     std::cout << "Graphviz: " << (b.graphviz ? "yes" : "no (fxray dot writes .dot only)") << "\n";
 }

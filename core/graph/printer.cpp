@@ -1,5 +1,7 @@
 #include "graph/printer.h"
 
+#include <cstdint>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -103,39 +105,74 @@ std::string outputExpr(const Graph& g, const Node& out)
 
 enum class Style { Module, Readable };
 
-std::string printGraph(const Graph& g, Style style, int indent);
+struct PrintOptions {
+    std::vector<int>* lines = nullptr;           // per node of the graph, the 1-based line that defines it
+    std::size_t wrapSignatureAbove = SIZE_MAX;   // a longer signature: one parameter per line
+};
 
-std::string printSignature(const Graph& g, Style style)
+// `className` names the class (empty: the graph's own, else FxModule).
+std::string printGraph(const Graph& g, const std::string& className, Style style, int indent, const PrintOptions& options = {});
+
+// "def forward(self, a, b):\n"; longer than `wrapAbove`, one parameter per line at `paramPad`, the closing ")" at
+// `closePad`.
+std::string printSignature(const Graph& g, Style style, std::size_t wrapAbove, const std::string& paramPad, const std::string& closePad)
 {
-    std::string sig = "def forward(self";
+    std::vector<std::string> params{"self"};
+    std::size_t length = 0;
     if (g.pytreeInputs.empty()) {
         for (const Node& n : g.nodes) {
             if (n.kind != NodeKind::Placeholder)
                 continue;
-            sig += ", " + n.attr;
+            std::string p = n.attr;
             if (style == Style::Readable && n.meta)
-                sig += ": \"" + formatAnnotation(*n.meta) + "\"";
+                p += ": \"" + formatAnnotation(*n.meta) + "\"";
+            length += p.size() + 2;
+            params.push_back(std::move(p));
         }
     } else {
-        for (const std::string& p : g.pytreeInputs)
-            sig += ", " + p;
+        for (const std::string& p : g.pytreeInputs) {
+            length += p.size() + 2;
+            params.push_back(p);
+        }
     }
+    std::string sig = "def forward(";
+    if (length > wrapAbove) {
+        sig += "\n";
+        for (const std::string& p : params)
+            sig += paramPad + p + ",\n";
+        return sig + closePad + "):\n";
+    }
+    for (std::size_t k = 0; k < params.size(); ++k)
+        sig += (k ? ", " : "") + params[k];
     return sig + "):\n";
 }
 
-std::string printGraph(const Graph& g, Style style, int indent)
+std::string printGraph(const Graph& g, const std::string& className, Style style, int indent, const PrintOptions& options)
 {
+    std::vector<int>* lines = options.lines;
     const std::string pad(static_cast<std::size_t>(indent), ' ');
     const std::string body = pad + "        ";
-    std::string out = pad + "class " + (g.className.empty() ? "FxModule" : g.className) + "(torch.nn.Module):\n";
+    const std::string& name = !className.empty() ? className : g.className;
+    std::string out = pad + "class " + (name.empty() ? "FxModule" : name) + "(torch.nn.Module):\n";
+    // The line `out` has reached, counted as it grows.
+    std::size_t counted = 0;
+    int line = 1;
+    const auto lineNow = [&] {
+        for (; counted < out.size(); ++counted)
+            line += out[counted] == '\n';
+        return line;
+    };
+    if (lines)
+        lines->assign(g.nodes.size(), 0);
     if (style == Style::Module)
         out += pad + "    def __init__(self):\n" + pad + "        super().__init__()\n\n";
-    for (const auto& [name, sub] : g.subgraphs) {
-        Graph named = sub;
-        named.className = name;
-        out += printGraph(named, style, indent + 4);
-    }
-    out += pad + "    " + printSignature(g, style);
+    for (const auto& [subName, sub] : g.subgraphs)
+        out += printGraph(sub, subName, style, indent + 4);
+    const int defLine = lineNow();
+    const std::string signature = printSignature(g, style, options.wrapSignatureAbove, body, pad + "    ");
+    // Wrapped, each placeholder has its own line, after "def forward(" and "self,".
+    const bool wrapped = signature.find('\n') + 1 < signature.size();
+    out += pad + "    " + signature;
     if (!g.pytreeInputs.empty()) {
         std::string decl, names;
         for (const Node& n : g.nodes) {
@@ -150,16 +187,27 @@ std::string printGraph(const Graph& g, Style style, int indent)
         std::string specs;
         for (std::size_t k = 0; k < g.pytreeInputs.size(); ++k)
             specs += (k ? ", " : "") + g.pytreeInputs[k];
+        const int flattenLine = lineNow();
+        if (lines)
+            for (std::size_t i = 0; i < g.nodes.size(); ++i)
+                if (g.nodes[i].kind == NodeKind::Placeholder)
+                    (*lines)[i] = flattenLine;
         out += body + names + "= fx_pytree.tree_flatten_spec([" + specs + "], self._in_spec)\n";
     }
     int stack = -2;
-    for (const Node& n : g.nodes) {
+    int placeholderLine = defLine + 2;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
         if (n.kind == NodeKind::Placeholder) {
-            if (n.name != n.attr)
+            if (lines && g.pytreeInputs.empty())
+                (*lines)[i] = wrapped ? placeholderLine++ : defLine;
+            if (n.name != n.attr)  // the rename of a Dynamo input: the node stays where its argument is
                 out += body + n.name + " = " + n.attr + "\n";
             continue;
         }
         if (n.kind == NodeKind::Output) {
+            if (lines)
+                (*lines)[i] = lineNow();
             out += body + "return " + outputExpr(g, n) + "\n";
             continue;
         }
@@ -174,6 +222,8 @@ std::string printGraph(const Graph& g, Style style, int indent)
         std::string lhs = n.name;
         if (style == Style::Readable && n.meta)
             lhs += ": \"" + formatAnnotation(*n.meta) + "\"";
+        if (lines)
+            (*lines)[i] = lineNow();
         // FX writes an in-place operator as its statement, then binds the node's name to the mutated value.
         if (std::string inplace = inplaceStatement(g, n); !inplace.empty())
             out += body + inplace + ";  " + lhs + " = " + formatArg(g, n.args[0]) + freesSuffix(g, n) + "\n";
@@ -305,18 +355,20 @@ std::string formatNodeExpr(const Graph& g, const Node& n)
 
 std::string printFxModule(const Graph& g)
 {
-    Graph named = g;
-    if (named.className.empty())
-        named.className = "FxModule";
-    return kModuleHeader + printGraph(named, Style::Module, 0);
+    return kModuleHeader + printGraph(g, g.className.empty() ? "FxModule" : g.className, Style::Module, 0);
 }
 
 std::string printReadable(const Graph& g)
 {
-    Graph named = g;
-    if (named.className.empty())
-        named.className = "GraphModule";
-    return printGraph(named, Style::Readable, 0);
+    return printGraph(g, g.className.empty() ? "GraphModule" : g.className, Style::Readable, 0);
+}
+
+std::string printReadableWithLines(const Graph& g, std::vector<int>& lineOfNode, std::size_t wrapSignatureAbove)
+{
+    PrintOptions options;
+    options.lines = &lineOfNode;
+    options.wrapSignatureAbove = wrapSignatureAbove;
+    return printGraph(g, g.className.empty() ? "GraphModule" : g.className, Style::Readable, 0, options);
 }
 
 

@@ -1,6 +1,6 @@
 #pragma once
 // A TorchScript graph as a list of statements, the form both TorchScript front ends produce: fxray's own text
-// parser (torchscript_parser.h) and the LibTorch importer (replay/torchscript_import.h, which walks the
+// parser (torchscript_parser.h) and the LibTorch importer (replay/schemas/torchscript_import.h, which walks the
 // torch::jit::Graph that torch::jit::parseIR built). buildTorchScriptGraph turns it into fxray's FX-shaped Graph,
 // so that both front ends give the same graph by construction of this one step.
 //

@@ -7,7 +7,7 @@
 //       %y : Float(2, 4, strides=[4, 1], requires_grad=0, device=cpu) = aten::mm(%x, %w) # model.py:12:0
 //       return (%y)
 // Plain C++ (no LibTorch): operator overloads are not in the text, so op targets name none (replay needs the
-// LibTorch importer, replay/torchscript_import.h, which resolves them from the schemas).
+// LibTorch importer, replay/schemas/torchscript_import.h, which resolves them from the schemas).
 #include "graph/torchscript_graph.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // The graphs one torch.compile compile logged to a TORCH_TRACE log, as the stages a compile goes through:
 // dynamo's graph, AOTAutograd's forward (or inference, or only the joint) graph, fx_graph_runnable (inductor's
-// input, opt-in) and inductor's post-grad forward graph. Stage compare (replay/stage_compare.h) replays them on
+// input, opt-in) and inductor's post-grad forward graph. Stage compare (replay/api/stage_compare.h) replays them on
 // the same inputs. Plain C++.
 #include "graph/stage_mapping.h"
 #include "io/graph_source.h"

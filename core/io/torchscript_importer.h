@@ -1,6 +1,6 @@
 #pragma once
 // The hook through which a program linked with LibTorch lends io its TorchScript importer
-// (replay/torchscript_import.h: torch::jit::parseIR, overloads resolved from the op schemas). Without one (the GUI
+// (replay/schemas/torchscript_import.h: torch::jit::parseIR, overloads resolved from the op schemas). Without one (the GUI
 // process, builds without LibTorch) io reads TorchScript with fxray's own parser only, whose op targets name no
 // overload: viewable and diffable, not replayable.
 #include "graph/graph.h"

@@ -2,7 +2,7 @@
 // What "fails" means for the minimizer, and the signature that says two failures are the same bug.
 // A signature is kind + op + message class: a candidate graph counts only when it fails with the same
 // signature as the original, so shrinking never drifts from one bug to another.
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 #include <string>
 #include <vector>

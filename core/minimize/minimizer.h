@@ -9,7 +9,7 @@
 // the repro shows the statement that made the NaN rather than `log` of a random input that happens to be negative.
 #include "minimize/candidate.h"
 #include "minimize/failure.h"
-#include "replay/replay_runner.h"
+#include "replay/api/replay_runner.h"
 
 #include <chrono>
 #include <functional>

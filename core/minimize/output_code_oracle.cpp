@@ -7,7 +7,7 @@
 #include "io/trace_log.h"
 #include "minimize/minimizer.h"
 #include "minimize/repro_writer.h"
-#include "replay/output_code_stage.h"
+#include "replay/api/output_code_stage.h"
 
 #include <cmath>
 #include <cstdio>

@@ -15,7 +15,7 @@
 #include "base/subprocess.h"
 #include "minimize/failure.h"
 #include "io/graph_source.h"
-#include "replay/replay_runner.h"
+#include "replay/api/replay_runner.h"
 
 #include <chrono>
 #include <memory>

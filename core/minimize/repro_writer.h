@@ -6,7 +6,7 @@
 // (see concretizeMetadata).
 #include "io/graph_source.h"
 #include "minimize/failure.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 #include <string>
 #include <utility>

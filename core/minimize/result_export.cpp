@@ -2,7 +2,7 @@
 
 #include "io/seed_writer.h"
 #include "io/text_file.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 
 #include <filesystem>
 

@@ -25,6 +25,8 @@ struct Block {
     // directly in scope `scope` (an open scope with many nodes of its own shows them as blocks).
     int scope = -1, fold = -1;
     bool direct = false;
+    // A run of `restCount` instances of the open large fold `restFold`, from instance `scope` on, drawn as one box.
+    int restFold = -1, restCount = 0;
     int size() const { return static_cast<int>(nodes.size()); }
 };
 

@@ -194,62 +194,22 @@ std::string ScopeTree::title(int scope) const
     return s.type.empty() ? s.name : s.name + " (" + s.type + ")";
 }
 
-ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modules)
+namespace {
+
+// Folds: runs of consecutive siblings with the same structure.
+void findFolds(const graph::Graph& g, const graph::ModuleScopes& modules, ScopeTree& tree)
 {
-    ScopeTree tree;
-    tree.source = modules.source;
-    const std::size_t count = g.nodes.size();
-    Scope root;
-    root.name = "model";
-    tree.scopes.push_back(root);
-    tree.scopeOf.assign(count, 0);
-    tree.phase.assign(count, graph::Phase::Unknown);
-    std::map<std::pair<int, std::string>, int> childByName;
-    const bool known = modules.nodes.size() == count;
-    for (std::size_t i = 0; i < count; ++i) {
-        const graph::Node& n = g.nodes[i];
-        int scope = 0;
-        if (known && n.kind != graph::NodeKind::Output) {
-            const graph::NodeOrigin& o = modules.nodes[i];
-            tree.phase[i] = o.phase;
-            std::vector<std::string> parts = graph::moduleComponents(o.module);
-            if (!modules.backwardTwins && modules.source != graph::ModuleScopes::Source::Repeats &&
-                o.phase == graph::Phase::Backward && !isInput(n))
-                parts.insert(parts.begin(), "backward");
-            for (std::size_t k = 0; k < parts.size(); ++k) {
-                const auto key = std::make_pair(scope, parts[k]);
-                auto it = childByName.find(key);
-                if (it == childByName.end()) {
-                    Scope s;
-                    s.name = parts[k];
-                    const Scope& parent = tree.scopes[static_cast<std::size_t>(scope)];
-                    s.path = parent.path.empty() ? parts[k] : parent.path + "." + parts[k];
-                    s.parent = scope;
-                    s.depth = parent.depth + 1;
-                    tree.scopes.push_back(std::move(s));
-                    const int id = static_cast<int>(tree.scopes.size()) - 1;
-                    tree.scopes[static_cast<std::size_t>(scope)].children.push_back(id);
-                    it = childByName.emplace(key, id).first;
-                }
-                scope = it->second;
-            }
-            if (!o.moduleType.empty() && !parts.empty() && tree.scopes[static_cast<std::size_t>(scope)].type.empty())
-                tree.scopes[static_cast<std::size_t>(scope)].type = o.moduleType;
+    // Hashes are only compared between siblings, and only made when needed (repeat copies fold by their label):
+    // each costs a pass over the scope's nodes with their annotations printed.
+    std::vector<char> hashed(tree.scopes.size(), 0);
+    const auto hashOf = [&](int scope) {
+        Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
+        if (!hashed[static_cast<std::size_t>(scope)]) {
+            s.hash = structureHash(g, s.nodes);
+            hashed[static_cast<std::size_t>(scope)] = 1;
         }
-        tree.scopeOf[i] = scope;
-        tree.scopes[static_cast<std::size_t>(scope)].direct.push_back(static_cast<int>(i));
-        for (int s = scope; s >= 0; s = tree.scopes[static_cast<std::size_t>(s)].parent)
-            tree.scopes[static_cast<std::size_t>(s)].nodes.push_back(static_cast<int>(i));
-    }
-    // A scope that holds only parameters read elsewhere (tied weights) is still a scope; one with nothing is not made.
-    for (Scope& s : tree.scopes) {
-        std::sort(s.children.begin(), s.children.end(), [&](int a, int b) {
-            return tree.scopes[static_cast<std::size_t>(a)].nodes.front() < tree.scopes[static_cast<std::size_t>(b)].nodes.front();
-        });
-    }
-    for (Scope& s : tree.scopes)
-        s.hash = structureHash(g, s.nodes);
-    linkTwinsAndTypes(tree, modules);
+        return s.hash;
+    };
     // Folds: runs of consecutive siblings with the same structure.
     for (std::size_t p = 0; p < tree.scopes.size(); ++p) {
         const std::vector<int> children = tree.scopes[p].children;
@@ -263,7 +223,7 @@ ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modul
                 const bool sameRepeat = modules.source == graph::ModuleScopes::Source::Repeats &&
                                         graph::splitRepeatIndex(other.name).second >= 0 &&
                                         graph::splitRepeatIndex(other.name).first == graph::splitRepeatIndex(first.name).first;
-                if (!sameRepeat && (other.hash != first.hash || other.nodes.size() != first.nodes.size()))
+                if (!sameRepeat && (other.nodes.size() != first.nodes.size() || hashOf(children[b]) != hashOf(children[a])))
                     break;
                 ++b;
             }
@@ -288,6 +248,78 @@ ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modul
             a = b;
         }
     }
+}
+
+}  // namespace
+
+ScopeTree buildScopeTree(const graph::Graph& g, const graph::ModuleScopes& modules)
+{
+    ScopeTree tree;
+    tree.source = modules.source;
+    const std::size_t count = g.nodes.size();
+    Scope root;
+    root.name = "model";
+    tree.scopes.push_back(root);
+    tree.scopeOf.assign(count, 0);
+    tree.phase.assign(count, graph::Phase::Unknown);
+    std::map<std::pair<int, std::string>, int> childByName;
+    const bool known = modules.nodes.size() == count;
+    // Consecutive nodes mostly share their module: the last path's scope is reused without splitting it again.
+    const std::string* lastModule = nullptr;
+    bool lastBackward = false;
+    int lastScope = -1;
+    for (std::size_t i = 0; i < count; ++i) {
+        const graph::Node& n = g.nodes[i];
+        int scope = 0;
+        if (known && n.kind != graph::NodeKind::Output) {
+            const graph::NodeOrigin& o = modules.nodes[i];
+            tree.phase[i] = o.phase;
+            const bool backward = !modules.backwardTwins && modules.source != graph::ModuleScopes::Source::Repeats &&
+                                  o.phase == graph::Phase::Backward && !isInput(n);
+            if (lastModule && *lastModule == o.module && lastBackward == backward &&
+                (o.moduleType.empty() || lastScope == 0 || !tree.scopes[static_cast<std::size_t>(lastScope)].type.empty())) {
+                scope = lastScope;
+            } else {
+                std::vector<std::string> parts = graph::moduleComponents(o.module);
+                if (backward)
+                    parts.insert(parts.begin(), "backward");
+                for (const std::string& part : parts) {
+                    const auto key = std::make_pair(scope, part);
+                    auto it = childByName.find(key);
+                    if (it == childByName.end()) {
+                        Scope s;
+                        s.name = part;
+                        const Scope& parent = tree.scopes[static_cast<std::size_t>(scope)];
+                        s.path = parent.path.empty() ? part : parent.path + "." + part;
+                        s.parent = scope;
+                        s.depth = parent.depth + 1;
+                        tree.scopes.push_back(std::move(s));
+                        const int id = static_cast<int>(tree.scopes.size()) - 1;
+                        tree.scopes[static_cast<std::size_t>(scope)].children.push_back(id);
+                        it = childByName.emplace(key, id).first;
+                    }
+                    scope = it->second;
+                }
+                if (!o.moduleType.empty() && !parts.empty() && tree.scopes[static_cast<std::size_t>(scope)].type.empty())
+                    tree.scopes[static_cast<std::size_t>(scope)].type = o.moduleType;
+            }
+            lastModule = &o.module;
+            lastBackward = backward;
+            lastScope = scope;
+        }
+        tree.scopeOf[i] = scope;
+        tree.scopes[static_cast<std::size_t>(scope)].direct.push_back(static_cast<int>(i));
+        for (int s = scope; s >= 0; s = tree.scopes[static_cast<std::size_t>(s)].parent)
+            tree.scopes[static_cast<std::size_t>(s)].nodes.push_back(static_cast<int>(i));
+    }
+    // A scope that holds only parameters read elsewhere (tied weights) is still a scope; one with nothing is not made.
+    for (Scope& s : tree.scopes) {
+        std::sort(s.children.begin(), s.children.end(), [&](int a, int b) {
+            return tree.scopes[static_cast<std::size_t>(a)].nodes.front() < tree.scopes[static_cast<std::size_t>(b)].nodes.front();
+        });
+    }
+    linkTwinsAndTypes(tree, modules);
+    findFolds(g, modules, tree);
     return tree;
 }
 
@@ -299,6 +331,7 @@ ScopeView emptyView(const ScopeTree& tree)
     v.scopeOpen.assign(tree.scopes.size(), 0);
     v.foldOpen.assign(tree.folds.size(), 0);
     v.directOpen.assign(tree.scopes.size(), 0);
+    v.shown.assign(tree.scopes.size(), 0);
     if (!v.scopeOpen.empty())
         v.scopeOpen[0] = 1;
     return v;
@@ -309,6 +342,25 @@ bool isOpen(const std::vector<char>& v, int i)
     return i >= 0 && static_cast<std::size_t>(i) < v.size() && v[static_cast<std::size_t>(i)];
 }
 
+// Child `c` of an open scope is an instance of an open large fold that is not drawn by itself: it goes into a box
+// with the neighbouring instances that are not either.
+bool hiddenInstance(const ScopeTree& tree, const ScopeView& view, int c)
+{
+    const int fold = tree.scopes[static_cast<std::size_t>(c)].fold;
+    return fold >= 0 && isOpen(view.foldOpen, fold) && isLargeFold(tree, fold) && !isOpen(view.shown, c);
+}
+
+// The run of hidden instances that starts at children[k]: how many.
+std::size_t hiddenRun(const ScopeTree& tree, const ScopeView& view, const std::vector<int>& children, std::size_t k)
+{
+    const int fold = tree.scopes[static_cast<std::size_t>(children[k])].fold;
+    std::size_t n = 0;
+    while (k + n < children.size() && tree.scopes[static_cast<std::size_t>(children[k + n])].fold == fold &&
+           hiddenInstance(tree, view, children[k + n]))
+        ++n;
+    return n;
+}
+
 // Walks what an open scope draws: its own nodes (or their chunks) and its children (shut scope, shut fold, or the
 // open child's own items, recursively).
 struct Visitor {
@@ -316,6 +368,7 @@ struct Visitor {
     std::function<void(int scope, std::vector<int> nodes)> direct;  // a chunk of an open scope's own nodes
     std::function<void(int scope)> shutScope;
     std::function<void(int fold)> shutFold;
+    std::function<void(int fold, int firstScope, int count)> rest;  // hidden instances of an open large fold
 };
 
 void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, int scope, const Visitor& v)
@@ -336,6 +389,12 @@ void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, 
                 v.shutFold(fold);
             continue;
         }
+        if (hiddenInstance(tree, view, c)) {
+            const std::size_t run = hiddenRun(tree, view, s.children, k);
+            v.rest(fold, c, static_cast<int>(run));
+            k += run - 1;
+            continue;
+        }
         if (isOpen(view.scopeOpen, c))
             visit(g, tree, view, c, v);
         else
@@ -349,10 +408,16 @@ std::size_t itemsOfOpen(const ScopeTree& tree, const ScopeView& view, int scope)
     const Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
     std::size_t n = (isOpen(view.directOpen, scope) || s.direct.size() <= kDirectNodesShown) ? s.direct.size()
                                                                                             : std::min<std::size_t>(4, s.direct.size());
-    for (int c : s.children) {
+    for (std::size_t k = 0; k < s.children.size(); ++k) {
+        const int c = s.children[k];
         const int fold = tree.scopes[static_cast<std::size_t>(c)].fold;
         if (fold >= 0 && !isOpen(view.foldOpen, fold)) {
             n += tree.folds[static_cast<std::size_t>(fold)].scopes.front() == c;
+            continue;
+        }
+        if (hiddenInstance(tree, view, c)) {
+            k += hiddenRun(tree, view, s.children, k) - 1;
+            ++n;
             continue;
         }
         n += isOpen(view.scopeOpen, c) ? itemsOfOpen(tree, view, c) : 1;
@@ -420,8 +485,10 @@ void openPathTo(const ScopeTree& tree, ScopeView& view, int node)
     const int scope = tree.scopeOf[static_cast<std::size_t>(node)];
     for (int s : tree.ancestry(scope)) {
         view.scopeOpen[static_cast<std::size_t>(s)] = 1;
-        if (const int fold = tree.scopes[static_cast<std::size_t>(s)].fold; fold >= 0)
+        if (const int fold = tree.scopes[static_cast<std::size_t>(s)].fold; fold >= 0) {
             view.foldOpen[static_cast<std::size_t>(fold)] = 1;
+            view.shown[static_cast<std::size_t>(s)] = 1;
+        }
     }
     view.directOpen[static_cast<std::size_t>(scope)] = 1;
 }
@@ -433,8 +500,10 @@ void revealScope(const ScopeTree& tree, ScopeView& view, int scope)
     for (int s : tree.ancestry(scope)) {
         if (s != scope)
             view.scopeOpen[static_cast<std::size_t>(s)] = 1;
-        if (const int fold = tree.scopes[static_cast<std::size_t>(s)].fold; fold >= 0)
+        if (const int fold = tree.scopes[static_cast<std::size_t>(s)].fold; fold >= 0) {
             view.foldOpen[static_cast<std::size_t>(fold)] = 1;
+            view.shown[static_cast<std::size_t>(s)] = 1;
+        }
     }
 }
 
@@ -447,12 +516,50 @@ void closeScope(const ScopeTree& tree, ScopeView& view, int scope)
             view.scopeOpen[static_cast<std::size_t>(s)] = 0;
         view.directOpen[static_cast<std::size_t>(s)] = 0;
         for (int c : tree.scopes[static_cast<std::size_t>(s)].children) {
-            if (const int fold = tree.scopes[static_cast<std::size_t>(c)].fold; fold >= 0)
+            if (const int fold = tree.scopes[static_cast<std::size_t>(c)].fold; fold >= 0) {
                 view.foldOpen[static_cast<std::size_t>(fold)] = 0;
+                view.shown[static_cast<std::size_t>(c)] = 0;
+            }
             shut(c);
         }
     };
     shut(scope);
+}
+
+bool isLargeFold(const ScopeTree& tree, int fold)
+{
+    return fold >= 0 && static_cast<std::size_t>(fold) < tree.folds.size() &&
+           tree.folds[static_cast<std::size_t>(fold)].scopes.size() > kFoldInstancesDrawn;
+}
+
+void openFold(const ScopeTree& tree, ScopeView& view, int fold)
+{
+    if (fold < 0 || static_cast<std::size_t>(fold) >= tree.folds.size())
+        return;
+    view.foldOpen[static_cast<std::size_t>(fold)] = 1;
+    if (!isLargeFold(tree, fold))
+        return;
+    // One instance open shows what every instance holds; the others wait in a box until asked for.
+    const int first = tree.folds[static_cast<std::size_t>(fold)].scopes.front();
+    view.shown[static_cast<std::size_t>(first)] = 1;
+    view.scopeOpen[static_cast<std::size_t>(first)] = 1;
+}
+
+void showMoreOf(const ScopeTree& tree, ScopeView& view, const Block& rest)
+{
+    if (rest.restCount <= 0 || rest.restFold < 0 || static_cast<std::size_t>(rest.restFold) >= tree.folds.size())
+        return;
+    const std::vector<int>& scopes = tree.folds[static_cast<std::size_t>(rest.restFold)].scopes;
+    const auto at = std::find(scopes.begin(), scopes.end(), rest.scope);
+    const std::size_t count = std::min<std::size_t>(kFoldInstancesStep, static_cast<std::size_t>(rest.restCount));
+    for (auto it = at; it != scopes.end() && static_cast<std::size_t>(it - at) < count; ++it)
+        view.shown[static_cast<std::size_t>(*it)] = 1;
+}
+
+void openEverything(ScopeView& view)
+{
+    for (std::vector<char>* v : {&view.scopeOpen, &view.foldOpen, &view.directOpen, &view.shown})
+        std::fill(v->begin(), v->end(), 1);
 }
 
 namespace {
@@ -521,6 +628,25 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
         describeBlock(g, b);
         b.title = s.name;
         b.summary = (s.type.empty() ? "" : s.type + "\n") + shortSummary(g, s.nodes, 1);
+        add(std::move(b));
+    };
+    v.rest = [&](int fold, int first, int count) {
+        const Fold& f = tree.folds[static_cast<std::size_t>(fold)];
+        const auto at = std::find(f.scopes.begin(), f.scopes.end(), first);
+        const std::vector<int> scopes(at, at + count);
+        Block b;
+        for (int s : scopes) {
+            const std::vector<int>& nodes = tree.scopes[static_cast<std::size_t>(s)].nodes;
+            b.nodes.insert(b.nodes.end(), nodes.begin(), nodes.end());
+        }
+        std::sort(b.nodes.begin(), b.nodes.end());
+        b.scope = first;
+        b.restFold = fold;
+        b.restCount = count;
+        describeBlock(g, b);
+        const Scope& one = tree.scopes[static_cast<std::size_t>(first)];
+        b.title = foldTitle(tree, scopes);
+        b.summary = (one.type.empty() ? "" : one.type + "\n") + "each " + shortSummary(g, one.nodes, 1);
         add(std::move(b));
     };
     v.shutFold = [&](int fold) {

@@ -25,7 +25,7 @@ struct Scope {
     std::vector<int> children;  // ordered by first node
     std::vector<int> direct;    // nodes directly in this scope, program order
     std::vector<int> nodes;     // every node of the subtree, program order
-    std::uint64_t hash = 0;     // structureHash of `nodes`
+    std::uint64_t hash = 0;     // structureHash of `nodes`, made only where compared with a sibling (else 0)
     int fold = -1;              // the fold holding it, if any
     int twin = -1;              // a backward copy found by repeats: its forward twin's scope (and back)
 };
@@ -63,10 +63,19 @@ struct ScopeView {
     std::vector<char> scopeOpen;   // per scope (the root is always open)
     std::vector<char> foldOpen;    // per fold
     std::vector<char> directOpen;  // per scope: its own nodes drawn one by one even when many
+    // Per scope, for instances of a large fold (more than kFoldInstancesDrawn): drawn by itself when its fold is
+    // open. The others of an open large fold are drawn as one box per run ("#1–9998 ×9998"), so opening a ×9,999
+    // fold lays out one instance and a box, not 9,999 boxes.
+    std::vector<char> shown;
 };
 
 // Scopes whose own nodes are more than this are drawn as a few blocks of them until opened.
 inline constexpr std::size_t kDirectNodesShown = 8;
+// Folds of more instances than this open lazily: the first instance open, the others as a box that shows
+// kFoldInstancesStep more of them each time it is opened. Smaller folds open into one box per instance.
+inline constexpr std::size_t kFoldInstancesDrawn = 32;
+inline constexpr std::size_t kFoldInstancesStep = 8;
+bool isLargeFold(const ScopeTree& tree, int fold);
 
 // Opens the largest boxes first, breadth first, while the drawing keeps at most `maxBoxes` boxes. Folds stay shut.
 ScopeView initialView(const ScopeTree& tree, std::size_t maxBoxes);
@@ -78,8 +87,16 @@ void openPathTo(const ScopeTree& tree, ScopeView& view, int node);
 void revealScope(const ScopeTree& tree, ScopeView& view, int scope);
 // Shuts `scope` and everything under it.
 void closeScope(const ScopeTree& tree, ScopeView& view, int scope);
+// Opens a shut fold: every instance as a box, or for a large fold its first instance open and the rest as a box.
+void openFold(const ScopeTree& tree, ScopeView& view, int fold);
+// A box of not yet drawn instances of an open large fold (Block::restCount > 0): its first kFoldInstancesStep
+// instances drawn as boxes, the rest stays one box.
+void showMoreOf(const ScopeTree& tree, ScopeView& view, const Block& rest);
+// Every scope, fold, instance and own node drawn as itself ("Expand all").
+void openEverything(ScopeView& view);
 
-// The drawing of `view`: one block per shut scope, shut fold, or run of own nodes of an open scope with many.
+// The drawing of `view`: one block per shut scope, shut fold, run of own nodes of an open scope with many, or run
+// of instances of an open large fold not drawn by themselves.
 Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view);
 
 }  // namespace fxray::render

@@ -1,14 +1,14 @@
 #pragma once
 // A distributed replay: one `fxray worker` per rank, all started together, joined through a FileStore
 // rendezvous in a fresh temporary folder, each building its process groups with LibTorch's c10d
-// (replay/process_groups.h) and replaying its own graphs in the order the run executed them; the collectives
+// (replay/distributed/process_groups.h) and replaying its own graphs in the order the run executed them; the collectives
 // run for real between the workers. A hang (a rank waiting on a collective its peers never make) ends the
 // collective with the backend's timeout; the job then stops: every rank still busy is killed after a short
 // grace, each rank's pending node is kept, and no worker outlives the job.
 // Plain C++ over ReplayWorker; the CLI (app/cli/replay_distributed.cpp) formats the outcome.
 #include "io/graph_source.h"
-#include "replay/distributed_setup.h"
-#include "replay/replay_types.h"
+#include "replay/api/distributed_setup.h"
+#include "replay/api/replay_types.h"
 #include "worker/replay_worker.h"
 
 #include <chrono>

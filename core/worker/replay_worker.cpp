@@ -1,7 +1,7 @@
 #include "worker/replay_worker.h"
 
 #include "base/error.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 #include "worker/worker_protocol.h"
 #include "worker/worker_failures.h"
 
@@ -186,6 +186,10 @@ replay::ReplayReport ReplayWorker::run(const io::LoadedGraph& graph, const repla
             } catch (const Error&) {
                 // A result we cannot read is left out; the final report is what counts.
             }
+            // A node comes again when its statistics are read back (once per replay, after the node itself): the
+            // progress and the node a crash is blamed on only move forward.
+            if (index + 1 <= done)
+                continue;
             done = static_cast<int>(index + 1);
             if (progress)
                 progress(static_cast<std::size_t>(done), static_cast<std::size_t>(msg.intOr("total", 0)));

@@ -3,7 +3,7 @@
 // kernel, an OOM or a hang ends one replay and not the caller. A healthy worker is reused across replays
 // (LibTorch and CUDA start once); a dead, hung or poisoned one is replaced by a fresh one on the next run.
 #include "base/subprocess.h"
-#include "replay/replay_runner.h"
+#include "replay/api/replay_runner.h"
 
 #include <chrono>
 #include <memory>

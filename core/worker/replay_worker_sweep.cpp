@@ -1,7 +1,7 @@
 // ReplayWorker::sweep: a seed sweep or repeat runs as one request to the worker (seed_sweep.h), its progress
 // streamed as one line per seed; the client side of command_worker's "sweep" requests.
 #include "base/error.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 #include "worker/replay_worker.h"
 #include "worker/worker_failures.h"
 #include "worker/worker_protocol.h"

@@ -3,7 +3,7 @@
 // cancel), and reading the worker's answers, shared by a single replay and a seed sweep.
 #include "base/json.h"
 #include "io/graph_source.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 #include <optional>
 #include <string>

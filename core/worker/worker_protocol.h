@@ -5,7 +5,7 @@
 //   worker -> client, per node:       {"id": 7, "node": index, "total": N, "result": {...}}  (as soon as known)
 //   worker -> client, at the end:     {"id": 7, "report": {...}}  (report_format.h's JSON)
 //                                  or {"id": 7, "error": "file:line: message"}
-//   A seed sweep (replay/seed_sweep.h):  {"id": 7, "graph": ..., "options": ..., "sweep": {"first": 0, "last": 999, ...}}
+//   A seed sweep (replay/api/seed_sweep.h):  {"id": 7, "graph": ..., "options": ..., "sweep": {"first": 0, "last": 999, ...}}
 //     worker -> client, before each seed: {"id": 7, "seed": 41, "done": 41, "total": 1000}
 //     worker -> client, at the end:       {"id": 7, "sweep": {"found": true, "seed": 41, ..., "report": {...}}}
 //   A report may carry "restart": true: the worker's device is unusable (a device-side assert poisons the
@@ -15,7 +15,7 @@
 // worker loads itself.
 #include "base/json.h"
 #include "io/graph_source.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 namespace fxray::worker {
 

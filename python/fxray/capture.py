@@ -296,6 +296,18 @@ def node_meta(gm: fx.GraphModule, kind: str, dynamo_inputs: Sequence[str] = ()) 
 # --------------------------------------------------------------------------------------------------
 # real values (.pt)
 # --------------------------------------------------------------------------------------------------
+def _non_overlapping_and_dense(x: torch.Tensor) -> bool:
+    """torch._prims_common's test, by the name this torch gives it (2.11: is_non_overlapping_and_dense_or_false;
+    2.9: is_non_overlapping_and_dense; both take the tensor)."""
+    import torch._prims_common as prims_common
+
+    for name in ("is_non_overlapping_and_dense_or_false", "is_non_overlapping_and_dense"):
+        test = getattr(prims_common, name, None)
+        if test is not None:
+            return bool(test(x))
+    return x.is_contiguous()  # nothing of the kind in this torch: a dense contiguous copy is always right
+
+
 def _real_copy(x: Any) -> Any:
     """A detached copy of a runtime value with the same sizes/strides/dtype/device and a compact storage."""
     if isinstance(x, torch.Tensor):
@@ -304,9 +316,7 @@ def _real_copy(x: Any) -> Any:
         x = x.detach()
         if type(x) is not torch.Tensor:  # tensor subclasses: keep the plain data
             x = x.as_subclass(torch.Tensor)
-        from torch._prims_common import is_non_overlapping_and_dense_or_false
-
-        if is_non_overlapping_and_dense_or_false(x):
+        if _non_overlapping_and_dense(x):
             y = torch.empty_strided(x.shape, x.stride(), dtype=x.dtype, device=x.device)
             y.copy_(x)
             return y

@@ -3,7 +3,7 @@
 #include "base/error.h"
 #include "graph/collective_check.h"
 #include "graph/fx_parser.h"
-#include "replay/distributed_setup.h"
+#include "replay/api/distributed_setup.h"
 
 #include <QtTest/QtTest>
 

@@ -136,6 +136,44 @@ private Q_SLOTS:
         }
     }
 
+    // The code panel maps nodes to lines from the printer's own count (no second parse of 100k lines): it must be
+    // what parsing the printed text says, for every sample (pytree inputs, in-place statements, renamed inputs too),
+    // also with the signature written one parameter per line (what the panel does with thousands of inputs).
+    void printerLineMapIsWhatAReparseSays()
+    {
+        std::vector<fs::path> files = sampleGraphFiles();
+        files.push_back(fs::path(FXRAY_TEST_DATA_DIR) / "fx/dynamo_rename.py");
+        int checked = 0;
+        const auto check = [&](const fs::path& f, std::size_t wrap) {
+            const Graph g = parseFxModule(readFile(f), ParseOptions{f.string(), 1}).graph;
+            std::vector<int> lines;
+            const std::string text = printReadableWithLines(g, lines, wrap);
+            if (wrap == SIZE_MAX)
+                QCOMPARE(text, printReadable(g));
+            else if (g.pytreeInputs.empty() && !g.placeholders().empty())
+                QVERIFY(text.find("def forward(\n") != std::string::npos);
+            const Graph again = parseText(text, f.string() + " (reprinted)");
+            std::string why;
+            QVERIFY2(graphsEqual(g, again, &why), (f.string() + ": " + why).c_str());
+            QCOMPARE(lines.size(), g.nodes.size());
+            for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+                const int at = again.findNode(g.nodes[i].name);
+                QVERIFY2(at >= 0, g.nodes[i].name.c_str());
+                QVERIFY2(lines[i] == again.nodes[static_cast<std::size_t>(at)].line,
+                         (f.string() + ": " + g.nodes[i].name + " printed at line " + std::to_string(lines[i]) + ", parsed at " +
+                          std::to_string(again.nodes[static_cast<std::size_t>(at)].line)).c_str());
+                ++checked;
+            }
+        };
+        for (const auto& f : files) {
+            check(f, SIZE_MAX);
+            check(f, 0);
+            if (QTest::currentTestFailed())
+                return;
+        }
+        QVERIFY(checked > 1000);
+    }
+
     void readableAndModuleOfOneDumpAreTheSameGraph()
     {
         const fs::path dir = fs::path(FXRAY_SAMPLES_DIR) / "h100/dumps/cnn_channels_last/cnn_channels_last_backward_0";

@@ -270,6 +270,90 @@ private Q_SLOTS:
         QCOMPARE(render::groupingForView(g, t, v).blocks.size(), render::groupingForView(g, t, render::initialView(t, 0)).blocks.size());
     }
 
+    // Opening a fold of many instances draws one instance open and the others as one box per run (a ×9,999 fold
+    // laid out as 9,999 boxes took 30 s); asking for more, or selecting a node inside, draws those instances.
+    void largeFoldOpensOneInstanceAndABoxForTheRest()
+    {
+        const int layers = static_cast<int>(render::kFoldInstancesDrawn) + 8;
+        const Model m = makeModel(layers, false);
+        const graph::Graph g = parse(m.text);
+        const render::ScopeTree t = render::buildScopeTree(g, graph::parseNodeMeta(g, m.sidecar, "node_meta.json"));
+        QCOMPARE(t.folds.size(), std::size_t{1});
+        QVERIFY(render::isLargeFold(t, 0));
+        render::ScopeView v = render::initialView(t, 30);
+        render::openFold(t, v, 0);
+        const auto titles = [&](const render::Grouping& gr) {
+            QStringList out;
+            for (const render::Block& b : gr.blocks)
+                out << QString::fromStdString(b.title);
+            return out;
+        };
+        const auto restBlocks = [&](const render::Grouping& gr) {
+            std::vector<const render::Block*> out;
+            for (const render::Block& b : gr.blocks)
+                if (b.restCount > 0)
+                    out.push_back(&b);
+            return out;
+        };
+        const auto drawnOnce = [&](const render::Grouping& gr) {
+            std::vector<int> seen(g.nodes.size(), 0);
+            for (const render::Block& b : gr.blocks)
+                for (int n : b.nodes)
+                    ++seen[static_cast<std::size_t>(n)];
+            for (std::size_t i = 0; i < g.nodes.size(); ++i)
+                if (seen[i] != (gr.blockOf[i] >= 0 ? 1 : 0))
+                    return false;
+            return true;
+        };
+        render::Grouping gr = render::groupingForView(g, t, v);
+        // layers.0 open (its fc a box, its own nodes drawn), layers.1–39 one box; no fold box any more.
+        std::vector<const render::Block*> rest = restBlocks(gr);
+        QCOMPARE(rest.size(), std::size_t{1});
+        QCOMPARE(rest[0]->restCount, layers - 1);
+        QCOMPARE(rest[0]->restFold, 0);
+        QCOMPARE(QString::fromStdString(rest[0]->title), QStringLiteral("layers.1–%1 ×%2").arg(layers - 1).arg(layers - 1));
+        QVERIFY2(titles(gr).contains(QStringLiteral("fc")), qPrintable(titles(gr).join(QLatin1Char('|'))));
+        QCOMPARE(gr.blockOf[static_cast<std::size_t>(g.findNode("relu_0"))], -1);
+        QVERIFY(gr.blockOf[static_cast<std::size_t>(g.findNode("relu_1"))] >= 0);
+        QVERIFY(drawnOnce(gr));
+        QVERIFY2(render::visibleCount(t, v) < 16, QByteArray::number(static_cast<qulonglong>(render::visibleCount(t, v))));
+        // More: the next kFoldInstancesStep instances as boxes, the rest one box.
+        render::showMoreOf(t, v, *rest[0]);
+        gr = render::groupingForView(g, t, v);
+        rest = restBlocks(gr);
+        QCOMPARE(rest.size(), std::size_t{1});
+        QCOMPARE(rest[0]->restCount, layers - 1 - static_cast<int>(render::kFoldInstancesStep));
+        QVERIFY(titles(gr).contains(QStringLiteral("layers.1")));
+        QVERIFY(titles(gr).contains(QStringLiteral("layers.8")));
+        QVERIFY(!titles(gr).contains(QStringLiteral("layers.9")));
+        // A node deep in the rest: its instance is drawn, splitting the rest in two.
+        const int node = g.findNode("mm_30");
+        render::openPathTo(t, v, node);
+        gr = render::groupingForView(g, t, v);
+        QCOMPARE(gr.blockOf[static_cast<std::size_t>(node)], -1);
+        rest = restBlocks(gr);
+        QCOMPARE(rest.size(), std::size_t{2});
+        QCOMPARE(QString::fromStdString(rest[0]->title), QStringLiteral("layers.9–29 ×21"));
+        QCOMPARE(rest[1]->restCount, layers - 31);
+        QVERIFY(drawnOnce(gr));
+        // Shutting the root shuts the fold and forgets the instances shown.
+        render::closeScope(t, v, 0);
+        QVERIFY(std::none_of(v.shown.begin(), v.shown.end(), [](char c) { return c != 0; }));
+        // A fold of at most kFoldInstancesDrawn opens into one box per instance, as before.
+        const Model small = makeModel(12, false);
+        const graph::Graph sg = parse(small.text);
+        const render::ScopeTree st = render::buildScopeTree(sg, graph::parseNodeMeta(sg, small.sidecar, "node_meta.json"));
+        QVERIFY(!render::isLargeFold(st, 0));
+        render::ScopeView sv = render::initialView(st, 30);
+        render::openFold(st, sv, 0);
+        const render::Grouping sgr = render::groupingForView(sg, st, sv);
+        QVERIFY(restBlocks(sgr).empty());
+        int layerBoxes = 0;
+        for (const render::Block& b : sgr.blocks)
+            layerBoxes += QString::fromStdString(b.title).startsWith(QStringLiteral("layers."));
+        QCOMPARE(layerBoxes, 12);
+    }
+
     void derivedJointGetsBackwardScope()
     {
         const graph::Graph g = parse(makeModel(3, true).text);

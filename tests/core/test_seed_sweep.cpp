@@ -1,12 +1,12 @@
-// Seed sweeps and repeat runs (replay/seed_sweep.h): option parsing and its errors, the spec and result on the
+// Seed sweeps and repeat runs (replay/api/seed_sweep.h): option parsing and its errors, the spec and result on the
 // wire, and against the real `fxray worker` of this build: a sweep of the committed sharp_softmax dump stops at
 // the seed whose replay makes Inf and names it; output digests of two runs of the same inputs are equal, and a
 // node planted to compute something else in the second run (its constant changed by one ulp) is the node the
 // run comparison names, with everything upstream of it equal. The worker group is skipped without LibTorch.
 #include "graph/graph.h"
 #include "io/graph_source.h"
-#include "replay/report_format.h"
-#include "replay/seed_sweep.h"
+#include "replay/api/report_format.h"
+#include "replay/api/seed_sweep.h"
 #include "test_support.h"
 #include "worker/replay_worker.h"
 

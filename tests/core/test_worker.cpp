@@ -8,7 +8,7 @@
 #include "io/graph_source.h"
 #include "io/input_pickle.h"
 #include "io/seed_writer.h"
-#include "replay/report_format.h"
+#include "replay/api/report_format.h"
 
 #include <cmath>
 #include "test_support.h"

@@ -4,7 +4,7 @@
 // is an error in the panel, not the end of the app.
 #include "graph/fx_parser.h"
 #include "render/node_category.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
 #include "views/panels/graph_panel.h"
@@ -88,6 +88,66 @@ private Q_SLOTS:
         QVERIFY(add3 && add3->kind() == NodeItem::Kind::Node);
         QVERIFY(add3->edges.size() >= 3);  // two in, one out
         QVERIFY(panel.statusText().contains(QStringLiteral("%1 nodes").arg(g->graph.nodes.size())));
+    }
+
+    // Large drawings are made in slices between events (the GUI thread never stalls on thousands of items): the
+    // items and edges are the same as made at once, the panel selects and reports the drawing only once it is whole,
+    // and search hits and marks set meanwhile are applied.
+    void slicedSceneBuildingMakesTheSameItems()
+    {
+        GraphPanel panel;
+        panel.scene()->setBuildSlices(0, 0);  // every drawing in slices of 15 items
+        const auto g = chain(150);
+        const int target = g->graph.findNode("relu_140");
+        panel.setGraph(g);
+        panel.selectNode(target);
+        QVERIFY(waitForDrawing(panel));
+        QVERIFY(!panel.isLayingOut());
+        QVERIFY(panel.scene()->itemForNode(target) && panel.scene()->itemForNode(target)->isSelected());
+        const auto drawing = panel.scene()->drawing();
+
+        views::GraphScene whole;  // at once
+        whole.setDrawing(drawing);
+        QVERIFY(!whole.isBuilding());
+        views::GraphScene sliced;
+        sliced.setBuildSlices(0, 0);
+        QSignalSpy built(&sliced, &views::GraphScene::built);
+        sliced.setDrawing(drawing);
+        QVERIFY(sliced.isBuilding());
+        QVERIFY(sliced.nodeItems().size() < whole.nodeItems().size());
+        std::vector<NodeMark> marks(g->graph.nodes.size(), NodeMark::Passed);
+        marks[static_cast<std::size_t>(target)] = NodeMark::Error;
+        sliced.setMarks(marks);
+        sliced.setSearchHits({target});
+        QVERIFY(QTest::qWaitFor([&] { return !built.isEmpty(); }, kTimeoutMs));
+        QVERIFY(!sliced.isBuilding());
+        QCOMPARE(built.count(), 1);
+        QCOMPARE(sliced.nodeItems().size(), whole.nodeItems().size());
+        QCOMPARE(sliced.edgeCount(), whole.edgeCount());
+        QVERIFY(whole.nodeItems().size() > 450);
+        for (std::size_t i = 0; i < whole.nodeItems().size(); ++i) {
+            const NodeItem* a = whole.nodeItems()[i];
+            const NodeItem* b = sliced.nodeItems()[i];
+            QCOMPARE(b->kind(), a->kind());
+            QCOMPARE(b->node, a->node);
+            QCOMPARE(b->block, a->block);
+            QCOMPARE(b->boundingRect(), a->boundingRect());
+            QCOMPARE(b->lines(), a->lines());
+            QCOMPARE(b->toolTip(), a->toolTip());
+            QCOMPARE(b->fill(), a->fill());
+            QCOMPARE(b->edges, a->edges);
+        }
+        for (std::size_t n = 0; n < g->graph.nodes.size(); ++n)
+            QCOMPARE(sliced.itemForNode(static_cast<int>(n)) ? sliced.itemForNode(static_cast<int>(n))->box() : -1,
+                     whole.itemForNode(static_cast<int>(n)) ? whole.itemForNode(static_cast<int>(n))->box() : -1);
+        QCOMPARE(sliced.itemForNode(target)->mark(), NodeMark::Error);
+        // A new drawing while one is still in slices: the old one stops, the new one is whole.
+        sliced.setDrawing(drawing);
+        sliced.setDrawing(drawing);
+        QVERIFY(QTest::qWaitFor([&] { return built.count() == 2; }, kTimeoutMs));
+        QTest::qWait(50);
+        QCOMPARE(built.count(), 2);
+        QCOMPARE(sliced.nodeItems().size(), whole.nodeItems().size());
     }
 
     void collectiveNodesAreDrawnAsCollectives()

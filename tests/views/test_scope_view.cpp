@@ -3,7 +3,7 @@
 // deep inside (its path opens), replay colours and search reaching folded nodes, the breadcrumb, the Outline dock,
 // and the code panel's default width.
 #include "io/graph_source.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
 #include "views/main_window.h"

@@ -5,6 +5,7 @@
 #include "render/dot_writer.h"
 #include "render/graphviz_renderer.h"
 #include "render/layout_io.h"
+#include "views/graph/scene_spec.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -81,6 +82,32 @@ std::string runLayoutProcess(const QString& program, const std::string& dot, int
 
 }  // namespace
 
+namespace {
+
+// The request's grouping, or the one it asks to be made (scope tree, its view, or statement blocks).
+void prepareGrouping(const DrawingRequest& request, GraphDrawing& out)
+{
+    const io::LoadedGraph& loaded = *request.loaded;
+    out.tree = request.tree;
+    if (request.scopes && !out.tree) {
+        auto tree = std::make_shared<render::ScopeTree>(render::buildScopeTree(loaded.graph, loaded.modules));
+        if (tree->useful()) {
+            out.view = render::initialView(*tree, request.maxScopeBoxes);
+            out.tree = std::move(tree);
+        }
+    } else if (out.tree && request.view) {
+        out.view = *request.view;
+    }
+    if (out.tree)
+        out.grouping = std::make_shared<render::Grouping>(render::groupingForView(loaded.graph, *out.tree, out.view));
+    else if (request.groupBlocks && !out.grouping)
+        out.grouping = std::make_shared<render::Grouping>(render::groupIntoBlocks(loaded.graph, kMaxBlocks));
+    if (out.grouping && out.expanded.size() != out.grouping->blocks.size())
+        out.expanded.assign(out.grouping->blocks.size(), false);
+}
+
+}  // namespace
+
 GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -92,13 +119,18 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
         return out;
     const graph::Graph& original = request.loaded->graph;
     try {
+        prepareGrouping(request, out);
+        if (cancel && cancel->load()) {
+            out.cancelled = true;
+            return out;
+        }
         // What is drawn: the graph itself, or its quotient with collapsed blocks.
         render::CollapsedGraph collapsed;
         const graph::Graph* drawn = &original;
         render::DotOptions options;
         options.tooltips = false;  // the GUI shows its own tooltips; they only cost DOT text here
-        if (request.grouping) {
-            collapsed = render::collapseBlocks(original, *request.grouping, request.expanded);
+        if (out.grouping) {
+            collapsed = render::collapseBlocks(original, *out.grouping, out.expanded);
             drawn = &collapsed.graph;
             // Distances count blocks here, each standing for ~nodes/150 nodes: what is far is much nearer.
             options.stubs = render::StubPolicy::AllFarValues;
@@ -110,7 +142,7 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
                 const int origin = collapsed.origin[static_cast<std::size_t>(q)];
                 if (origin >= 0)
                     return std::nullopt;
-                const render::Block& b = request.grouping->blocks[static_cast<std::size_t>(-1 - origin)];
+                const render::Block& b = out.grouping->blocks[static_cast<std::size_t>(-1 - origin)];
                 std::string title = b.title.size() > 48 ? b.title.substr(0, 45) + "..." : b.title;
                 return title + "\n" + b.summary;
             };
@@ -128,7 +160,7 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
 
         // Back to FX terms: quotient indices -> original nodes or blocks.
         const auto toOriginal = [&](int q) {
-            if (!request.grouping || q < 0)
+            if (!out.grouping || q < 0)
                 return q;
             const int origin = collapsed.origin[static_cast<std::size_t>(q)];
             return origin >= 0 ? origin : -1;
@@ -136,7 +168,7 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
         out.boxBlock.assign(out.layout.nodes.size(), -1);
         for (std::size_t i = 0; i < out.layout.nodes.size(); ++i) {
             render::Layout::NodeBox& box = out.layout.nodes[i];
-            if (request.grouping && box.node >= 0 && !box.stub) {
+            if (out.grouping && box.node >= 0 && !box.stub) {
                 const int origin = collapsed.origin[static_cast<std::size_t>(box.node)];
                 if (origin < 0)
                     out.boxBlock[i] = -1 - origin;
@@ -150,6 +182,7 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
             e.fromNode = toOriginal(e.fromNode);
             e.toNode = toOriginal(e.toNode);
         }
+        out.spec = std::make_shared<const SceneSpec>(buildSceneSpec(out));
     } catch (const std::exception& e) {
         out.layout = {};
         out.boxBlock.clear();

@@ -1,46 +1,16 @@
 #include "views/graph/graph_scene.h"
 
-#include "graph/collective_check.h"
-#include "graph/printer.h"
-#include "graph/tensor_meta.h"
-#include "render/dot_writer.h"
-#include "render/node_category.h"
+#include "views/graph/scene_spec.h"
 
+#include <QElapsedTimer>
 #include <QGraphicsSceneMouseEvent>
-#include <QPainterPath>
+#include <QTimer>
 
 #include <algorithm>
-#include <cstdlib>
-#include <unordered_map>
 
 namespace fxray::views {
 
 namespace {
-
-QColor color(std::string_view hex)
-{
-    return QColor(QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())));
-}
-
-// What each collective node does across ranks, for its label and tooltip: "all_reduce sum f32[4, 16] on group '0'"
-// for a call, "waits on all_reduce" for a wait_tensor.
-std::unordered_map<int, QString> collectiveNotes(const graph::Graph& g)
-{
-    std::unordered_map<int, QString> out;
-    std::unordered_map<std::string, QString> calls;
-    for (const graph::CollectiveCall& c : graph::collectiveCalls(g, {}))
-        calls.emplace(c.node, QString::fromStdString(c.describe()));
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-        const graph::Node& n = g.nodes[i];
-        if (n.target.kind != graph::Target::Kind::Op || !graph::isCollectiveNamespace(n.target.ns))
-            continue;
-        if (const auto it = calls.find(n.name); it != calls.end())
-            out.emplace(static_cast<int>(i), it->second);
-        else if (const std::string waited = graph::waitedCollective(g, static_cast<int>(i)); !waited.empty())
-            out.emplace(static_cast<int>(i), QStringLiteral("waits on %1").arg(QString::fromStdString(waited)));
-    }
-    return out;
-}
 
 int severity(NodeMark m)
 {
@@ -57,15 +27,14 @@ int severity(NodeMark m)
     return 0;
 }
 
-// The arrowhead: from the spline's end to the tip, 6 points wide at its base.
-QPolygonF arrowHead(const QPointF& base, const QPointF& tip)
+NodeItem::Kind itemKind(ItemSpec::Kind k)
 {
-    const QPointF d = tip - base;
-    const qreal len = std::hypot(d.x(), d.y());
-    if (len < 0.01)
-        return {};
-    const QPointF n(-d.y() / len * 3.0, d.x() / len * 3.0);
-    return QPolygonF({tip, base + n, base - n});
+    switch (k) {
+    case ItemSpec::Kind::Stub: return NodeItem::Kind::Stub;
+    case ItemSpec::Kind::Block: return NodeItem::Kind::Block;
+    case ItemSpec::Kind::Node: break;
+    }
+    return NodeItem::Kind::Node;
 }
 
 }  // namespace
@@ -78,6 +47,8 @@ GraphScene::GraphScene(QObject* parent)
 
 void GraphScene::clearDrawing()
 {
+    ++m_generation;  // a build still in slices stops
+    m_building = false;
     m_hovered = nullptr;
     m_selecting = true;
     clear();
@@ -87,19 +58,14 @@ void GraphScene::clearDrawing()
     m_itemOfNode.clear();
     m_itemOfBlock.clear();
     m_drawing.reset();
+    m_spec.reset();
+    m_nextItem = m_nextEdge = 0;
 }
 
-QString GraphScene::stubLabelOfBlock(const std::string& id) const
+void GraphScene::setBuildSlices(std::size_t syncLimit, int sliceMs)
 {
-    // "group#K@user": a far use of collapsed block K; named by what the block holds ("w_3 … b_9").
-    const std::string producer = id.substr(0, id.find('@'));
-    const std::string prefix = render::blockNodeName(0).substr(0, render::blockNodeName(0).size() - 1);
-    if (m_drawing && m_drawing->grouping && producer.rfind(prefix, 0) == 0) {
-        const std::size_t block = std::strtoul(producer.c_str() + prefix.size(), nullptr, 10);
-        if (block < m_drawing->grouping->blocks.size())
-            return QString::fromStdString(m_drawing->grouping->blocks[block].title);
-    }
-    return QString::fromStdString(producer);
+    m_syncLimit = syncLimit;
+    m_sliceMs = sliceMs;
 }
 
 void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
@@ -108,107 +74,79 @@ void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
     m_drawing = std::move(drawing);
     if (!m_drawing || !m_drawing->loaded)
         return;
-    const graph::Graph& g = m_drawing->loaded->graph;
-    const std::unordered_map<int, QString> collectives = collectiveNotes(g);
-    const render::Layout& layout = m_drawing->layout;
-    m_itemOfNode.assign(g.nodes.size(), -1);
+    // The items as values come with the drawing (made in the layout job); a drawing made without them gets them here.
+    m_spec = m_drawing->spec ? m_drawing->spec : std::make_shared<const SceneSpec>(buildSceneSpec(*m_drawing));
+    m_itemOfNode.assign(m_drawing->loaded->graph.nodes.size(), -1);
     m_itemOfBlock.assign(m_drawing->grouping ? m_drawing->grouping->blocks.size() : 0, -1);
-    std::unordered_map<std::string_view, int> byId;
-    byId.reserve(layout.nodes.size());
-    m_items.reserve(layout.nodes.size());
-    const render::NodeStyle stub = render::stubStyle();
-    for (std::size_t i = 0; i < layout.nodes.size(); ++i) {
-        const render::Layout::NodeBox& box = layout.nodes[i];
-        const QRectF rect(box.x - box.w / 2, box.y - box.h / 2, box.w, box.h);
-        const int block = i < m_drawing->boxBlock.size() ? m_drawing->boxBlock[i] : -1;
-        NodeItem* item = nullptr;
-        if (block >= 0) {
-            const render::Block& b = m_drawing->grouping->blocks[static_cast<std::size_t>(block)];
-            QString title = QString::fromStdString(b.title);
-            if (title.size() > 48)  // as graph_drawing.cpp cut it for the layout
-                title = title.left(45) + QStringLiteral("...");
-            item = new NodeItem(static_cast<int>(i), NodeItem::Kind::Block, rect,
-                                QStringList{title} + QString::fromStdString(b.summary).split(QLatin1Char('\n')), QColor(0xe8, 0xe8, 0xf0),
-                                QColor(0x70, 0x70, 0xa0), false);
-            item->block = block;
-            item->setToolTip(QStringLiteral("%1\n%2\nnodes %3 … %4\nDouble-click to open")
-                                 .arg(QString::fromStdString(b.title), QString::fromStdString(b.summary),
-                                      QString::fromStdString(g.nodes[static_cast<std::size_t>(b.first)].name),
-                                      QString::fromStdString(g.nodes[static_cast<std::size_t>(b.last)].name)));
-            m_itemOfBlock[static_cast<std::size_t>(block)] = static_cast<int>(i);
-        } else if (box.stub) {
-            QString label;
-            if (!box.merged.empty())
-                label = QStringLiteral("%1 inputs").arg(box.merged.size());
-            else if (box.node >= 0)
-                label = QString::fromStdString(g.nodes[static_cast<std::size_t>(box.node)].name);
-            else
-                label = stubLabelOfBlock(box.id);
-            item = new NodeItem(static_cast<int>(i), NodeItem::Kind::Stub, rect, {label}, color(stub.fill), color(stub.border),
-                                stub.shape == "ellipse");
-            item->node = box.node;
-            if (box.node >= 0)
-                item->setToolTip(QStringLiteral("%1 (drawn here, next to its far user)").arg(label));
-        } else if (box.node >= 0) {
-            const graph::Node& n = g.nodes[static_cast<std::size_t>(box.node)];
-            const render::NodeStyle style = render::nodeStyle(render::classifyNode(n));
-            QStringList lines{QString::fromStdString(n.name)};
-            const auto collective = collectives.find(box.node);
-            if (const std::string op = render::opLine(g, n); !op.empty())  // a collective: marked as one in its label
-                lines << (collective != collectives.end() ? QStringLiteral("⇄ ") : QString()) + QString::fromStdString(op);
-            if (n.meta && n.meta->kind != graph::ValueMeta::Kind::None)
-                lines << QString::fromStdString(graph::formatAnnotation(*n.meta));
-            item = new NodeItem(static_cast<int>(i), NodeItem::Kind::Node, rect, lines, color(style.fill), color(style.border),
-                                style.shape == "ellipse" || style.shape == "oval");
-            item->node = box.node;
-            QString tip = lines.join(QLatin1Char('\n'));
-            if (collective != collectives.end())
-                tip += QStringLiteral("\ncollective (with the other ranks): ") + collective->second;
-            if (n.stack >= 0 && static_cast<std::size_t>(n.stack) < g.stacks.size()) {
-                const graph::StackFrame& f = g.stacks[static_cast<std::size_t>(n.stack)];
-                tip += QStringLiteral("\n") + QString::fromStdString(f.file.empty() ? f.raw : f.file + ":" + std::to_string(f.line));
-                if (!f.code.empty())
-                    tip += QStringLiteral("\n") + QString::fromStdString(f.code);
-            }
-            item->setToolTip(tip);
-            m_itemOfNode[static_cast<std::size_t>(box.node)] = static_cast<int>(i);
-        } else {
-            item = new NodeItem(static_cast<int>(i), NodeItem::Kind::Node, rect, {QString::fromStdString(box.id)},
-                                Qt::white, Qt::gray, false);
-        }
+    m_items.reserve(m_spec->items.size());
+    m_edges.reserve(m_spec->edges.size());
+    setSceneRect(m_spec->sceneRect);
+    if (m_spec->items.size() + m_spec->edges.size() <= m_syncLimit) {
+        buildSlice(-1);
+        finishBuild();
+        return;
+    }
+    // Thousands of items: made in slices of at most m_sliceMs between events, so the window never stalls long.
+    m_building = true;
+    buildNextSlice(m_generation);
+}
+
+void GraphScene::buildNextSlice(quint64 generation)
+{
+    if (generation != m_generation || !m_building)
+        return;
+    if (!buildSlice(m_sliceMs)) {
+        QTimer::singleShot(0, this, [this, generation] { buildNextSlice(generation); });
+        return;
+    }
+    m_building = false;
+    finishBuild();
+}
+
+bool GraphScene::buildSlice(int budgetMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const auto outOfTime = [&](std::size_t k) { return budgetMs >= 0 && k % 16 == 15 && clock.elapsed() >= budgetMs; };
+    for (std::size_t k = 0; m_nextItem < m_spec->items.size(); ++k) {
+        if (outOfTime(k))
+            return false;
+        const ItemSpec& spec = m_spec->items[m_nextItem];
+        const int i = static_cast<int>(m_nextItem++);
+        auto* item = new NodeItem(i, itemKind(spec.kind), spec.rect, spec.lines, spec.fill, spec.border, spec.ellipse);
+        item->node = spec.node;
+        item->block = spec.block;
+        if (!spec.tooltip.isEmpty())
+            item->setToolTip(spec.tooltip);
+        if (spec.block >= 0)
+            m_itemOfBlock[static_cast<std::size_t>(spec.block)] = i;
+        else if (spec.kind == ItemSpec::Kind::Node && spec.node >= 0)
+            m_itemOfNode[static_cast<std::size_t>(spec.node)] = i;
         addItem(item);
         m_items.push_back(item);
-        byId.emplace(box.id, static_cast<int>(i));
     }
-    m_edges.reserve(layout.edges.size());
-    for (const render::Layout::EdgePath& e : layout.edges) {
-        if (e.points.empty())
-            continue;
-        QPainterPath path(QPointF(e.points[0].x, e.points[0].y));
-        for (std::size_t k = 1; k + 2 < e.points.size(); k += 3)
-            path.cubicTo(QPointF(e.points[k].x, e.points[k].y), QPointF(e.points[k + 1].x, e.points[k + 1].y),
-                         QPointF(e.points[k + 2].x, e.points[k + 2].y));
-        QPolygonF arrow;
-        if (e.arrowTip)
-            arrow = arrowHead(path.currentPosition(), QPointF(e.arrowTip->x, e.arrowTip->y));
-        const auto from = byId.find(e.from);
-        const auto to = byId.find(e.to);
-        const bool dashed = from != byId.end() && m_items[static_cast<std::size_t>(from->second)]->kind() == NodeItem::Kind::Stub;
-        auto* edge = new EdgeItem(path, arrow, dashed);
+    for (std::size_t k = 0; m_nextEdge < m_spec->edges.size(); ++k) {
+        if (outOfTime(k))
+            return false;
+        const EdgeSpec& spec = m_spec->edges[m_nextEdge++];
+        auto* edge = new EdgeItem(spec.path, spec.arrow, spec.dashed);
         const int index = static_cast<int>(m_edges.size());
-        if (from != byId.end()) {
-            edge->from = from->second;
-            m_items[static_cast<std::size_t>(from->second)]->edges.push_back(index);
-        }
-        if (to != byId.end()) {
-            edge->to = to->second;
-            m_items[static_cast<std::size_t>(to->second)]->edges.push_back(index);
-        }
+        edge->from = spec.from;
+        edge->to = spec.to;
+        for (int end : {spec.from, spec.to})
+            if (end >= 0)
+                m_items[static_cast<std::size_t>(end)]->edges.push_back(index);
         addItem(edge);
         m_edges.push_back(edge);
     }
-    setSceneRect(QRectF(-20, -20, layout.width + 40, layout.height + 40));
+    return true;
+}
+
+void GraphScene::finishBuild()
+{
     setMarks(m_marks);
+    setSearchHits(m_hits);
+    Q_EMIT built();
 }
 
 NodeItem* GraphScene::itemForNode(int node) const
@@ -309,6 +247,8 @@ void GraphScene::applyFill()
 
 void GraphScene::setSearchHits(const std::vector<int>& nodes)
 {
+    if (&nodes != &m_hits)
+        m_hits = nodes;
     for (NodeItem* item : m_items)
         item->setSearchHit(false);
     for (int n : nodes)

@@ -3,7 +3,7 @@
 // per rank. A cell is that rank's replay of that graph: verdict, nodes passed / total and collectives run / called
 // ("pass 36/36 c1/1", as `fxray replay DIR` prints), its background the verdict's colour, its tooltip the first
 // problem and, where the job stopped, the rank's pending node. Plain data in, no work done here.
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

@@ -3,7 +3,7 @@
 // node, op, status, details (mismatches, the error, NaN origin), time and the actual output meta. Rows fill in
 // while the replay runs: setReport() starts from a skeleton of not-run rows, updateNodes() replaces the rows the
 // worker has sent so far.
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 #include <QAbstractTableModel>
 

@@ -2,7 +2,7 @@
 // The stages of one compile as a table (the Stages tab): stage, graph, nodes, status, max diff, verdict. Rows come
 // before the replays (setStages) and fill in as each stage's result arrives (setResult); the first divergent stage
 // is highlighted, the reference stage marked.
-#include "replay/stage_compare.h"
+#include "replay/api/stage_compare.h"
 
 #include <QAbstractTableModel>
 

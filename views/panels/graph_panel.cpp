@@ -1,6 +1,6 @@
 #include "views/panels/graph_panel.h"
 
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
 
@@ -135,6 +135,7 @@ GraphPanel::GraphPanel(QWidget* parent)
         Q_EMIT nodeSelected(node);
     });
     connect(m_scene, &GraphScene::blockActivated, this, &GraphPanel::expandBlock);
+    connect(m_scene, &GraphScene::built, this, &GraphPanel::onSceneBuilt);
     connect(m_scene, &GraphScene::blockSelected, this, [this](int block) {
         if (m_tree && m_grouping && block >= 0 && static_cast<std::size_t>(block) < m_grouping->blocks.size())
             setFocusScope(m_grouping->blocks[static_cast<std::size_t>(block)].scope);
@@ -155,6 +156,8 @@ void GraphPanel::clear(const QString& message)
     m_graph.reset();
     m_grouping.reset();
     m_tree.reset();
+    m_treePending = false;
+    m_firstDrawing = true;
     m_focusScope = 0;
     m_scene->clearDrawing();
     updateBreadcrumb();
@@ -175,34 +178,33 @@ void GraphPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph)
     if (!m_graph)
         return;
     const std::size_t count = m_graph->graph.nodes.size();
-    if (count > kScopesAboveNodes && m_graph->modules.hasModules()) {
-        auto tree = std::make_shared<render::ScopeTree>(render::buildScopeTree(m_graph->graph, m_graph->modules));
-        if (tree->useful())
-            m_tree = std::move(tree);
-    }
-    Q_EMIT scopeTreeChanged();
     m_refit = true;
-    if (m_tree) {
-        m_scopeView = render::initialView(*m_tree, kMaxScopeBoxes);
-        applyScopeView(-1);
-        applySearch(false);
-        return;
-    }
-    if (count > kGroupAboveNodes)
-        m_grouping = std::make_shared<render::Grouping>(render::groupIntoBlocks(m_graph->graph, kMaxBlocks));
-    m_expanded.assign(m_grouping ? m_grouping->blocks.size() : 0, false);
-    requestLayout();
+    // The scope tree (a second of work for 100k nodes), its first view and the statement blocks are made in the
+    // layout job, off the GUI thread; the tree is known when the first drawing arrives.
+    DrawingRequest request;
+    request.scopes = count > kScopesAboveNodes && m_graph->modules.hasModules();
+    request.groupBlocks = count > kGroupAboveNodes;
+    request.maxScopeBoxes = kMaxScopeBoxes;
+    m_treePending = request.scopes;
+    if (!m_treePending)
+        Q_EMIT scopeTreeChanged();
+    requestLayout(std::move(request));
     applySearch(false);
 }
 
 void GraphPanel::requestLayout()
 {
-    if (!m_graph)
-        return;
     DrawingRequest request;
-    request.loaded = m_graph;
     request.grouping = m_grouping;
     request.expanded = m_expanded;
+    requestLayout(std::move(request));
+}
+
+void GraphPanel::requestLayout(DrawingRequest request)
+{
+    if (!m_graph)
+        return;
+    request.loaded = m_graph;
     request.layoutProgram = m_layoutProgram;
     m_running = true;
     m_error.clear();
@@ -224,25 +226,55 @@ void GraphPanel::onLayoutDone(GraphDrawing result)
         updateStatus();
         return;
     }
+    if (m_treePending) {
+        // The graph's first drawing: whether it has a scope tree is known from here on.
+        m_treePending = false;
+        m_tree = result.tree;
+        if (m_tree)
+            m_scopeView = result.view;
+        Q_EMIT scopeTreeChanged();
+        updateBreadcrumb();
+    }
+    // What is drawn from here on (kept on a failed layout, which leaves the old drawing on screen, unless none was).
+    if (result.error.isEmpty() || !m_grouping) {
+        m_grouping = result.grouping;
+        m_expanded = result.expanded;
+    }
+    m_builtFirst = m_firstDrawing;
+    m_firstDrawing = false;
     if (!result.error.isEmpty()) {
         m_error = result.error;
         updateStatus();
         Q_EMIT layoutFailed(result.error);
         return;
     }
-    const QPointF keepCenter = m_view->mapToScene(m_view->viewport()->rect().center());
-    m_scene->setDrawing(std::make_shared<const GraphDrawing>(std::move(result)));
+    m_keepCenter = m_view->mapToScene(m_view->viewport()->rect().center());
     m_scene->setMarks(m_marks);
     m_scene->setSearchHits(m_hits);
+    // Its items are made at once for small drawings (built() comes before setDrawing returns), else in slices.
+    m_scene->setDrawing(std::make_shared<const GraphDrawing>(std::move(result)));
+    updateStatus();
+}
+
+void GraphPanel::onSceneBuilt()
+{
     if (m_refit) {
         m_view->fitAll();
         m_refit = false;
     } else {
-        m_view->centerOn(keepCenter);
+        m_view->centerOn(m_keepCenter);
         m_view->overview()->refit();
     }
     const int select = m_pendingSelect >= 0 ? m_pendingSelect : m_selected;
     m_pendingSelect = -1;
+    if (m_builtFirst && select >= 0 && m_grouping && static_cast<std::size_t>(select) < m_grouping->blockOf.size() &&
+        m_grouping->blockOf[static_cast<std::size_t>(select)] >= 0) {
+        // Selected before the graph's blocks were known: now its block can be opened (another layout).
+        updateStatus();
+        Q_EMIT drawingReady();
+        selectNode(select);
+        return;
+    }
     if (select >= 0) {
         m_scene->selectNode(select);
         if (m_scene->itemForNode(select))
@@ -279,8 +311,8 @@ void GraphPanel::selectNode(int node)
             return;
         }
     }
-    if (m_running) {
-        m_pendingSelect = node;  // the layout on its way will select it
+    if (m_running || m_scene->isBuilding()) {
+        m_pendingSelect = node;  // the layout on its way (or the items being made) will select it
         return;
     }
     m_scene->selectNode(node);
@@ -304,13 +336,17 @@ void GraphPanel::expandBlock(int block)
 {
     if (m_tree && m_grouping && block >= 0 && static_cast<std::size_t>(block) < m_grouping->blocks.size()) {
         const render::Block& b = m_grouping->blocks[static_cast<std::size_t>(block)];
-        if (b.fold >= 0)
-            m_scopeView.foldOpen[static_cast<std::size_t>(b.fold)] = 1;
+        if (b.restCount > 0)
+            render::showMoreOf(*m_tree, m_scopeView, b);
+        else if (b.fold >= 0)
+            render::openFold(*m_tree, m_scopeView, b.fold);
         else if (b.direct)
             m_scopeView.directOpen[static_cast<std::size_t>(b.scope)] = 1;
         else if (b.scope >= 0)
             m_scopeView.scopeOpen[static_cast<std::size_t>(b.scope)] = 1;
-        setFocusScope(b.fold >= 0 ? m_tree->folds[static_cast<std::size_t>(b.fold)].parent : b.scope);
+        setFocusScope(b.fold >= 0 ? m_tree->folds[static_cast<std::size_t>(b.fold)].parent
+                      : b.restCount > 0 ? m_tree->scopes[static_cast<std::size_t>(b.scope)].parent
+                                        : b.scope);
         applyScopeView(b.nodes.empty() ? -1 : b.nodes.front());
         return;
     }
@@ -325,10 +361,12 @@ void GraphPanel::applyScopeView(int centerNode)
 {
     if (!m_tree || !m_graph)
         return;
-    m_grouping = std::make_shared<render::Grouping>(render::groupingForView(m_graph->graph, *m_tree, m_scopeView));
-    m_expanded.assign(m_grouping->blocks.size(), false);
+    // What the view draws (render::groupingForView) is worked out in the layout job.
+    DrawingRequest request;
+    request.tree = m_tree;
+    request.view = m_scopeView;
     m_pendingCenter = centerNode;
-    requestLayout();
+    requestLayout(std::move(request));
     updateBreadcrumb();
 }
 
@@ -423,9 +461,7 @@ void GraphPanel::collapseAll()
 void GraphPanel::expandAll()
 {
     if (m_tree) {
-        std::fill(m_scopeView.scopeOpen.begin(), m_scopeView.scopeOpen.end(), 1);
-        std::fill(m_scopeView.foldOpen.begin(), m_scopeView.foldOpen.end(), 1);
-        std::fill(m_scopeView.directOpen.begin(), m_scopeView.directOpen.end(), 1);
+        render::openEverything(m_scopeView);
         m_refit = true;
         applyScopeView(-1);
         return;
@@ -489,6 +525,11 @@ void GraphPanel::stepSearch(int step)
     Q_EMIT nodeSelected(node);
 }
 
+bool GraphPanel::isLayingOut() const
+{
+    return m_running || m_scene->isBuilding();
+}
+
 QString GraphPanel::statusText() const
 {
     return m_status->text();
@@ -510,7 +551,8 @@ void GraphPanel::updateStatus()
         return;
     }
     if (m_running) {
-        m_status->setText(tr("laying out %1 nodes …").arg(m_graph->graph.nodes.size()));
+        m_status->setText(m_treePending ? tr("finding the module scopes of %1 nodes and laying them out …").arg(m_graph->graph.nodes.size())
+                                        : tr("laying out %1 nodes …").arg(m_graph->graph.nodes.size()));
         return;
     }
     const auto& d = m_scene->drawing();

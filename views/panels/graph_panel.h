@@ -48,7 +48,10 @@ public:
 
     // Module hierarchy (render/scope_tree.h): graphs whose nodes know their modules open as a tree of module scopes
     // (null otherwise). Reveal shows a scope as one box (opening what holds it); open shows what is inside.
+    // Known from the graph's first drawing on (built in the layout job): until then null, and scopeTreePending().
     const render::ScopeTree* scopeTree() const { return m_tree.get(); }
+    const std::shared_ptr<const render::ScopeTree>& sharedScopeTree() const { return m_tree; }
+    bool scopeTreePending() const { return m_treePending; }
     const render::ScopeView& scopeView() const { return m_scopeView; }
     void revealScope(int scope);
     void openScope(int scope);
@@ -63,7 +66,7 @@ public:
     void findPrevious();
     const std::vector<int>& searchHits() const { return m_hits; }
 
-    bool isLayingOut() const { return m_running; }
+    bool isLayingOut() const;  // a layout running, or its items still being made
     GraphScene* scene() const { return m_scene; }
     GraphView* view() const { return m_view; }
     QString statusText() const;
@@ -72,13 +75,15 @@ public:
 Q_SIGNALS:
     void nodeSelected(int node);
     void drawingReady();               // a new layout is on screen
-    void scopeTreeChanged();           // a new graph: its scope tree (or none)
+    void scopeTreeChanged();           // a new graph's scope tree (or none) is known: once per graph
     void focusScopeChanged(int scope); // the scope the breadcrumb shows (selected node's or box's)
     void layoutFailed(const QString& message);
 
 private:
-    void requestLayout();
+    void requestLayout();                        // m_grouping as m_expanded says
+    void requestLayout(DrawingRequest request);  // runs it in the job tracker for m_graph
     void onLayoutDone(GraphDrawing result);
+    void onSceneBuilt();  // the new drawing's items are all made: fit, select, drawingReady
     void updateStatus();
     void applySearch(bool select);
     void stepSearch(int step);  // +1 next, -1 previous, wrapping
@@ -100,6 +105,10 @@ private:
     int m_pendingSelect = -1;       // select once the layout that expands its block arrives
     int m_pendingCenter = -1;       // centre on this node's item (or its box) once the next layout arrives
     std::shared_ptr<const render::ScopeTree> m_tree;
+    bool m_treePending = false;     // the first layout job builds the tree: not known yet
+    bool m_firstDrawing = true;     // no drawing of this graph has arrived yet
+    bool m_builtFirst = false;      // the drawing being built is the graph's first
+    QPointF m_keepCenter;           // the view's centre before the new drawing (kept when not refitting)
     render::ScopeView m_scopeView;
     int m_focusScope = 0;
     QLabel* m_breadcrumb = nullptr;

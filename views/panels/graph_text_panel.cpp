@@ -1,8 +1,7 @@
 #include "views/panels/graph_text_panel.h"
 
-#include "graph/fx_parser.h"
 #include "graph/printer.h"
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/graph/graph_items.h"
 #include "views/panels/graph_panel.h"
 #include "views/panels/python_highlighter.h"
@@ -17,8 +16,8 @@
 #include <QTextDocument>
 #include <QThread>
 #include <QVBoxLayout>
+#include <QTextOption>
 
-#include <unordered_map>
 
 namespace fxray::views {
 
@@ -92,9 +91,10 @@ void GraphTextPanel::showGraph(std::shared_ptr<const io::LoadedGraph> shared)
     m_selected = -1;
     m_problemLines.clear();
     m_problemColors.clear();
-    m_names.clear();
-    for (const graph::Node& n : g.nodes)
-        m_names.push_back(n.name);
+    m_graph = shared;  // its node names (copying 100k of them cost the GUI thread ~30 ms)
+    // The editor lays out every line again whenever its width changes: a long text gets its vertical scroll bar
+    // before it arrives (100k lines: ~0.1 s per relayout).
+    m_text->setVerticalScrollBarPolicy(g.nodes.size() <= kAsyncAboveNodes ? Qt::ScrollBarAsNeeded : Qt::ScrollBarAlwaysOn);
     if (g.nodes.size() <= kAsyncAboveNodes) {
         setCode(prepareCode(*shared));
         return;
@@ -117,21 +117,10 @@ GraphTextPanel::PreparedCode GraphTextPanel::prepareCode(const io::LoadedGraph& 
 {
     const graph::Graph& g = loaded.graph;
     PreparedCode out;
-    const std::string text = graph::printReadable(g);
-    // Which line defines which node: parse the printed text again (parse(print(g)) == g is a tested invariant of
-    // the printer), so the map is exact without the printer having to count lines.
-    out.lineOfNode.assign(g.nodes.size(), 0);
-    try {
-        const graph::ParsedModule parsed = graph::parseFxModule(text, {"<printed>", 1});
-        std::unordered_map<std::string, int> byName;
-        for (std::size_t i = 0; i < g.nodes.size(); ++i)
-            byName.emplace(g.nodes[i].name, static_cast<int>(i));
-        for (const graph::Node& n : parsed.graph.nodes)
-            if (const auto it = byName.find(n.name); it != byName.end())
-                out.lineOfNode[static_cast<std::size_t>(it->second)] = n.line;
-    } catch (const std::exception&) {
-        // No line map: sync from code to graph then works by name only.
-    }
+    // Which line defines which node: the printer counts them (tests/core/test_fx_parser checks that this is
+    // what parsing the printed text again says). Thousands of inputs go one per line: the editor shapes a line
+    // whole each time it is drawn (20,000 inputs on one line: 0.6 s per paint).
+    const std::string text = graph::printReadableWithLines(g, out.lineOfNode, kWrapSignatureAbove);
     const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 2;
     out.nodeOfLine.assign(static_cast<std::size_t>(lines), -1);
     for (std::size_t i = 0; i < out.lineOfNode.size(); ++i) {
@@ -148,7 +137,15 @@ GraphTextPanel::PreparedCode GraphTextPanel::prepareCode(const io::LoadedGraph& 
         document->setDocumentLayout(new QPlainTextDocumentLayout(document));
         document->setDefaultFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         document->setUndoRedoEnabled(false);
+        // The editor's own option (no wrapping), set here: changing it there re-lays out every line.
+        QTextOption option = document->defaultTextOption();
+        option.setWrapMode(QTextOption::NoWrap);
+        document->setDefaultTextOption(option);
         document->setPlainText(out.text);
+        // Each line's QTextLayout is made on its first use: here rather than in the editor's relayout of every line
+        // when the document is handed to it (for 100k lines a few hundred ms of the GUI thread).
+        for (QTextBlock block = document->begin(); block.isValid(); block = block.next())
+            block.layout();
         document->moveToThread(qApp->thread());
         out.document = std::make_shared<PreparedCode::OwnedDocument>();
         out.document->document = document;
@@ -160,18 +157,21 @@ void GraphTextPanel::setCode(PreparedCode code)
 {
     m_lineOfNode = std::move(code.lineOfNode);
     m_nodeOfLine = std::move(code.nodeOfLine);
-    m_highlighter->setLazy(m_lineOfNode.size() > kAsyncAboveNodes);
+    const bool lazy = m_lineOfNode.size() > kAsyncAboveNodes;
+    m_highlighter->setLazy(lazy);
     m_moving = true;
+    // Lazy highlighting colours visible lines itself: the highlighter stays off such documents (see its header).
+    m_highlighter->setDocument(nullptr);  // setDocument below repaints: no highlighting of the old document then
     if (QTextDocument* document = code.document ? code.document->take() : nullptr) {
-        // Built on the pool thread and handed to this one: swapping documents costs no per-line work here.
+        // Built on the pool thread and handed to this one.
         // Parented to the editor, the document is the editor's: the next setDocument deletes it.
         document->setParent(m_text);
-        m_highlighter->setDocument(nullptr);  // setDocument below repaints: no highlighting of the old document then
         m_text->setDocument(document);
-        m_highlighter->setDocument(m_text->document());
     } else {
         m_text->setPlainText(code.text);
     }
+    if (!lazy)
+        m_highlighter->setDocument(m_text->document());
     m_moving = false;
     m_highlighter->highlightVisible(m_text);
     if (m_selected >= 0)
@@ -182,7 +182,7 @@ void GraphTextPanel::setCode(PreparedCode code)
 
 bool GraphTextPanel::isPreparing() const
 {
-    return !m_names.empty() && m_lineOfNode.empty();
+    return m_graph && !m_graph->graph.nodes.empty() && m_lineOfNode.empty();
 }
 
 int GraphTextPanel::lineOfNode(int node) const
@@ -198,7 +198,7 @@ void GraphTextPanel::selectNode(int node)
         m_moving = true;
         QTextCursor cursor(m_text->document()->findBlockByNumber(line - 1));
         // On the def line, put the cursor on the placeholder's own name.
-        const QString name = QString::fromStdString(m_names[static_cast<std::size_t>(node)]);
+        const QString name = QString::fromStdString(m_graph->graph.nodes[static_cast<std::size_t>(node)].name);
         const QString lineText = cursor.block().text();
         const auto match = QRegularExpression(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(name))).match(lineText);
         if (match.hasMatch())
@@ -212,15 +212,15 @@ void GraphTextPanel::selectNode(int node)
 
 void GraphTextPanel::onCursorMoved()
 {
-    if (m_moving || m_names.empty())
+    if (m_moving || !m_graph)
         return;
     QTextCursor cursor = m_text->textCursor();
     cursor.select(QTextCursor::WordUnderCursor);
     const std::string word = cursor.selectedText().toStdString();
     int node = -1;
     if (!word.empty())
-        for (std::size_t i = 0; i < m_names.size(); ++i)
-            if (m_names[i] == word) {
+        for (std::size_t i = 0; i < m_graph->graph.nodes.size(); ++i)
+            if (m_graph->graph.nodes[i].name == word) {
                 node = static_cast<int>(i);
                 break;
             }
@@ -281,11 +281,12 @@ void GraphTextPanel::showMessage(const QString& title, const QString& body)
     m_details->setToolTip({});
     m_lineOfNode.clear();
     m_nodeOfLine.clear();
-    m_names.clear();
+    m_graph.reset();
     m_selected = -1;
     m_problemLines.clear();
     m_problemColors.clear();
     m_moving = true;
+    m_text->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_text->setPlainText(body);
     m_moving = false;
     m_text->setExtraSelections({});

@@ -33,6 +33,8 @@ public:
     void showGraph(std::shared_ptr<const io::LoadedGraph> loaded);
     bool isPreparing() const;
     static constexpr std::size_t kAsyncAboveNodes = 1500;
+    // A signature longer than this many characters is shown one parameter per line.
+    static constexpr std::size_t kWrapSignatureAbove = 10000;
     // A title line and a body text instead of a graph (loading, load error, nothing selected).
     void showMessage(const QString& title, const QString& body);
 
@@ -73,7 +75,7 @@ private:
     QPlainTextEdit* m_text = nullptr;
     std::vector<int> m_lineOfNode;  // per node, 1-based
     std::vector<int> m_nodeOfLine;  // per line (1-based index), the node it defines or -1
-    std::vector<std::string> m_names;
+    std::shared_ptr<const io::LoadedGraph> m_graph;  // the graph shown (null: a message)
     std::vector<int> m_problemLines;  // lines of nodes with replay findings, and their colour
     std::vector<QColor> m_problemColors;
     int m_selected = -1;

@@ -39,7 +39,6 @@ private:
 
     std::shared_ptr<const io::LoadedGraph> m_graph;
     std::shared_ptr<const replay::ReplayReport> m_report;
-    std::vector<std::vector<int>> m_users;
     int m_node = -1;
     QTextBrowser* m_browser = nullptr;
 };

@@ -3,6 +3,7 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QTextBlock>
+#include <QTextDocument>
 
 #include <algorithm>
 
@@ -30,12 +31,18 @@ void PythonHighlighter::setLazy(bool lazy)
 {
     m_lazy = lazy;
     m_done.clear();
+    m_lazyDocument = nullptr;
 }
 
 void PythonHighlighter::highlightVisible(QPlainTextEdit* editor)
 {
-    if (!m_lazy || document() != editor->document())
+    if (!m_lazy)
         return;
+    QTextDocument* doc = editor->document();
+    if (doc != m_lazyDocument) {
+        m_done.clear();
+        m_lazyDocument = doc;
+    }
     const int rows = editor->viewport()->height() / std::max(1, editor->fontMetrics().height()) + 2;
     QTextBlock block = editor->cursorForPosition(QPoint(0, 0)).block();  // the first visible one
     for (int k = 0; k < rows && block.isValid(); ++k, block = block.next()) {
@@ -45,32 +52,50 @@ void PythonHighlighter::highlightVisible(QPlainTextEdit* editor)
         if (m_done[n])
             continue;
         m_done[n] = 1;
-        // The block state is never set, so rehighlighting one block does not cascade to the next ones.
-        m_forced = true;
-        rehighlightBlock(block);
-        m_forced = false;
+        // As QSyntaxHighlighter applies its formats: on the block's layout, then that block marked for relayout.
+        block.layout()->setFormats(formatsOf(block.text()));
+        doc->markContentsDirty(block.position(), block.length());
     }
 }
 
-void PythonHighlighter::highlightBlock(const QString& text)
+namespace {
+
+enum Style { Number, Keyword, Target, String, Comment, Source, Styles };
+
+const QTextCharFormat& styleFormat(int style)
 {
-    if (m_lazy && !m_forced)
-        return;
-    // Colours readable on light and dark palettes alike.
+    static const QTextCharFormat formats[Styles] = {
+        // Colours readable on light and dark palettes alike.
+        charFormat(QColor(0x0b, 0x7a, 0x8c)),
+        charFormat(QColor(0x7b, 0x3f, 0xb0), true),
+        charFormat(QColor(0x1f, 0x5f, 0xbf)),
+        charFormat(QColor(0x2e, 0x8b, 0x57)),
+        charFormat(QColor(0x80, 0x80, 0x80), false, true),
+        charFormat(QColor(0xa0, 0x60, 0x10), false, true),
+    };
+    return formats[style];
+}
+
+}  // namespace
+
+QList<QTextLayout::FormatRange> PythonHighlighter::formatsOf(const QString& text)
+{
     static const QRegularExpression keyword(QStringLiteral(R"(\b(def|class|return|None|True|False|self|import|from|if|else|for|in|and|or|not)\b)"));
     static const QRegularExpression target(QStringLiteral(R"(\btorch\.ops\.[\w.]+|\boperator\.\w+)"));
     static const QRegularExpression number(QStringLiteral(R"(\b-?\d+(\.\d+)?(e[-+]?\d+)?\b)"));
     static const QRegularExpression string(QStringLiteral(R"("[^"]*"|'[^']*')"));
-    const auto apply = [&](const QRegularExpression& re, const QTextCharFormat& f) {
+    // Per character its style; later rules win where they overlap, as successive setFormat calls would.
+    std::vector<signed char> style(static_cast<std::size_t>(text.size()), -1);
+    const auto apply = [&](const QRegularExpression& re, Style s) {
         for (auto it = re.globalMatch(text); it.hasNext();) {
             const auto m = it.next();
-            setFormat(static_cast<int>(m.capturedStart()), static_cast<int>(m.capturedLength()), f);
+            std::fill(style.begin() + m.capturedStart(), style.begin() + m.capturedEnd(), static_cast<signed char>(s));
         }
     };
-    apply(number, charFormat(QColor(0x0b, 0x7a, 0x8c)));
-    apply(keyword, charFormat(QColor(0x7b, 0x3f, 0xb0), true));
-    apply(target, charFormat(QColor(0x1f, 0x5f, 0xbf)));
-    apply(string, charFormat(QColor(0x2e, 0x8b, 0x57)));
+    apply(number, Number);
+    apply(keyword, Keyword);
+    apply(target, Target);
+    apply(string, String);
     // A comment runs to the end of the line, unless the '#' sits inside a string.
     int quote = 0;
     for (int i = 0; i < text.size(); ++i) {
@@ -78,12 +103,29 @@ void PythonHighlighter::highlightBlock(const QString& text)
         if (c == QLatin1Char('"') || c == QLatin1Char('\''))
             quote = quote == 0 ? c.unicode() : (quote == c.unicode() ? 0 : quote);
         else if (c == QLatin1Char('#') && quote == 0) {
-            const bool source = text.mid(i).startsWith(QStringLiteral("# File:"));
-            setFormat(i, static_cast<int>(text.size()) - i,
-                      source ? charFormat(QColor(0xa0, 0x60, 0x10), false, true) : charFormat(QColor(0x80, 0x80, 0x80), false, true));
+            const Style s = text.mid(i).startsWith(QStringLiteral("# File:")) ? Source : Comment;
+            std::fill(style.begin() + i, style.end(), static_cast<signed char>(s));
             break;
         }
     }
+    QList<QTextLayout::FormatRange> out;
+    for (int i = 0; i < text.size();) {
+        int j = i + 1;
+        while (j < text.size() && style[static_cast<std::size_t>(j)] == style[static_cast<std::size_t>(i)])
+            ++j;
+        if (style[static_cast<std::size_t>(i)] >= 0)
+            out.append({i, j - i, styleFormat(style[static_cast<std::size_t>(i)])});
+        i = j;
+    }
+    return out;
+}
+
+void PythonHighlighter::highlightBlock(const QString& text)
+{
+    if (m_lazy)
+        return;
+    for (const QTextLayout::FormatRange& r : formatsOf(text))
+        setFormat(r.start, r.length, r.format);
 }
 
 }  // namespace fxray::views

@@ -245,6 +245,7 @@ ReplayPanel::~ReplayPanel()
     // Nothing waits: the service kills the worker's replay and drops what the jobs would still say.
     m_service->discard(m_job);
     m_service->discard(m_probeJob);
+    m_jobs->discard(m_skeletonJob);
 }
 
 void ReplayPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph, const QString& address, const QString& title)
@@ -268,10 +269,21 @@ void ReplayPanel::setGraph(std::shared_ptr<const io::LoadedGraph> graph, const Q
     m_replaySeed->hide();
     m_reportTimer->stop();
     updateInputsChoice();
-    if (m_graph)
-        m_model->setReport(skeletonFor(*m_graph, options()));
-    else
+    m_jobs->discard(m_skeletonJob);
+    m_skeletonJob = 0;
+    if (!m_graph) {
         m_model->clear();
+    } else if (m_graph->graph.nodes.size() <= kSkeletonAsyncAbove) {
+        m_model->setReport(skeletonFor(*m_graph, options()));
+    } else {
+        m_model->clear();
+        m_skeletonJob = m_jobs->run(this, QStringLiteral("skeleton"),
+                                    [graph = m_graph, o = options()](const JobContext&) { return skeletonFor(*graph, o); },
+                                    [this](replay::ReplayReport skeleton) {
+                                        m_skeletonJob = 0;
+                                        m_model->setReport(std::move(skeleton));
+                                    });
+    }
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_status->clear();
@@ -414,6 +426,8 @@ void ReplayPanel::start()
         return;
     }
     m_cancelling = false;
+    m_jobs->discard(m_skeletonJob);  // the run's own skeleton below replaces it
+    m_skeletonJob = 0;
     m_stream = std::make_shared<detail::ReplayStream>();
     m_sweepLine.clear();
     m_sweeping = huntsFaults();

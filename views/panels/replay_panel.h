@@ -16,9 +16,10 @@
 // run that is superseded (setGraph, a new start) is replaced there, and its results are dropped. Node results
 // arrive coalesced: at most one update is queued to the GUI thread at a time, and reportChanged() is throttled.
 #include "io/graph_source.h"
-#include "replay/replay_types.h"
-#include "replay/seed_sweep.h"
+#include "replay/api/replay_types.h"
+#include "replay/api/seed_sweep.h"
 #include "views/services/job_context.h"
+#include "views/services/job_tracker.h"
 
 #include <QWidget>
 
@@ -124,6 +125,10 @@ private:
 
     std::shared_ptr<ReplayService> m_service;  // first: m_program is initialised from it
     std::shared_ptr<const io::LoadedGraph> m_graph;
+    // The not-run rows of a graph of more than kSkeletonAsyncAbove nodes are made on the job pool (100k rows: 0.15 s).
+    static constexpr std::size_t kSkeletonAsyncAbove = 5000;
+    std::shared_ptr<JobTracker> m_jobs = JobTracker::shared();
+    JobId m_skeletonJob = 0;
     QString m_address, m_title, m_program;
     QString m_probedProgram;  // the program whose CUDA devices were asked for (or are being asked)
     int m_cudaDevices = -1;   // as that program's worker reported them; -1: not known yet

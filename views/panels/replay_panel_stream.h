@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the Replay panel (replay_panel.cpp, replay_panel_sweep.cpp): the stream that carries node results and
 // progress from a job (on the replay service's lane) to the GUI thread.
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 #include "views/services/job_context.h"
 
 #include <memory>

@@ -2,7 +2,7 @@
 
 #include "base/error.h"
 #include "io/compile_stages.h"
-#include "replay/stage_compare.h"
+#include "replay/api/stage_compare.h"
 #include "views/models/stage_compare_model.h"
 #include "views/services/replay_service.h"
 #include "worker/replay_worker.h"

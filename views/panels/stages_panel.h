@@ -1,6 +1,6 @@
 #pragma once
 // The Stages tab: one compile's graphs (dynamo, AOT forward, inductor post-grad) replayed on the same inputs side
-// by side (replay/stage_compare.h), the first stage whose outputs diverge highlighted. Device and seed, Run /
+// by side (replay/api/stage_compare.h), the first stage whose outputs diverge highlighted. Device and seed, Run /
 // Cancel, progress over the stages' nodes; the stages replay in the device's `fxray worker`, through the GUI's
 // ReplayService (shared with the Replay and Minimize docks): a run that is replaced has its results dropped there. Clicking a stage asks
 // for its graph (openGraph), which the main window shows in the Graph tab.

@@ -6,7 +6,7 @@
 // stops a job but still delivers what it posts (a cancelled replay's partial report). Posts run on the GUI thread,
 // in order, and never after the job was superseded or its context object destroyed: panels need no generation
 // counters, and a job never calls into a deleted panel.
-#include "replay/replay_types.h"
+#include "replay/api/replay_types.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,0 +1,581 @@
+#include "replay/api/stage_compare.h"
+
+#include "base/error.h"
+#include "io/text_file.h"
+#include "replay/api/report_format.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+
+namespace fxray::replay {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::string number(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+// A scratch folder for the stages' outputs, removed when the compare ends.
+class ScratchDir {
+public:
+    ScratchDir()
+    {
+        std::random_device rd;
+        std::error_code ec;
+        for (int k = 0; k < 100 && m_path.empty(); ++k) {
+            fs::path p = fs::temp_directory_path(ec) / ("fxray-stages-" + std::to_string(rd()));
+            if (fs::create_directory(p, ec))
+                m_path = p;
+        }
+        if (m_path.empty())
+            throw Error("cannot create a scratch folder for the stages' outputs under " + fs::temp_directory_path(ec).string());
+    }
+    ~ScratchDir()
+    {
+        io::removeTree(m_path.string());  // not fs::remove_all: see text_file.h
+    }
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
+
+private:
+    fs::path m_path;
+};
+
+// The stage's status from its replay report, and the line that says why it is not clean.
+void classify(StageResult& s)
+{
+    const ReplayReport& r = s.report;
+    if (r.cancelled) {
+        s.status = "cancelled";
+        return;
+    }
+    if (!r.fatal.empty()) {
+        s.status = "failed";
+        s.detail = r.fatal;
+        return;
+    }
+    if (!r.unsupported.empty()) {
+        s.status = "unsupported";
+        s.detail = r.unsupported.front();
+        return;
+    }
+    for (const NodeResult& n : r.nodes)
+        if (n.status == NodeStatus::Error) {
+            s.status = "node errors";
+            s.detail = "node '" + n.name + "' (" + n.target + "): " + n.error;
+            return;
+        }
+    for (const NodeResult& n : r.nodes)
+        if (n.status == NodeStatus::Skipped || n.status == NodeStatus::NotRun) {
+            s.status = "node errors";
+            s.detail = "node '" + n.name + "' did not run: " + n.error;
+            return;
+        }
+    s.status = r.count(NodeStatus::Mismatch) > 0 ? "mismatches" : "clean";
+    if (s.status == "mismatches")
+        for (const NodeResult& n : r.nodes)
+            if (n.status == NodeStatus::Mismatch && !n.mismatches.empty()) {
+                const Mismatch& m = n.mismatches.front();
+                s.detail = "node '" + n.name + "': " + std::string(mismatchKindName(m.kind)) + " recorded " + m.expected +
+                           ", replayed " + m.actual;
+                break;
+            }
+}
+
+void summarizeComparisons(StageResult& s)
+{
+    s.comparisons = s.report.comparisons;
+    for (const OutputComparison& c : s.comparisons) {
+        if (!c.compared)
+            continue;
+        ++s.compared;
+        if (std::isfinite(c.maxAbs))
+            s.maxAbs = std::max(s.maxAbs, c.maxAbs);
+        if (std::isfinite(c.maxRel))
+            s.maxRel = std::max(s.maxRel, c.maxRel);
+        if (c.ok)
+            continue;
+        ++s.divergent;
+        if (s.firstDivergentOutput < 0) {
+            s.firstDivergentOutput = c.output;
+            s.divergence = "output " + std::to_string(c.output) + " (" + c.what + "): ";
+            if (c.mismatched > 0)
+                s.divergence += std::to_string(c.mismatched) + " element(s) beyond tolerance (" + toleranceText(c) + "), max abs " +
+                                number(c.maxAbs) + ", max rel " + number(c.maxRel);
+            if (!c.note.empty())
+                s.divergence += (c.mismatched > 0 ? "; " : "") + c.note;
+        }
+    }
+}
+
+// What the output_code stage takes from the post-grad stage: the graph the generated code was made from (same
+// placeholders and outputs), how it lines up with the AOT graph, and the inputs its replay wrote.
+struct PostGradRun {
+    const io::LoadedGraph* graph = nullptr;
+    graph::StageIoMap map;
+    std::string inputsFile;
+};
+
+void writeText(const std::string& path, const std::string& text)
+{
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    if (!f)
+        throw Error("cannot write", fileLocation(path));
+}
+
+// The generated code, run in a Python child on the post-grad stage's inputs; its outputs compared with the
+// reference stage's by a replay worker (the post-grad graph "replayed" with the child's outputs in place of its
+// own); when they diverge, the first kernel whose buffers differ (the child's kernel-by-kernel run) is named.
+void runOutputCodeStage(StageResult& s, const io::OutputCode& oc, const PostGradRun& pg, const std::string& aotAddress,
+                        const std::string& referenceFile, const ScratchDir& scratch, ReplayRunner& runner,
+                        const StageCompareOptions& options, CancelToken* cancel)
+{
+    if (!pg.graph) {
+        s.status = "unmappable";
+        s.detail = "no post-grad graph in this compile: the generated code's inputs and outputs are lined up through it";
+        return;
+    }
+    if (!pg.map.unmappable.empty()) {
+        s.status = "unmappable";
+        s.detail = pg.map.unmappable;
+        return;
+    }
+    if (referenceFile.empty()) {
+        s.detail = "no stage replayed: nothing to compare the generated code with";
+        return;
+    }
+    std::error_code ec;
+    if (!fs::exists(pg.inputsFile, ec)) {
+        s.status = "failed";
+        s.detail = "the post-grad stage wrote no inputs for the generated code (it did not get as far as running)";
+        return;
+    }
+    const std::string code = scratch.file("output_code.py"), graphFile = scratch.file("post_grad.py"),
+                      outputs = scratch.file("output_code_outputs.pt");
+    writeText(code, oc.text);
+    writeText(graphFile, oc.postGradText);
+    const std::string device = options.replay.device;
+    // The kernel search runs in the same child (one Python start: inductor probes the CPU's vector ISAs in each);
+    // its answer is read only when the outputs diverge.
+    const std::string kernelFile = scratch.file("kernel.json");
+    std::vector<std::string> args = {"run", "--code", code, "--inputs", pg.inputsFile, "--out", outputs, "--device", device};
+    if (!oc.postGradText.empty())
+        args.insert(args.end(), {"--graph", graphFile, "--localize", kernelFile});
+    const ChildAnswer run = runOutputCodeChild(options.outputCode, args, cancel);
+    if (!run.ok) {
+        s.status = run.error == "cancelled" ? "cancelled" : "failed";
+        s.detail = run.error;
+        return;
+    }
+    s.nodes = static_cast<int>(run.json.intOr("kernels", 0));
+    ReplayOptions o = options.replay;
+    o.chain = false;
+    o.inputs = ReplayOptions::Inputs::Random;
+    o.timing = false;
+    o.repeat = o.warmup = 0;
+    o.compareDevice.clear();
+    o.cudaGraph = false;
+    // The generated code draws from inductor's own seeds: outputs that depend on a random op are compared by rate.
+    o.rng = ReplayOptions::Rng::Natural;
+    o.stage = StageIo{aotAddress, pg.map.inputs, pg.map.outputs, "", referenceFile, "", outputs};
+    s.report = runner.run(*pg.graph, o, cancel, {});
+    classify(s);
+    if (s.replayed())
+        summarizeComparisons(s);
+    s.notes.push_back("ran the generated code of " + oc.origin + " (" + std::to_string(s.nodes) + " kernel calls) with " +
+                      findPython(options.outputCode));
+    if (s.verdict() != "diverge" || oc.postGradText.empty())
+        return;
+    try {
+        s.kernel = kernelFindingFromJson(json::parse(io::readTextFile(kernelFile)), oc);
+    } catch (const Error& e) {
+        KernelFinding k;
+        k.why = "the kernel-by-kernel run left no answer: " + std::string(e.what());
+        s.kernel = k;
+    }
+}
+
+}  // namespace
+
+std::string toleranceText(const OutputComparison& c)
+{
+    if (c.atol == 0 && c.rtol == 0)
+        return "exact";
+    std::string dtype = c.what.substr(0, c.what.find('['));
+    return dtype + ": atol " + number(c.atol) + " rtol " + number(c.rtol);
+}
+
+std::string StageResult::verdict() const
+{
+    if (status == "unmappable")
+        return "unmappable";
+    if (!replayed())
+        return status == "not run" || status == "cancelled" ? "not compared" : "failed";
+    if (reference)
+        return "reference";
+    if (divergent > 0)
+        return "diverge";
+    return compared > 0 || comparisons.empty() ? "agree" : "not compared";
+}
+
+StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runner, const StageCompareOptions& options,
+                                 CancelToken* cancel, const ProgressSink& progress, const StageSink& stageDone)
+{
+    const auto start = Clock::now();
+    StageCompareReport out;
+    out.address = cs.address;
+    out.compileId = cs.compileId;
+    out.device = options.replay.device;
+    out.seed = options.replay.seed;
+    for (const io::CompileStage& st : cs.stages) {
+        StageResult s;
+        s.stage = st.name;
+        s.record = st.entry.trace ? st.entry.trace->record : st.entry.title;
+        s.address = st.entry.address;
+        out.stages.push_back(std::move(s));
+    }
+    // The last stage, when the compile has generated code (older logs and other backends have none).
+    std::optional<io::OutputCode> outputCode;
+    std::string outputCodeError;
+    if (options.outputCode.enabled) {
+        try {
+            outputCode = options.outputCode.file.empty() ? io::outputCodeOf(cs) : io::outputCodeFile(cs, options.outputCode.file);
+        } catch (const Error& e) {
+            outputCodeError = e.what();
+        }
+    }
+    // Code generated for another kind of device (Triton for CUDA, C++ for the CPU) cannot run on this one.
+    if (outputCode) {
+        const std::string& t = outputCode->text;
+        const bool cudaCode = t.find("empty_strided_cuda(") != std::string::npos || t.find("async_compile.triton(") != std::string::npos;
+        const bool cudaRun = options.replay.device.rfind("cuda", 0) == 0;
+        if (cudaCode != cudaRun) {
+            out.notes.push_back(std::string("output_code left out: the generated code is for ") + (cudaCode ? "CUDA" : "the CPU") +
+                                ", the stages run on " + options.replay.device);
+            outputCode.reset();
+        }
+    }
+    if (outputCode || !outputCodeError.empty()) {
+        StageResult s;
+        s.stage = "output_code";
+        s.record = options.outputCode.file.empty() ? "inductor_output_code" : "output_code.py";
+        // The post-grad graph's address: the code computes its nodes (the GUI opens it when the stage is clicked);
+        // where the code itself came from is in the notes.
+        for (const io::CompileStage& st : cs.stages)
+            if (st.name == "post_grad")
+                s.address = st.entry.address;
+        if (!outputCodeError.empty()) {
+            s.status = "failed";
+            s.detail = outputCodeError;
+        }
+        out.stages.push_back(std::move(s));
+    }
+    auto finish = [&] {
+        out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return out;
+    };
+    // Every stage's graph, loaded here (plain C++) to line their inputs and outputs up.
+    std::vector<std::optional<io::LoadedGraph>> graphs(cs.stages.size());
+    for (std::size_t k = 0; k < cs.stages.size(); ++k) {
+        try {
+            graphs[k] = io::loadGraph(cs.stages[k].entry);
+            out.stages[k].nodes = static_cast<int>(graphs[k]->graph.nodes.size());
+        } catch (const Error& e) {
+            out.stages[k].status = "failed";
+            out.stages[k].detail = e.what();
+        }
+    }
+    if (cs.aotStage < 0 || !graphs[static_cast<std::size_t>(cs.aotStage)]) {
+        std::string have;
+        for (const io::CompileStage& st : cs.stages)
+            have += (have.empty() ? "" : ", ") + st.name;
+        out.reason = cs.aotStage < 0 ? "no AOT graph (aot_forward_graph, aot_inference_graph or aot_joint_graph) in this compile "
+                                       "(it logged: " + have + "): the stages' inputs cannot be lined up"
+                                     : "the AOT graph did not load: " + out.stages[static_cast<std::size_t>(cs.aotStage)].detail;
+        for (StageResult& s : out.stages)
+            if (s.status == "not run") {
+                s.status = "unmappable";
+                s.detail = out.reason;
+            }
+        return finish();
+    }
+    const io::LoadedGraph& aot = *graphs[static_cast<std::size_t>(cs.aotStage)];
+    const graph::Graph* dynamo = nullptr;
+    for (std::size_t k = 0; k < cs.stages.size(); ++k)
+        if (cs.stages[k].role == graph::StageRole::Dynamo && graphs[k])
+            dynamo = &graphs[k]->graph;
+    const int userOutputs = graph::userOutputCount(dynamo, aot.graph);
+    // Inputs the compile mutates are compared too, after the user outputs, as each stage leaves them.
+    const auto mutated = graph::mutatedInputs(aot.graph);
+    if (!mutated.empty()) {
+        std::string names;
+        for (std::size_t k = 0; k < mutated.size(); ++k) {
+            const int n = mutated[k].dynamoInput;
+            std::string name = "input " + std::to_string(n);
+            if (dynamo && n >= 0 && static_cast<std::size_t>(n) < dynamo->placeholders().size()) {
+                const graph::Node& p = dynamo->nodes[static_cast<std::size_t>(dynamo->placeholders()[static_cast<std::size_t>(n)])];
+                name = p.attr.empty() ? p.name : p.attr;
+            }
+            if (k < 6)
+                names += (k ? ", " : "") + std::to_string(userOutputs + static_cast<int>(k)) + " = " + name;
+        }
+        if (mutated.size() > 6)
+            names += ", ... (" + std::to_string(mutated.size()) + " in all)";
+        out.notes.push_back("outputs after the " + std::to_string(userOutputs) +
+                            " user output(s) are the inputs the compile mutates, as each stage leaves them: " + names);
+    }
+
+    std::unique_ptr<ScratchDir> scratch;
+    try {
+        scratch = std::make_unique<ScratchDir>();
+    } catch (const Error& e) {
+        out.reason = e.what();
+        return finish();
+    }
+    std::string referenceFile;
+    PostGradRun postGrad;
+    const std::size_t total = out.stages.size();
+    for (std::size_t k = 0; k < cs.stages.size(); ++k) {
+        StageResult& s = out.stages[k];
+        if (cancel && cancel->cancelled.load()) {
+            out.cancelled = true;
+            s.status = "cancelled";
+            continue;
+        }
+        if (!graphs[k])
+            continue;
+        const graph::StageIoMap map = graph::mapStage(graphs[k]->graph, cs.stages[k].role, aot.graph, userOutputs);
+        if (cs.stages[k].name == "post_grad" && outputCode)
+            postGrad = PostGradRun{&*graphs[k], map, scratch->file("inputs.pt")};
+        s.notes = map.notes;
+        s.notes.insert(s.notes.end(), map.inputNotes.begin(), map.inputNotes.end());
+        if (!map.unmappable.empty()) {
+            s.status = "unmappable";
+            s.detail = map.unmappable;
+        } else {
+            ReplayOptions o = options.replay;
+            o.chain = false;
+            o.inputs = ReplayOptions::Inputs::Random;
+            // Each stage calls dropout its own way (F.dropout, rand_like > p, inductor_random): only aligned draws
+            // make the same random call draw the same values at every stage (random_ops.h).
+            o.rng = ReplayOptions::Rng::Aligned;
+            o.stage = StageIo{aot.entry.address, map.inputs, map.outputs, "", referenceFile, "", ""};
+            if (referenceFile.empty())
+                o.stage->saveOutputs = scratch->file("stage" + std::to_string(k) + ".pkl");
+            if (postGrad.graph == &*graphs[k])
+                o.stage->saveInputs = postGrad.inputsFile;
+            auto nodeProgress = [&](std::size_t done, std::size_t all) {
+                if (progress && all > 0)
+                    progress(k * 1000 + done * 1000 / all, total * 1000);
+            };
+            const auto t0 = Clock::now();
+            s.report = runner.run(*graphs[k], o, cancel, nodeProgress);
+            s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            classify(s);
+            if (s.replayed() && referenceFile.empty()) {
+                std::error_code ec;
+                if (fs::exists(o.stage->saveOutputs, ec)) {
+                    referenceFile = o.stage->saveOutputs;
+                    s.reference = true;
+                    out.referenceStage = static_cast<int>(k);
+                }
+            } else if (s.replayed()) {
+                summarizeComparisons(s);
+            }
+            if (s.report.cancelled)
+                out.cancelled = true;
+        }
+        if (progress)
+            progress((k + 1) * 1000, total * 1000);
+        if (stageDone)
+            stageDone(k, s);
+    }
+    if (outputCode && outputCodeError.empty()) {
+        StageResult& s = out.stages.back();
+        if (cancel && cancel->cancelled.load()) {
+            out.cancelled = true;
+            s.status = "cancelled";
+        } else {
+            const auto t0 = Clock::now();
+            try {
+                runOutputCodeStage(s, *outputCode, postGrad, aot.entry.address, referenceFile, *scratch, runner, options, cancel);
+            } catch (const Error& e) {
+                s.status = "failed";
+                s.detail = e.what();
+            }
+            s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            out.cancelled = out.cancelled || s.status == "cancelled";
+        }
+        if (progress)
+            progress(total * 1000, total * 1000);
+        if (stageDone)
+            stageDone(out.stages.size() - 1, s);
+    }
+    // The verdict: the first stage (in pipeline order) whose outputs diverge from the reference's; otherwise a stage
+    // that could not be compared makes the compare fail; otherwise all agree.
+    int failed = -1, compared = 0;
+    for (std::size_t k = 0; k < out.stages.size(); ++k) {
+        const StageResult& s = out.stages[k];
+        const std::string v = s.verdict();
+        if (v == "diverge" && out.firstDivergentStage < 0) {
+            out.firstDivergentStage = static_cast<int>(k);
+            out.firstDivergentOutput = s.firstDivergentOutput;
+        }
+        if ((v == "failed" || v == "unmappable" || v == "not compared") && failed < 0)
+            failed = static_cast<int>(k);
+        compared += v == "agree" || v == "diverge" ? 1 : 0;
+    }
+    if (out.firstDivergentStage >= 0) {
+        const StageResult& s = out.stages[static_cast<std::size_t>(out.firstDivergentStage)];
+        out.verdict = "diverge";
+        out.reason = "stage " + s.stage + " diverges from " + out.stages[static_cast<std::size_t>(out.referenceStage)].stage +
+                     " at " + s.divergence;
+    } else if (out.cancelled) {
+        out.verdict = "failed";
+        out.reason = "cancelled";
+    } else if (failed >= 0) {
+        const StageResult& s = out.stages[static_cast<std::size_t>(failed)];
+        out.verdict = "failed";
+        out.reason = "stage " + s.stage + " " + (s.status == "unmappable" ? "cannot be lined up with the AOT graph" : s.status) +
+                     (s.detail.empty() ? "" : ": " + s.detail);
+    } else if (compared == 0) {
+        out.verdict = "failed";
+        out.reason = "fewer than two stages replayed: nothing to compare";
+    } else {
+        out.verdict = "agree";
+    }
+    if (userOutputs == 0)
+        out.notes.push_back("the compile has no user outputs: nothing to compare");
+    return finish();
+}
+
+json::Value stageCompareToJson(const StageCompareReport& r)
+{
+    json::Value j = json::Object{};
+    j["address"] = r.address;
+    j["compile"] = r.compileId;
+    j["device"] = r.device;
+    j["seed"] = r.seed;
+    j["verdict"] = r.verdict;
+    j["reason"] = r.reason;
+    j["reference_stage"] = r.referenceStage >= 0 ? json::Value(r.stages[static_cast<std::size_t>(r.referenceStage)].stage) : json::Value();
+    j["first_divergent_stage"] =
+        r.firstDivergentStage >= 0 ? json::Value(r.stages[static_cast<std::size_t>(r.firstDivergentStage)].stage) : json::Value();
+    j["first_divergent_output"] = r.firstDivergentOutput >= 0 ? json::Value(r.firstDivergentOutput) : json::Value();
+    const StageResult* divergent = r.firstDivergentStage >= 0 ? &r.stages[static_cast<std::size_t>(r.firstDivergentStage)] : nullptr;
+    j["first_divergent_kernel"] = divergent && divergent->kernel && divergent->kernel->found ? json::Value(divergent->kernel->kernel)
+                                                                                             : json::Value();
+    j["cancelled"] = r.cancelled;
+    j["seconds"] = r.seconds;
+    json::Value notes = json::Array{};
+    for (const auto& n : r.notes)
+        notes.push_back(n);
+    j["notes"] = std::move(notes);
+    json::Value stages = json::Array{};
+    for (const StageResult& s : r.stages) {
+        json::Value o = json::Object{};
+        o["stage"] = s.stage;
+        o["record"] = s.record;
+        o["address"] = s.address;
+        o["nodes"] = s.nodes;
+        o["status"] = s.status;
+        o["detail"] = s.detail;
+        o["verdict"] = s.verdict();
+        o["reference"] = s.reference;
+        o["compared"] = s.compared;
+        o["divergent"] = s.divergent;
+        o["max_abs"] = s.maxAbs;
+        o["max_rel"] = s.maxRel;
+        o["first_divergent_output"] = s.firstDivergentOutput >= 0 ? json::Value(s.firstDivergentOutput) : json::Value();
+        o["divergence"] = s.divergence;
+        o["seconds"] = s.seconds;
+        json::Value sn = json::Array{};
+        for (const auto& n : s.notes)
+            sn.push_back(n);
+        for (const auto& n : s.report.notes)
+            sn.push_back(n);
+        o["notes"] = std::move(sn);
+        json::Value comps = json::Array{};
+        for (const OutputComparison& c : s.comparisons)
+            comps.push_back(json::Object{{"output", c.output}, {"what", c.what}, {"compared", c.compared}, {"ok", c.ok},
+                                         {"max_abs", c.maxAbs}, {"max_rel", c.maxRel}, {"atol", c.atol}, {"rtol", c.rtol},
+                                         {"tolerance", toleranceText(c)}, {"mismatched", c.mismatched}, {"note", c.note}});
+        o["comparisons"] = std::move(comps);
+        if (s.kernel)
+            o["kernel"] = kernelFindingToJson(*s.kernel);
+        o["replay"] = json::Object{{"verdict", s.report.verdict()},
+                                   {"passed", s.report.count(NodeStatus::Passed)},
+                                   {"mismatch", s.report.count(NodeStatus::Mismatch)},
+                                   {"error", s.report.count(NodeStatus::Error)},
+                                   {"unsupported", s.report.count(NodeStatus::Unsupported)},
+                                   {"fatal", s.report.fatal}};
+        stages.push_back(std::move(o));
+    }
+    j["stages"] = std::move(stages);
+    return j;
+}
+
+std::string formatStageCompare(const StageCompareReport& r)
+{
+    std::ostringstream os;
+    os << r.address << " " << r.compileId << " on " << r.device << " (generated inputs, seed " << r.seed << "): " << r.verdict;
+    if (r.verdict == "diverge")
+        os << " at stage " << r.stages[static_cast<std::size_t>(r.firstDivergentStage)].stage << ", output " << r.firstDivergentOutput;
+    os << "\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "  %-14s %-26s %6s  %-12s %8s %10s %10s  %s\n", "stage", "graph", "nodes", "status", "compared",
+                  "max abs", "max rel", "verdict");
+    os << line;
+    for (const StageResult& s : r.stages) {
+        const bool shown = s.replayed() && !s.reference;
+        const std::string compared = shown ? std::to_string(s.compared) + "/" + std::to_string(s.comparisons.size()) : "-";
+        std::snprintf(line, sizeof line, "  %-14s %-26s %6d  %-12s %8s %10s %10s  %s\n", s.stage.c_str(), s.record.c_str(), s.nodes,
+                      s.status.c_str(), compared.c_str(), shown ? number(s.maxAbs).c_str() : "-",
+                      shown ? number(s.maxRel).c_str() : "-", s.verdict().c_str());
+        os << line;
+    }
+    // The tolerances used, once per dtype.
+    std::vector<std::string> tolerances;
+    for (const StageResult& s : r.stages)
+        for (const OutputComparison& c : s.comparisons)
+            if (c.compared) {
+                const std::string t = toleranceText(c);
+                if (std::find(tolerances.begin(), tolerances.end(), t) == tolerances.end())
+                    tolerances.push_back(t);
+            }
+    if (!tolerances.empty()) {
+        os << "  tolerance:";
+        for (std::size_t k = 0; k < tolerances.size(); ++k)
+            os << (k ? "; " : " ") << tolerances[k];
+        os << " (atol scaled by max(1, max |reference|); NaNs must sit in the same places)\n";
+    }
+    if (!r.reason.empty())
+        os << "  " << (r.verdict == "diverge" ? "first divergence: " : "why: ") << r.reason << "\n";
+    for (const StageResult& s : r.stages)
+        if (s.kernel)
+            os << "  " << s.stage << ": " << formatKernelFinding(*s.kernel) << "\n";
+    for (const StageResult& s : r.stages) {
+        if (!s.detail.empty() && s.status != "unmappable" && !(r.verdict == "failed" && r.reason.find(s.detail) != std::string::npos))
+            os << "  " << s.stage << ": " << s.detail << "\n";
+        for (const std::string& n : s.notes)
+            os << "  " << s.stage << ": " << n << "\n";
+    }
+    for (const std::string& n : r.notes)
+        os << "  note: " << n << "\n";
+    return os.str();
+}
+
+}  // namespace fxray::replay

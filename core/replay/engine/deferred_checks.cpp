@@ -1,0 +1,281 @@
+#include "replay/engine/deferred_checks.h"
+
+#include "replay/api/nonfinite_reach.h"
+#include "replay/values/torch_types.h"
+#include "replay/values/value_checks.h"
+
+#include <ATen/core/function_schema.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace fxray::replay::detail {
+namespace {
+
+bool hasNonFiniteLiteral(const graph::Arg& a)
+{
+    if (a.kind == graph::Arg::Kind::Float)
+        return !std::isfinite(a.f);
+    for (const graph::Arg& item : a.items)
+        if (hasNonFiniteLiteral(item))
+            return true;
+    return false;
+}
+
+// A literal inf/nan among the node's arguments: masked_fill(x, mask, -inf), scalar_tensor(-inf), full(..., nan).
+bool hasNonFiniteLiteral(const graph::Node& node)
+{
+    for (const graph::Arg& a : node.args)
+        if (hasNonFiniteLiteral(a))
+            return true;
+    for (const auto& kv : node.kwargs)
+        if (hasNonFiniteLiteral(kv.second))
+            return true;
+    return false;
+}
+
+constexpr const char* kBlamed = "--stop-on-first reads them back after every node and names the node";
+
+std::size_t rowsPerReadBack(std::size_t asked)
+{
+    if (asked > 0)
+        return asked;
+    if (const char* env = std::getenv("FXRAY_STATS_ROWS"))
+        if (const long v = std::strtol(env, nullptr, 10); v > 0)
+            return static_cast<std::size_t>(v);
+    return 4096;
+}
+
+bool isCudaError(const std::string& text)
+{
+    return text.find("CUDA error") != std::string::npos;
+}
+
+}  // namespace
+
+DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vector<NodePlan>& plans,
+                                         std::vector<NodeResult>& results, bool eachNode, std::size_t rows)
+    : m_graph(g), m_plans(plans), m_results(results), m_eachNode(eachNode), m_buffer(eachNode ? 64 : rowsPerReadBack(rows)),
+      m_nonFinite(g.nodes.size(), false), m_returnNonFinite(g.nodes.size())
+{
+}
+
+void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& t)
+{
+    NodeResult& r = m_results[i];
+    OutputStats s;
+    s.meta = describeValue(t);
+    if (StatsBuffer::hasStats(t)) {
+        m_buffer.queue(t, m_tags.size());  // throws before queuing anything
+        m_tags.push_back({i, r.outputs.size()});
+        s.numel = t.numel();
+    }
+    r.outputs.push_back(std::move(s));
+}
+
+void DeferredValueChecks::queueNode(std::size_t i, const c10::IValue& value, bool anyTensorInput)
+{
+    NodeResult& r = m_results[i];
+    Pending p;
+    p.node = i;
+    p.anyTensorInput = anyTensorInput;
+    const std::vector<c10::IValue> returns =
+        value.isTuple() ? std::vector<c10::IValue>(value.toTupleRef().elements().begin(), value.toTupleRef().elements().end())
+                        : std::vector<c10::IValue>{value};
+    try {
+        for (const c10::IValue& ret : returns) {
+            const std::size_t begin = r.outputs.size();
+            for (const at::Tensor& t : flattenTensors(ret))
+                queueTensor(i, t);
+            p.returns.emplace_back(begin, r.outputs.size());
+        }
+    } catch (const c10::Error& e) {
+        // Statistics are extra: their failure must not fail a node that ran, except for a CUDA error, which belongs
+        // to a kernel (see blame). The returns queued before it still count.
+        const std::string text = errorText(e);
+        if (isCudaError(text)) {
+            r.status = NodeStatus::Error;
+            r.error = blame(i, text);
+        } else {
+            r.error = "statistics unavailable: " + text;
+        }
+    }
+    m_pending.push_back(std::move(p));
+}
+
+void DeferredValueChecks::queueGraphOutputs(std::size_t i, const std::vector<c10::IValue>& outputs)
+{
+    Pending p;
+    p.node = i;
+    p.graphOutputs = true;
+    for (const c10::IValue& v : outputs) {
+        if (v.isTensor())
+            queueTensor(i, v.toTensor());
+        else
+            m_results[i].outputs.push_back(statsOf(v, false));
+    }
+    m_pending.push_back(std::move(p));
+}
+
+std::string DeferredValueChecks::blame(std::size_t i, const std::string& error) const
+{
+    if (!isCudaError(error) || m_pending.empty() || m_pending.front().node >= i || error.find(kBlamed) != std::string::npos)
+        return error;
+    return error + "\n(raised at node '" + m_graph.nodes[i].name + "', but the failing kernel may be of any node from '" +
+           m_graph.nodes[m_pending.front().node].name +
+           "' on: their statistics were not read back yet, and kernels run asynchronously; " + kBlamed + ")";
+}
+
+std::vector<std::size_t> DeferredValueChecks::readBack(ReplayReport* report)
+{
+    std::vector<std::size_t> done;
+    if (m_pending.empty())
+        return done;
+    try {
+        m_buffer.readBack([&](std::size_t tag, const StatsRow& row) { take(tag, row); });
+    } catch (const c10::Error& e) {
+        const std::string text = errorText(e);
+        NodeResult& last = m_results[m_pending.back().node];
+        if (isCudaError(text)) {
+            last.status = NodeStatus::Error;
+            last.error = blame(m_pending.back().node, text);
+        } else {
+            for (const Pending& p : m_pending)
+                if (m_results[p.node].error.empty())
+                    m_results[p.node].error = "statistics unavailable: " + text;
+        }
+    }
+    for (const Pending& p : m_pending) {
+        if (!p.graphOutputs)
+            decideOrigin(p, report);
+        done.push_back(p.node);
+    }
+    m_pending.clear();
+    m_tags.clear();
+    return done;
+}
+
+void DeferredValueChecks::take(std::size_t tag, const StatsRow& row)
+{
+    OutputStats& s = m_results[m_tags[tag].node].outputs[m_tags[tag].output];
+    s.nanCount = static_cast<std::int64_t>(row.nanCount);
+    s.infCount = static_cast<std::int64_t>(row.infCount);
+    s.min = row.min;
+    s.max = row.max;
+    s.mean = row.sum / static_cast<double>(s.numel);
+    s.hasValues = true;
+}
+
+void DeferredValueChecks::restart()
+{
+    m_buffer.discard();
+    m_tags.clear();
+    m_pending.clear();
+    m_nonFinite.assign(m_nonFinite.size(), false);
+    for (auto& rets : m_returnNonFinite)
+        rets.clear();
+}
+
+std::string DeferredValueChecks::reread()
+{
+    ReplayReport scratch;
+    m_buffer.peek([&](std::size_t tag, const StatsRow& row) { take(tag, row); });
+    m_nonFinite.assign(m_nonFinite.size(), false);
+    for (auto& rets : m_returnNonFinite)
+        rets.clear();
+    for (const Pending& p : m_pending) {
+        m_results[p.node].nanOrigin = m_results[p.node].nonFiniteConstant = false;
+        if (!p.graphOutputs)
+            decideOrigin(p, &scratch);
+    }
+    return scratch.firstNanNode;
+}
+
+void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& results, const std::string& firstOrigin,
+                         bool strict, CudaGraphReport& cg)
+{
+    ++cg.checkedReplays;
+    if (!cg.firstNanNode.empty()) {
+        cg.nanReplays += firstOrigin.empty() ? 0 : 1;
+        return;  // the first replay with an origin is the one kept (same inputs: the others are alike or rarer)
+    }
+    // Only a replay that made NaN/Inf pays for copying the results to classify its origins.
+    ReplayReport classified;
+    if (!firstOrigin.empty()) {
+        classified.nodes = results;
+        classified.firstNanNode = firstOrigin;
+        if (!strict)
+            classifyNonFiniteOrigins(g, classified);
+    }
+    const std::vector<NodeResult>& decided = firstOrigin.empty() ? results : classified.nodes;
+    cg.nanReplays += classified.firstNanNode.empty() ? 0 : 1;
+    cg.firstNanNode = classified.firstNanNode;
+    cg.nonFinite.clear();
+    for (const NodeResult& r : decided) {
+        CudaGraphReport::NodeNonFinite n{r.name, 0, 0, r.nanOrigin};
+        for (const OutputStats& s : r.outputs)
+            n.nan += s.nanCount, n.inf += s.infCount;
+        if (n.nan + n.inf > 0)
+            cg.nonFinite.push_back(std::move(n));
+    }
+}
+
+bool DeferredValueChecks::designedNonFinite(std::size_t i, std::size_t ret) const
+{
+    // Outputs whose NaN/Inf is by design: efficient/flash attention pad their logsumexp to a multiple of the block
+    // size with inf, eager included. A native plan says so itself; an op's come after, from its schema's names.
+    const NodePlan& plan = m_plans[i];
+    if (ret < plan.nonFiniteByDesign.size())
+        return plan.nonFiniteByDesign[ret];
+    if (!plan.op)
+        return false;
+    const auto& returns = plan.op->schema().returns();
+    const std::size_t k = ret - plan.nonFiniteByDesign.size();
+    if (k >= returns.size())
+        return false;
+    const std::string& name = returns[k].name();
+    return name.find("logsumexp") != std::string::npos || name.find("log_sumexp") != std::string::npos;
+}
+
+// Whether a value the node reads holds NaN/Inf: for getitem, the one return it picks.
+bool DeferredValueChecks::inputsNonFinite(const graph::Node& node) const
+{
+    bool any = false;
+    graph::forEachNodeRef(node, [&](int ref) {
+        const auto k = static_cast<std::size_t>(ref);
+        const auto& rets = m_returnNonFinite[k];
+        if (node.target.kind == graph::Target::Kind::Getitem && node.args.size() == 2 &&
+            node.args[1].kind == graph::Arg::Kind::Int && node.args[1].i >= 0 && static_cast<std::size_t>(node.args[1].i) < rets.size())
+            any = any || rets[static_cast<std::size_t>(node.args[1].i)];
+        else
+            any = any || m_nonFinite[k];
+    });
+    return any;
+}
+
+void DeferredValueChecks::decideOrigin(const Pending& p, ReplayReport* report)
+{
+    const std::size_t i = p.node;
+    NodeResult& r = m_results[i];
+    bool unexpected = false;  // NaN/Inf in an output where no design puts it
+    for (std::size_t k = 0; k < p.returns.size(); ++k) {
+        bool bad = false;
+        for (std::size_t o = p.returns[k].first; o < p.returns[k].second; ++o)
+            bad = bad || r.outputs[o].nanCount + r.outputs[o].infCount > 0;
+        m_returnNonFinite[i].push_back(bad);
+        m_nonFinite[i] = m_nonFinite[i] || bad;
+        unexpected = unexpected || (bad && !designedNonFinite(i, k));
+    }
+    const graph::Node& node = m_graph.nodes[i];
+    if (!m_nonFinite[i] || inputsNonFinite(node))
+        return;  // finite, or NaN/Inf that came in through an input: traced to its origin upstream
+    if (!unexpected || !p.anyTensorInput || hasNonFiniteLiteral(node)) {
+        r.nonFiniteConstant = true;  // a mask's -inf, a factory's fill, logsumexp padding: meant to be there
+        return;
+    }
+    r.nanOrigin = true;
+    if (report && report->firstNanNode.empty())
+        report->firstNanNode = node.name;
+}
+
+}  // namespace fxray::replay::detail

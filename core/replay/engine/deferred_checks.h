@@ -1,0 +1,94 @@
+#pragma once
+// Internal to core/replay (includes LibTorch): the value checks of a checked pass (each node output's NaN/Inf
+// counts, min, max, mean, and the node where NaN/Inf first appears) without a device sync per node. The numbers are
+// reduced on the device into one buffer (device_stats.h) that is read back once at the end of the pass, or when it
+// is full; the NaN/Inf origin is then decided over the read-back rows in program order, by the same rule as before:
+// the first node whose outputs hold NaN/Inf while its inputs did not, unless a literal, a factory or an output that
+// holds inf by design (attention's logsumexp padding) put it there.
+#include "graph/graph.h"
+#include "replay/values/device_stats.h"
+#include "replay/plan/node_plan.h"
+#include "replay/api/replay_types.h"
+
+#include <ATen/core/ivalue.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace fxray::replay::detail {
+
+class DeferredValueChecks {
+public:
+    // `eachNode`: read back after every node, as --stop-on-first needs (it stops at the first NaN/Inf origin, which
+    // must be known before the next node runs). `rows`: statistics rows per device before a read-back is due (40
+    // bytes each); 0: FXRAY_STATS_ROWS from the environment, else 4096 (a 5k-node graph reads back two or three times).
+    DeferredValueChecks(const graph::Graph& g, const std::vector<NodePlan>& plans, std::vector<NodeResult>& results,
+                        bool eachNode, std::size_t rows = 0);
+
+    // Queues the statistics of node i's value (its returns as getitem picks them: a tuple's elements, each a tensor,
+    // a list of tensors or a non-tensor): r.outputs gets each tensor's metadata now, its numbers at the read-back.
+    // `anyTensorInput`: the node reads a tensor (a node without tensor inputs is a factory). A refused dtype makes
+    // r.error "statistics unavailable"; a CUDA error makes the node an error.
+    void queueNode(std::size_t i, const c10::IValue& value, bool anyTensorInput);
+    // The graph outputs' statistics, on the output node i (NaN/Inf there was traced to its origin upstream).
+    void queueGraphOutputs(std::size_t i, const std::vector<c10::IValue>& outputs);
+
+    // A read-back is due: after every node with `eachNode`, else when the buffer is full.
+    bool due() const { return !m_pending.empty() && (m_eachNode || m_buffer.full()); }
+
+    // Reads back what is queued, fills the numbers in, decides the NaN/Inf origins of the queued nodes in program
+    // order (report->firstNanNode: the first origin). Returns the nodes whose results it completed. A device error
+    // that surfaces here becomes the error of the last queued node, naming the nodes that may have caused it.
+    std::vector<std::size_t> readBack(ReplayReport* report);
+
+    // For a CUDA-graph capture of the checks: the device's buffer allocated now, `rows` rows, never read back or grown
+    // by the pass itself (the rows' addresses are baked into the graph).
+    void reserveFixed(const c10::Device& device, std::size_t rows) { m_buffer.reserveFixed(device, rows); }
+    // Starts another pass over the same results: forgets what was queued and decided.
+    void restart();
+    // Reads the queued rows again, as a replay of the captured graph rewrote them, and decides the NaN/Inf origins
+    // afresh; returns the first origin ("" when none). Keeps the queue for the next replay.
+    std::string reread();
+
+    // A CUDA error raised at node i may come from a kernel of a node before it whose statistics are not read back
+    // yet (kernels run asynchronously; a read-back is the sync that reports them): the text, saying so.
+    std::string blame(std::size_t i, const std::string& error) const;
+
+private:
+    struct Pending {
+        std::size_t node = 0;
+        // Per return of the node: [begin, end) of its tensors in the node's outputs.
+        std::vector<std::pair<std::size_t, std::size_t>> returns;
+        bool anyTensorInput = false;
+        bool graphOutputs = false;  // the output node: statistics only
+    };
+    struct Tag {
+        std::size_t node, output;
+    };
+    void queueTensor(std::size_t i, const at::Tensor& t);
+    void take(std::size_t tag, const StatsRow& row);
+    void decideOrigin(const Pending& p, ReplayReport* report);
+    bool inputsNonFinite(const graph::Node& node) const;
+    bool designedNonFinite(std::size_t i, std::size_t ret) const;
+
+    const graph::Graph& m_graph;
+    const std::vector<NodePlan>& m_plans;
+    std::vector<NodeResult>& m_results;
+    bool m_eachNode;
+    StatsBuffer m_buffer;
+    std::vector<Tag> m_tags;  // per queued row
+    std::vector<Pending> m_pending;
+    // What is known after the read-backs so far, per node: some output holds NaN/Inf; and per return (a getitem
+    // reads one return: attention's finite output is not downstream of the inf padding its logsumexp sibling holds).
+    std::vector<bool> m_nonFinite;
+    std::vector<std::vector<bool>> m_returnNonFinite;
+};
+
+// One replay of a captured graph with value checks, read back (`firstOrigin` from reread()): counts it, and keeps the
+// nodes that held NaN/Inf of the first replay that had an origin (else of the latest). As after the eager pass, an
+// origin whose NaN/Inf reaches no graph output is transient, not an origin (nonfinite_reach.h), unless `strict`.
+void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& results, const std::string& firstOrigin,
+                         bool strict, CudaGraphReport& cg);
+
+}  // namespace fxray::replay::detail

@@ -1,0 +1,163 @@
+#include "replay/engine/graph_plan.h"
+
+#include "graph/printer.h"
+#include "replay/ops/compiled_autograd_ops.h"
+#include "replay/ops/flex_attention_op.h"
+#include "replay/ops/fsdp_ops.h"
+#include "replay/ops/random_ops.h"
+#include "replay/ops/rng_state_ops.h"
+#include "replay/ops/torch_level.h"
+#include "replay/ops/transformers_ops.h"
+#include "replay/plan/op_plan.h"
+#include "replay/plan/plan_builders.h"
+
+#include <stdexcept>
+
+namespace fxray::replay::detail {
+namespace {
+
+using graph::Arg;
+
+// A planning failure for one node; becomes NodePlan::Kind::Unsupported with this message.
+struct PlanError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+ArgPlan planLoose(const graph::Graph& g, const graph::Arg& a)
+{
+    // Python-level ops take plain values: constants or node values.
+    if (a.kind == Arg::Kind::Node)
+        return valueArg(a.node);
+    switch (a.kind) {
+    case Arg::Kind::Int: return constantArg(a.i);
+    case Arg::Kind::Float: return constantArg(a.f);
+    case Arg::Kind::Bool: return constantArg(a.b);
+    case Arg::Kind::None: return constantArg(c10::IValue());
+    default: throw PlanError("unsupported operand " + graph::formatArg(g, a));
+    }
+}
+
+// flex_attention's score/mask functions: graphs of their own, planned with the default options.
+std::vector<NodePlan> planSubgraph(const graph::Graph& g, const c10::Device& device)
+{
+    return planGraph(g, device);
+}
+
+}  // namespace
+
+std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device, const PlanOptions& options)
+{
+    std::vector<NodePlan> plans;
+    plans.reserve(g.nodes.size());
+    registerFsdpOps();
+    registerTransformersOps();
+    TorchLevelPlanner torchLevel(g, device);  // dynamo-level nodes: torch functions, Tensor methods, indexing
+    RngPlan rng{options.alignedRng, options.rngSeed};
+    for (const graph::Node& n : g.nodes) {
+        if (auto tl = torchLevel.plan(plans.size(), plans)) {
+            auto aligned = alignedRandomPlan(*tl, rng);
+            plans.push_back(aligned ? std::move(*aligned) : std::move(*tl));
+            continue;
+        }
+        NodePlan p;
+        p.name = n.target.str();
+        try {
+            switch (n.kind) {
+            case graph::NodeKind::Placeholder: p.kind = NodePlan::Kind::Input; break;
+            case graph::NodeKind::Output: p.kind = NodePlan::Kind::Output; break;
+            case graph::NodeKind::GetAttr:
+                if (auto sub = planSubgraphAttr(g, n))
+                    p = std::move(*sub);
+                else
+                    p.kind = NodePlan::Kind::Constant;
+                break;
+            case graph::NodeKind::CallMethod:
+                p.why = "method call ." + n.target.op + "() belongs to a dynamo-level graph (needs Python)";
+                break;
+            case graph::NodeKind::CallFunction:
+                switch (n.target.kind) {
+                case graph::Target::Kind::Op:
+                    if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {
+                        try {
+                            p = std::move(*planFlexAttention(g, n, device, planSubgraph));
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                        break;
+                    }
+                    if (isRngStateOp(n)) {
+                        try {
+                            p = std::move(*planRngStateOp(g, n, device, rng));
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                        break;
+                    }
+                    if (n.target.ns == "prims" && n.target.op.starts_with("inductor_")) {
+                        try {
+                            if (auto r = planInductorRandomPrim(g, n, device, rng)) {
+                                p = std::move(*r);
+                                break;
+                            }
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                    }
+                    if (options.viewAsReshape && n.target.ns == "aten" && n.target.op == "view" && n.target.overload == "default") {
+                        graph::Node reshape = n;
+                        reshape.target.op = "reshape";
+                        p = planOpNode(g, reshape, device);
+                    } else {
+                        p = planOpNode(g, n, device);
+                    }
+                    break;
+                case graph::Target::Kind::Getitem:
+                    if (n.args.size() != 2 || n.args[1].kind != Arg::Kind::Int)
+                        throw PlanError("getitem needs a value and an int index");
+                    p.kind = NodePlan::Kind::Getitem;
+                    p.args = {planLoose(g, n.args[0]), constantArg(n.args[1].i)};
+                    break;
+                case graph::Target::Kind::Operator:
+                    // Python arithmetic on tensors (a hook dynamo inlined: `g * 0.5`) is torch-level code; the
+                    // interpreter's operators are the SymInt/float ones.
+                    if (n.meta && n.meta->isTensor()) {
+                        p.why = "python operator." + n.target.op + " on tensors belongs to a dynamo-level graph (needs Python)";
+                        break;
+                    }
+                    p.kind = NodePlan::Kind::Operator;
+                    p.name = n.target.op;
+                    for (const Arg& a : n.args)
+                        p.args.push_back(planLoose(g, a));
+                    break;
+                case graph::Target::Kind::Python: {
+                    const std::string& f = n.target.op;
+                    if (f == "torch.sym_float" || f == "torch.sym_int" || f == "torch.sym_max" || f == "torch.sym_min" ||
+                        f == "torch.sym_not") {
+                        p.kind = NodePlan::Kind::SymFloat;
+                        p.name = f.substr(6);
+                        for (const Arg& a : n.args)
+                            p.args.push_back(planLoose(g, a));
+                    } else if (auto ca = planCompiledAutogradCall(g, n, device)) {
+                        p = std::move(*ca);
+                    } else {
+                        p.why = "python call " + f + "() needs Python";
+                    }
+                    break;
+                }
+                default: p.why = "unsupported target"; break;
+                }
+                break;
+            }
+        } catch (const PlanError& e) {
+            p.kind = NodePlan::Kind::Unsupported;
+            p.args.clear();
+            p.why = e.what();
+        }
+        if (auto aligned = alignedRandomPlan(p, rng))
+            p = std::move(*aligned);
+        plans.push_back(std::move(p));
+    }
+    return plans;
+}
+
+}  // namespace fxray::replay::detail

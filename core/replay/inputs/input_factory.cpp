@@ -1,0 +1,157 @@
+#include "replay/inputs/input_factory.h"
+
+#include "base/error.h"
+#include "graph/algorithms.h"
+#include "graph/value_domains.h"
+#include "io/pt_file.h"
+#include "replay/inputs/device_placement.h"
+#include "replay/inputs/input_generation.h"
+#include "replay/inputs/input_symbols.h"
+#include "replay/values/pt_tensors.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <algorithm>
+
+namespace fxray::replay::detail {
+namespace {
+
+using graph::Node;
+
+// Compiled-autograd graphs take lists (`inputs`, `sizes`, `hooks`, ...) unpacked by getitem; each element's
+// metadata is that getitem's (see io/compiled_autograd_meta.h).
+class ListInputs {
+public:
+    ListInputs(const io::LoadedGraph& lg, const c10::Device& device, InputGenerator& gen,
+               const std::vector<graph::ValueDomain>& domains, ReplayReport& report)
+        : m_lg(lg), m_device(device), m_gen(gen), m_domains(domains), m_report(report),
+          m_compiledAutograd(lg.entry.kind == io::GraphKind::CompiledAutograd),
+          m_moved(inputsMovedToDevice(lg.graph, device)), m_users(graph::computeUsers(lg.graph))
+    {
+    }
+
+    // The list placeholder `node` as its getitems read it; nullopt when it is not read as a list.
+    std::optional<c10::IValue> make(const Node& n, int node)
+    {
+        const graph::Graph& g = m_lg.graph;
+        const auto& getters = m_users[static_cast<std::size_t>(node)];
+        if (getters.empty())
+            return m_compiledAutograd ? std::optional<c10::IValue>(c10::IValue()) : std::nullopt;  // never read
+        std::int64_t size = 0;
+        for (int u : getters) {
+            const Node& get = g.nodes[static_cast<std::size_t>(u)];
+            if (get.target.kind != graph::Target::Kind::Getitem || get.args.size() != 2 ||
+                get.args[1].kind != graph::Arg::Kind::Int || get.args[1].i < 0 || get.args[1].i > (1 << 20))
+                return std::nullopt;
+            size = std::max(size, get.args[1].i + 1);
+        }
+        // Hooks and packed data are Python objects: the nodes that use them need Python and are reported so.
+        const bool opaque = m_compiledAutograd && (n.name == "hooks" || n.name == "packed_data");
+        c10::impl::GenericList list(c10::AnyType::get());
+        list.resize(static_cast<std::size_t>(size));
+        for (int u : getters) {
+            const Node& get = g.nodes[static_cast<std::size_t>(u)];
+            const std::int64_t at = get.args[1].i;
+            const std::string label = n.name + "[" + std::to_string(at) + "] (" + get.name + ")";
+            if (!get.meta) {
+                if (opaque || m_users[static_cast<std::size_t>(u)].empty())
+                    continue;  // None
+                throw Error("input " + label + " has no recorded metadata to build it from" +
+                                (m_compiledAutograd ? " (compiled autograd records none; the dynamo_output_graph "
+                                                      "of its compile, if logged, does not annotate this node)" : ""),
+                            SourceLocation{g.sourceFile, get.line, 0, get.name});
+            }
+            const bool move = n.name == "inputs" && std::find(m_moved.begin(), m_moved.end(), at) != m_moved.end();
+            if (move)
+                m_report.notes.push_back("moved " + label + ", a 0-dim CPU tensor that only aten/prims ops read, to " +
+                                         m_device.str() + " (as compiled autograd does on CUDA)");
+            list.set(static_cast<std::size_t>(at), m_gen.make(*get.meta, get, m_domains[static_cast<std::size_t>(u)], move));
+        }
+        return c10::IValue(std::move(list));
+    }
+
+private:
+    const io::LoadedGraph& m_lg;
+    const c10::Device& m_device;
+    InputGenerator& m_gen;
+    const std::vector<graph::ValueDomain>& m_domains;
+    ReplayReport& m_report;
+    const bool m_compiledAutograd;
+    const std::vector<int> m_moved;
+    const std::vector<std::vector<int>> m_users;
+};
+
+}  // namespace
+
+std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
+                                    ReplayReport& report)
+{
+    const graph::Graph& g = lg.graph;
+    const auto placeholders = g.placeholders();
+    const InputSymbols symbols(lg, options, report);
+    const std::vector<graph::ValueDomain> domains = graph::inferValueDomains(g);
+    for (std::size_t i = 0; i < domains.size(); ++i)
+        if (domains[i].constrained())
+            report.constraints.push_back(g.nodes[i].name + " " + domains[i].describe());
+    InputGenerator gen{g, options, device, symbols, at::detail::createCPUGenerator(options.seed)};
+    ListInputs lists(lg, device, gen, domains, report);
+
+    std::vector<c10::IValue> out;
+    for (std::size_t k = 0; k < placeholders.size(); ++k) {
+        const auto& spec = lg.inputs[k];
+        const auto node = static_cast<std::size_t>(placeholders[k]);
+        const Node& n = g.nodes[node];
+        if (!spec.meta) {
+            if (auto list = lists.make(n, placeholders[k])) {
+                out.push_back(std::move(*list));
+                continue;
+            }
+            throw Error("input '" + n.name + "' has no recorded metadata to build it from",
+                        SourceLocation{g.sourceFile, n.line, 0, n.name});
+        }
+        out.push_back(gen.make(*spec.meta, n, domains[node], false));
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, c10::IValue>> makeMissingConstants(const io::LoadedGraph& lg, const ReplayOptions& options,
+                                                                      const c10::Device& device,
+                                                                      const std::vector<std::string>& have, ReplayReport& report)
+{
+    std::vector<std::pair<std::string, c10::IValue>> out;
+    const graph::Graph& g = lg.graph;
+    std::optional<InputSymbols> symbols;
+    std::optional<std::vector<graph::ValueDomain>> domains;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
+        if (n.kind != graph::NodeKind::GetAttr || !n.meta || !n.meta->isTensor() ||
+            std::find(have.begin(), have.end(), n.attr) != have.end())
+            continue;
+        if (!symbols) {
+            ReplayReport scratch;  // the inputs' symbol notes are already in the report
+            symbols.emplace(lg, options, scratch);
+            domains = graph::inferValueDomains(g);
+        }
+        InputGenerator gen{g, options, device, *symbols, at::detail::createCPUGenerator(options.seed + 1 + i)};
+        out.emplace_back(n.attr, gen.make(*n.meta, n, (*domains)[i], false));
+        report.notes.push_back("constant self." + n.attr + " generated from its annotation (the dump holds no value for it)");
+    }
+    return out;
+}
+
+std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::Device& device)
+{
+    if (lg.savedInputsPath.empty())
+        throw Error("this dump has no saved inputs (.pt); use random inputs", fileLocation(lg.entry.path));
+    io::PtFile pt = io::readPtFile(lg.savedInputsPath);
+    std::vector<c10::IValue> values = valuesFromPtList(pt, device);
+    const std::size_t expected = lg.graph.placeholders().size();
+    if (values.size() != expected)
+        throw Error("saved inputs hold " + std::to_string(values.size()) + " values for " + std::to_string(expected) +
+                        " graph inputs",
+                    fileLocation(lg.savedInputsPath));
+    return values;
+}
+
+}  // namespace fxray::replay::detail

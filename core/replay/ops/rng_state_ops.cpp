@@ -1,0 +1,163 @@
+#include "replay/ops/rng_state_ops.h"
+
+#include "graph/printer.h"
+#include "replay/plan/op_plan.h"
+#include "replay/values/torch_types.h"
+#include "replay/values/value_checks.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Context.h>
+
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace fxray::replay::detail {
+namespace {
+
+using graph::Arg;
+
+// Runs a planned op (dispatcher call or native step) on its assembled arguments, as the interpreter would.
+c10::IValue runPlanned(const NodePlan& inner, std::vector<c10::IValue> operands)
+{
+    if (inner.kind == NodePlan::Kind::Native)
+        return inner.native(operands);
+    inner.op->callBoxed(operands);
+    if (operands.size() == 1)
+        return std::move(operands[0]);
+    if (operands.empty())
+        return {};
+    return c10::ivalue::Tuple::create(std::move(operands));
+}
+
+// The generator run_and_save_rng_state / run_with_rng_state act on: CUDA when any tensor argument is on a GPU
+// (rng_prims.get_device), else the CPU's default generator.
+at::Generator generatorFor(const std::vector<c10::IValue>& operands, std::size_t first)
+{
+    for (std::size_t k = first; k < operands.size(); ++k)
+        for (const at::Tensor& t : flattenTensors(operands[k]))
+            if (t.defined() && t.is_cuda())
+                return at::globalContext().defaultGenerator(t.device());
+    return at::detail::getDefaultCPUGenerator();
+}
+
+at::Tensor stateOf(at::Generator& gen)
+{
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    return gen.get_state();
+}
+
+void setState(at::Generator& gen, const at::Tensor& state)
+{
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    gen.set_state(state.cpu());
+}
+
+}  // namespace
+
+bool isRngStateOp(const graph::Node& n)
+{
+    return n.isOp() && n.target.ns == "higher_order" &&
+           (n.target.op == "run_and_save_rng_state" || n.target.op == "run_with_rng_state");
+}
+
+std::optional<graph::Node> innerOpNode(const graph::Node& n)
+{
+    if (!isRngStateOp(n))
+        return std::nullopt;
+    const std::size_t at = n.target.op == "run_with_rng_state" ? 1 : 0;
+    if (n.args.size() <= at || n.args[at].kind != Arg::Kind::Op)
+        return std::nullopt;
+    // "aten.native_dropout.default": namespace, op, overload (an overload packet names none).
+    const std::string& dotted = n.args[at].s;
+    const std::size_t a = dotted.find('.');
+    const std::size_t b = a == std::string::npos ? a : dotted.find('.', a + 1);
+    if (a == std::string::npos)
+        return std::nullopt;
+    graph::Node inner = n;
+    inner.target = graph::Target{graph::Target::Kind::Op, dotted.substr(0, a),
+                                 dotted.substr(a + 1, b == std::string::npos ? b : b - a - 1),
+                                 b == std::string::npos ? "" : dotted.substr(b + 1)};
+    inner.args.assign(n.args.begin() + static_cast<std::ptrdiff_t>(at + 1), n.args.end());
+    inner.meta.reset();
+    return inner;
+}
+
+std::optional<NodePlan> planRngStateOp(const graph::Graph& g, const graph::Node& n, const c10::Device& device, RngPlan& rng)
+{
+    if (!isRngStateOp(n))
+        return std::nullopt;
+    const bool save = n.target.op == "run_and_save_rng_state";
+    const std::optional<graph::Node> innerNode = innerOpNode(n);
+    if (!innerNode)
+        throw std::invalid_argument(n.target.str() + (save ? "(op, *args)" : "(rng_state, op, *args)") +
+                                    " takes the op it runs as an operator value (torch.ops.<ns>.<op>.<overload>)");
+    NodePlan inner = planOpNode(g, *innerNode, device);
+    if (inner.kind == NodePlan::Kind::Unsupported)
+        throw std::invalid_argument(n.target.str() + " runs " + innerNode->target.str() + ": " + inner.why);
+    // Aligned RNG: the forward's op draws its aligned stream (its ordinal in program order, as a bare op would).
+    if (save)
+        if (auto aligned = alignedRandomPlan(inner, rng))
+            inner = std::move(*aligned);
+    const std::string innerSchema = inner.op ? c10::toString(inner.op->schema()) : inner.schema;
+    NodePlan p;
+    p.kind = NodePlan::Kind::Native;
+    p.name = n.target.str();
+    p.args = inner.args;
+    // NaN/Inf by design in the op's returns (attention's logsumexp padding) sits in element 1 of the saved form.
+    bool designed = false;
+    for (bool d : inner.nonFiniteByDesign)
+        designed = designed || d;
+    if (inner.op)
+        for (const auto& ret : inner.op->schema().returns())
+            designed = designed || ret.name().find("logsumexp") != std::string::npos;
+    if (save) {
+        p.schema = "higher_order.run_and_save_rng_state(op, *args) = (generator state, op(*args)) with op = " + innerSchema;
+        p.nonFiniteByDesign = {false, designed};
+        p.native = [inner](const std::vector<c10::IValue>& v) -> c10::IValue {
+            at::Generator gen = generatorFor(v, 0);
+            at::Tensor state = stateOf(gen);
+            return c10::ivalue::Tuple::create(std::move(state), runPlanned(inner, v));
+        };
+        return p;
+    }
+    if (n.args[0].kind != Arg::Kind::Node)
+        throw std::invalid_argument("run_with_rng_state's rng_state must be a tensor value, got " + graph::formatArg(g, n.args[0]));
+    ArgPlan state;
+    state.kind = ArgPlan::Kind::Value;
+    state.node = n.args[0].node;
+    p.args.insert(p.args.begin(), state);
+    p.schema = "higher_order.run_with_rng_state(rng_state, op, *args) = op(*args) drawn from rng_state (the generator "
+               "put back after) with op = " + innerSchema;
+    p.nonFiniteByDesign = inner.nonFiniteByDesign;
+    if (inner.op)
+        for (const auto& ret : inner.op->schema().returns())
+            p.nonFiniteByDesign.push_back(ret.name().find("logsumexp") != std::string::npos);
+    p.native = [inner](const std::vector<c10::IValue>& v) -> c10::IValue {
+        if (!v[0].isTensor())
+            throw std::invalid_argument("run_with_rng_state: rng_state is " + describeValue(v[0]) + ", not a tensor");
+        at::Generator gen = generatorFor(v, 1);
+        const at::Tensor current = stateOf(gen);
+        try {
+            setState(gen, v[0].toTensor());
+        } catch (const c10::Error& e) {
+            throw std::invalid_argument("run_with_rng_state: cannot set the " + std::string(gen.device().is_cuda() ? "CUDA" : "CPU") +
+                                        " generator to a state of " + std::to_string(v[0].toTensor().numel()) +
+                                        " bytes (another device's generator recorded it?): " + e.what_without_backtrace());
+        }
+        std::vector<c10::IValue> operands(v.begin() + 1, v.end());
+        c10::IValue out;
+        try {
+            out = runPlanned(inner, std::move(operands));
+        } catch (...) {
+            setState(gen, current);
+            throw;
+        }
+        setState(gen, current);
+        return out;
+    };
+    return p;
+}
+
+}  // namespace fxray::replay::detail

@@ -1,0 +1,19 @@
+#pragma once
+// Internal to core/replay (includes LibTorch). SDPA's CUDA-only kernels (memory-efficient and flash attention,
+// forward and backward) on a CPU replay, through the CPU's own flash-attention kernels: a graph recorded on a GPU
+// (every HF model's attention) then replays on a machine without one. The values are attention's, computed another
+// way (compared with the usual tolerances); the outputs keep the CUDA kernels' shapes (efficient attention's
+// logsumexp padded to a multiple of 32 with +inf, its philox seed/offset as 0-dim tensors), and the layouts the CPU
+// kernel picks are reported as a difference of the devices (replayer.cpp: backendPicksLayout).
+#include "replay/plan/node_plan.h"
+
+#include <optional>
+#include <vector>
+
+namespace fxray::replay::detail {
+
+// The plan of `op` on the CPU through the fallback, with the schema's arguments already planned; nullopt when the op
+// is not one of the four.
+std::optional<NodePlan> planCpuAttentionFallback(const c10::OperatorHandle& op, std::vector<ArgPlan> args);
+
+}  // namespace fxray::replay::detail

@@ -1,0 +1,125 @@
+#include "replay/stages/stage_io.h"
+
+#include "base/error.h"
+#include "replay/inputs/input_factory.h"
+
+#include <ATen/ATen.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+
+#include <fstream>
+#include <iterator>
+
+namespace fxray::replay::detail {
+
+std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
+                                         ReplayReport& report)
+{
+    const StageIo& stage = *options.stage;
+    // Loaded from its address for every stage, the AOT stage included (whose own graph came over the wire as
+    // printed text): every stage's inputs come from the very same graph, hence the same values.
+    const io::LoadedGraph from = io::loadAddress(stage.inputsFrom);
+    ReplayOptions plain = options;
+    plain.stage.reset();
+    std::vector<c10::IValue> reference = makeInputs(from, plain, device, report);
+    const std::size_t count = lg.graph.placeholders().size();
+    if (stage.inputMap.size() != count)
+        throw Error("stage input map has " + std::to_string(stage.inputMap.size()) + " entries for " + std::to_string(count) +
+                    " placeholders");
+    std::vector<c10::IValue> own;
+    bool needOwn = false;
+    for (int k : stage.inputMap)
+        needOwn = needOwn || k < 0;
+    if (needOwn) {
+        // Same shapes as the reference inputs: the size symbols keep the values they were given.
+        ReplayOptions same = plain;
+        for (const auto& [name, value] : report.symbols)
+            same.symbolValues[name] = value;
+        ReplayReport scratch;
+        own = makeInputs(lg, same, device, scratch);
+    }
+    std::vector<c10::IValue> inputs(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        const int from = stage.inputMap[k];
+        if (from >= static_cast<int>(reference.size()))
+            throw Error("stage input map: input " + std::to_string(from) + " of " + std::to_string(reference.size()));
+        inputs[k] = from >= 0 ? reference[static_cast<std::size_t>(from)] : own[k];
+    }
+    report.notes.push_back("inputs: generated for " + stage.inputsFrom);
+    return inputs;
+}
+
+std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, const std::vector<c10::IValue>& inputs,
+                                     const std::vector<int>& outputMap)
+{
+    std::vector<c10::IValue> out;
+    for (int k : outputMap) {
+        const int input = -k - 2;
+        if (k >= 0 && k < static_cast<int>(outputs.size()))
+            out.push_back(outputs[static_cast<std::size_t>(k)]);
+        else if (k <= -2 && input < static_cast<int>(inputs.size()))
+            out.push_back(inputs[static_cast<std::size_t>(input)]);
+        else
+            out.emplace_back();
+    }
+    return out;
+}
+
+void saveStageInputs(const std::vector<c10::IValue>& inputs, const std::string& path)
+{
+    c10::impl::GenericList list(c10::AnyType::get());
+    for (const c10::IValue& v : inputs)
+        list.push_back(v.isTensor() && v.toTensor().defined() ? c10::IValue(v.toTensor().resolve_conj().resolve_neg().cpu()) : v);
+    const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
+    std::ofstream f(path, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!f)
+        throw Error("cannot write the stage's inputs", fileLocation(path));
+}
+
+std::vector<c10::IValue> externalOutputs(const std::string& path, const c10::Device& device, std::vector<c10::IValue>& inputs)
+{
+    const std::vector<c10::IValue> both = loadValues(path);
+    if (both.size() != 2 || !both[0].isList() || !both[1].isList())
+        throw Error("expected [outputs, inputs] (tools/runtime/run_output_code.py's layout)", fileLocation(path));
+    auto onDevice = [&](const c10::IValue& v) { return v.isTensor() ? c10::IValue(v.toTensor().to(device)) : v; };
+    std::vector<c10::IValue> outputs;
+    for (const c10::IValue& v : both[0].toListRef())
+        outputs.push_back(onDevice(v));
+    const auto after = both[1].toListRef();
+    if (after.size() != inputs.size())
+        throw Error("the generated code's run left " + std::to_string(after.size()) + " inputs, the graph has " +
+                        std::to_string(inputs.size()),
+                    fileLocation(path));
+    for (std::size_t k = 0; k < after.size(); ++k)
+        inputs[k] = onDevice(after[k]);
+    return outputs;
+}
+
+void saveValues(const std::vector<c10::IValue>& values, const std::string& path)
+{
+    c10::impl::GenericList list(c10::AnyType::get());
+    for (const c10::IValue& v : values)
+        list.push_back(v.isTensor() ? c10::IValue(v.toTensor().resolve_conj().resolve_neg().cpu().contiguous()) : v);
+    const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
+    std::ofstream f(path, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!f)
+        throw Error("cannot write the stage's outputs", fileLocation(path));
+}
+
+std::vector<c10::IValue> loadValues(const std::string& path)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        throw Error("cannot read the reference stage's outputs", fileLocation(path));
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const c10::IValue v = torch::jit::pickle_load(bytes);
+    if (!v.isList())
+        throw Error("the reference stage's outputs are not a list", fileLocation(path));
+    std::vector<c10::IValue> out;
+    for (const c10::IValue& x : v.toListRef())
+        out.push_back(x);
+    return out;
+}
+
+}  // namespace fxray::replay::detail

@@ -1,0 +1,119 @@
+#include "replay/values/device_stats.h"
+
+#include <ATen/ATen.h>
+
+namespace fxray::replay::detail {
+
+StatsBuffer::StatsBuffer(std::size_t rowsPerDevice) : m_capacity(rowsPerDevice == 0 ? 1 : rowsPerDevice) {}
+
+bool StatsBuffer::hasStats(const at::Tensor& t)
+{
+    return t.defined() && t.numel() > 0 && t.scalar_type() != at::kBool && !t.is_complex() && !t.is_meta();
+}
+
+StatsBuffer::PerDevice& StatsBuffer::slotFor(const c10::Device& device, std::size_t& index)
+{
+    for (index = 0; index < m_devices.size(); ++index)
+        if (m_devices[index].device == device)
+            return m_devices[index];
+    // Allocated once, zeroed: integer tensors leave their NaN/Inf columns untouched.
+    m_devices.push_back({device, at::zeros({static_cast<std::int64_t>(m_capacity), 5},
+                                           at::TensorOptions().dtype(at::kDouble).device(device)),
+                         0});
+    return m_devices.back();
+}
+
+void StatsBuffer::queue(const at::Tensor& raw, std::size_t tag)
+{
+    // uint16/32/64 have no min/max/sum kernels ("min_all not implemented for 'UInt64'"): read them as doubles.
+    const at::Tensor t = c10::isBarebonesUnsignedType(raw.scalar_type()) ? raw.to(at::kDouble) : raw;
+    std::size_t slot = 0;
+    PerDevice& d = slotFor(t.device(), slot);
+    // A full buffer grows rather than fails: full() tells the caller to read back, which only some can do now
+    // (never inside a CUDA-graph capture).
+    if (d.used == static_cast<std::size_t>(d.rows.size(0))) {
+        TORCH_CHECK(!m_fixed, "the statistics buffer of ", d.rows.size(0), " rows is full");
+        d.rows = at::cat({d.rows, at::zeros_like(d.rows)});
+    }
+    at::Tensor row = d.rows.select(0, static_cast<std::int64_t>(d.used));
+    // Every op writes straight into the row (reductions with a double out= and dtype): no temporaries to cast, no
+    // stack, no read-back. Min and max come from one kernel; aminmax propagates NaN as min()/max() do.
+    if (t.is_floating_point()) {
+        at::Tensor nanCount = row.select(0, 0), infCount = row.select(0, 1);
+        at::sum_out(nanCount, at::isnan(t), at::kDouble);
+        at::sum_out(infCount, at::isinf(t), at::kDouble);
+    }
+    auto [mn, mx] = at::aminmax(t);
+    row.narrow(0, 2, 2).copy_(at::stack({mn, mx}));
+    at::Tensor sum = row.select(0, 4);
+    at::sum_out(sum, t, at::kDouble);
+    m_order.push_back({tag, slot, d.used});
+    ++d.used;
+}
+
+void StatsBuffer::reserveFixed(const c10::Device& device, std::size_t rows)
+{
+    std::size_t slot = 0;
+    PerDevice& d = slotFor(device, slot);
+    if (static_cast<std::size_t>(d.rows.size(0)) < rows)
+        d.rows = at::zeros({static_cast<std::int64_t>(rows), 5}, d.rows.options());
+    m_fixed = true;
+}
+
+void StatsBuffer::discard()
+{
+    m_order.clear();
+    for (PerDevice& d : m_devices) {
+        if (d.used > 0)  // a row an integer tensor takes next must read 0 NaN, 0 Inf
+            d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).zero_();
+        d.used = 0;
+    }
+}
+
+bool StatsBuffer::full() const
+{
+    if (m_fixed)
+        return false;  // read back by whoever fixed it
+    for (const PerDevice& d : m_devices)
+        if (d.used >= m_capacity)
+            return true;
+    return false;
+}
+
+void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& take) const
+{
+    std::vector<at::Tensor> host;
+    for (const PerDevice& d : m_devices)
+        host.push_back(d.used == 0 ? at::Tensor() : d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).cpu());
+    for (const Queued& q : m_order) {
+        const double* p = host[q.slot].const_data_ptr<double>() + 5 * q.row;
+        take(q.tag, StatsRow{p[0], p[1], p[2], p[3], p[4]});
+    }
+}
+
+void StatsBuffer::readBack(const std::function<void(std::size_t, const StatsRow&)>& take)
+{
+    if (m_order.empty())
+        return;
+    // Emptied whatever happens: rows a failed read-back could not deliver are lost, not handed out twice.
+    struct Reset {
+        StatsBuffer& b;
+        ~Reset()
+        {
+            b.m_order.clear();
+            for (PerDevice& d : b.m_devices) {
+                try {
+                    if (d.used > 0)
+                        d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).zero_();
+                } catch (const c10::Error&) {
+                    d.rows = at::Tensor();  // a device in error: nothing more can be written there
+                }
+                d.used = 0;
+            }
+            std::erase_if(b.m_devices, [](const PerDevice& d) { return !d.rows.defined(); });
+        }
+    } reset{*this};
+    peek(take);
+}
+
+}  // namespace fxray::replay::detail

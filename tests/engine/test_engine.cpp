@@ -1,0 +1,223 @@
+// The replay engine in C++ (built where LibTorch is): what the CLI tests see only end to end. Each slot names the
+// behaviour it protects: a node planned as the right overload with its defaults, inputs generated inside their value
+// domains, a backward's saved activations taken from its forward, and outputs compared exactly or within the dtype's
+// tolerance with NaN and Inf where they belong. Graphs are FX text parsed by fxray, or the repository's samples.
+#include "graph/fx_parser.h"
+#include "io/graph_source.h"
+#include "replay/engine/graph_plan.h"
+#include "replay/engine/replayer.h"
+#include "replay/inputs/input_chaining.h"
+#include "replay/inputs/input_factory.h"
+#include "replay/values/value_checks.h"
+
+#include <ATen/ATen.h>
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace fxray;
+using replay::detail::ArgPlan;
+using replay::detail::NodePlan;
+
+namespace {
+
+const c10::Device kCpu(c10::kCPU);
+const std::string kSamples = FXRAY_SAMPLES_DIR;
+
+graph::Graph parse(const std::string& params, const std::string& body)
+{
+    const std::string text = "class G(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body;
+    return graph::parseFxModule(text, {"test.py", 1}).graph;
+}
+
+const NodePlan& planOf(const graph::Graph& g, const std::vector<NodePlan>& plans, const std::string& node)
+{
+    return plans[static_cast<std::size_t>(g.findNode(node))];
+}
+
+std::string overloadOf(const NodePlan& p)
+{
+    return p.op ? p.op->schema().overload_name() : "(no op: " + p.why + ")";
+}
+
+replay::OutputComparison compare(const at::Tensor& actual, const at::Tensor& reference, bool exact = false)
+{
+    return replay::detail::compareOutput(actual, reference, 0, exact);
+}
+
+}  // namespace
+
+class TestEngine : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Planning binds a node to the overload it names, fills omitted arguments from the schema's defaults (optional
+    // ones with None), and keeps literals as constants and graph values as references.
+    void anAtenNodeIsPlannedAsItsOverloadWithSchemaDefaults()
+    {
+        const auto g = parse("x: \"f32[4, 8]\", y: \"f32[4, 8]\"",
+                             "        add: \"f32[4, 8]\" = torch.ops.aten.add.Tensor(x, y)\n"
+                             "        add_1: \"f32[4, 8]\" = torch.ops.aten.add.Scalar(x, 2)\n"
+                             "        sum_1: \"f32[4]\" = torch.ops.aten.sum.dim_IntList(add, [1])\n"
+                             "        return (add_1, sum_1)\n");
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        const NodePlan& add = planOf(g, plans, "add");
+        QCOMPARE(add.kind, NodePlan::Kind::Op);
+        QCOMPARE(overloadOf(add), std::string("Tensor"));
+        QCOMPARE(add.args.size(), std::size_t(3));  // self, other, alpha=1
+        QCOMPARE(add.args[0].kind, ArgPlan::Kind::ValueAsTensor);
+        QCOMPARE(add.args[2].kind, ArgPlan::Kind::Const);
+        QCOMPARE(add.args[2].constant.toScalar().toLong(), std::int64_t(1));
+        const NodePlan& scalar = planOf(g, plans, "add_1");
+        QCOMPARE(overloadOf(scalar), std::string("Scalar"));
+        QCOMPARE(scalar.args[1].kind, ArgPlan::Kind::Const);
+        QCOMPARE(scalar.args[1].constant.toInt(), std::int64_t(2));
+        // sum.dim_IntList(self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+        const NodePlan& sum = planOf(g, plans, "sum_1");
+        QCOMPARE(overloadOf(sum), std::string("dim_IntList"));
+        QCOMPARE(sum.args.size(), std::size_t(4));
+        QCOMPARE(sum.args[1].constant.toIntVector(), (std::vector<std::int64_t>{1}));
+        QVERIFY(sum.args[2].constant.isBool() && !sum.args[2].constant.toBool());
+        QVERIFY(sum.args[3].constant.isNone());
+    }
+
+    // A dynamo-level call names no overload: tensor operands pick the Tensor overload, numbers the Scalar one.
+    void aTorchLevelCallPicksTheOverloadItsOperandsFit()
+    {
+        const auto g = parse("L_x_: \"f32[4, 8]\", L_y_: \"f32[4, 8]\"",
+                             "        l_x_ = L_x_\n"
+                             "        l_y_ = L_y_\n"
+                             "        add: \"f32[4, 8]\" = torch.add(l_x_, l_y_)\n"
+                             "        add_1: \"f32[4, 8]\" = torch.add(l_x_, 2)\n"
+                             "        return (add, add_1)\n");
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        QCOMPARE(overloadOf(planOf(g, plans, "add")), std::string("Tensor"));
+        QCOMPARE(overloadOf(planOf(g, plans, "add_1")), std::string("Scalar"));
+    }
+
+    // What cannot run is Unsupported with the reason, before the replay: wrong arguments name the schema's gap, and
+    // a Python-registered custom op says it needs Python; the rest of the graph still plans.
+    void unplannableNodesSayWhyAndTheRestStillPlans()
+    {
+        const auto g = parse("x: \"f32[4]\"",
+                             "        relu: \"f32[4]\" = torch.ops.aten.relu.default(x, 3)\n"
+                             "        custom: \"f32[4]\" = torch.ops.mylib.frobnicate.default(x)\n"
+                             "        neg: \"f32[4]\" = torch.ops.aten.neg.default(x)\n"
+                             "        return (relu, custom, neg)\n");
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        const NodePlan& relu = planOf(g, plans, "relu");
+        QCOMPARE(relu.kind, NodePlan::Kind::Unsupported);
+        QVERIFY2(relu.why.find("2 positional arguments, schema takes 1") != std::string::npos, relu.why.c_str());
+        const NodePlan& custom = planOf(g, plans, "custom");
+        QCOMPARE(custom.kind, NodePlan::Kind::Unsupported);
+        QVERIFY2(custom.why.find("registered from Python") != std::string::npos, custom.why.c_str());
+        QCOMPARE(planOf(g, plans, "neg").kind, NodePlan::Kind::Op);
+    }
+
+    // Generated integer inputs stay inside their value domain: embedding indices below num_embeddings and
+    // nll_loss targets below the class count, even when the free integer range asked for is far wider.
+    void generatedIndicesStayInsideTheirDomain()
+    {
+        const io::LoadedGraph lg = io::loadAddress(kSamples + "/h100/dumps/embed_ce/embed_ce_forward_0");
+        replay::ReplayOptions options;
+        options.intLow = 0;
+        options.intHigh = 1'000'000;  // what an unconstrained i64 input would be drawn from
+        replay::ReplayReport report;
+        const auto inputs = replay::detail::makeInputs(lg, options, kCpu, report);
+        for (const char* name : {"primals_2", "primals_5"}) {  // embedding(weight[1000, 64], ids); nll_loss target
+            const at::Tensor t = inputs[static_cast<std::size_t>(lg.graph.findNode(name))].toTensor();
+            QCOMPARE(t.scalar_type(), at::kLong);
+            QVERIFY2(t.min().item<std::int64_t>() >= 0, name);
+            QVERIFY2(t.max().item<std::int64_t>() < 1000, name);
+        }
+        // The same seed gives the same inputs; another seed others.
+        const auto again = replay::detail::makeInputs(lg, options, kCpu, report);
+        QVERIFY(at::equal(inputs[0].toTensor(), again[0].toTensor()));
+        options.seed = 1;
+        const auto other = replay::detail::makeInputs(lg, options, kCpu, report);
+        QVERIFY(!at::equal(inputs[0].toTensor(), other[0].toTensor()));
+    }
+
+    // A backward's saved activations are its forward's outputs of the same name; tangents stay generated.
+    void aBackwardTakesItsSavedActivationsFromItsForward()
+    {
+        const io::LoadedGraph bw = io::loadAddress(kSamples + "/h100/dumps/mlp/mlp_backward_0");
+        replay::ReplayOptions options;
+        replay::ReplayReport report;
+        std::vector<c10::IValue> inputs = replay::detail::makeInputs(bw, options, kCpu, report);
+        const at::Tensor tangent = inputs[static_cast<std::size_t>(bw.graph.findNode("tangents_1"))].toTensor();
+        // The forward, run for real by the engine's runner in a replay; here its outputs are marked so that where
+        // each one lands can be seen: output k is filled with k.
+        replay::detail::ForwardRunner runner = [](const io::LoadedGraph& fw, const replay::ReplayOptions&) {
+            std::vector<c10::IValue> outs;
+            const graph::Node& output = fw.graph.nodes.back();
+            for (std::size_t k = 0; k < output.args[0].items.size(); ++k) {
+                const graph::Node& src = fw.graph.nodes[static_cast<std::size_t>(output.args[0].items[k].node)];
+                std::vector<std::int64_t> sizes;
+                for (const auto& d : src.meta->tensor.sizes)
+                    sizes.push_back(*d.value);
+                outs.emplace_back(at::full(sizes, static_cast<double>(k)));
+            }
+            return outs;
+        };
+        replay::detail::chainFromForward(bw, options, runner, inputs, report);
+        QVERIFY2(!report.chainedFrom.empty(), report.notes.empty() ? "" : report.notes.back().c_str());
+        QVERIFY(report.chainedFrom.find("mlp_forward_0") != std::string::npos);
+        // forward returns (addmm_1, primals_3, relu, alias, t_1): the backward's primals_3, relu, alias, t_1.
+        QCOMPARE(report.chainedInputs.size(), std::size_t(4));
+        const std::vector<std::pair<const char*, double>> expect = {{"primals_3", 1}, {"relu", 2}, {"alias", 3}, {"t_1", 4}};
+        for (const auto& [name, k] : expect) {
+            const at::Tensor t = inputs[static_cast<std::size_t>(bw.graph.findNode(name))].toTensor();
+            QVERIFY2(t.eq(k).all().item<bool>(), name);
+        }
+        QVERIFY(at::equal(inputs[static_cast<std::size_t>(bw.graph.findNode("tangents_1"))].toTensor(), tangent));
+    }
+
+    // End to end in the engine: the chained backward replays clean on the CPU (recorded on an H100).
+    void aChainedBackwardReplaysClean()
+    {
+        const io::LoadedGraph bw = io::loadAddress(kSamples + "/h100/dumps/mlp/mlp_backward_0");
+        replay::ReplayOptions options;
+        const replay::ReplayReport r = replay::replayGraph(bw, options);
+        QVERIFY2(r.fatal.empty(), r.fatal.c_str());
+        QVERIFY(r.chainedFrom.find("mlp_forward_0") != std::string::npos);
+        QCOMPARE(r.verdict(), std::string("pass"));
+    }
+
+    // Output comparison: equal passes, within the dtype's tolerance passes unless exact is asked, beyond it fails
+    // naming how far; NaN equals NaN in the same place and nothing else; Inf equals Inf of the same sign.
+    void outputsCompareExactlyOrWithinTheDtypesTolerance()
+    {
+        const at::Tensor ref = at::arange(16, at::kFloat).reshape({4, 4}) / 16;
+        QVERIFY(compare(ref.clone(), ref).ok);
+        QCOMPARE(compare(ref.clone(), ref).maxAbs, 0.0);
+        const at::Tensor near = ref + 1e-6;  // f32 tolerance: 1e-4
+        QVERIFY(compare(near, ref).ok);
+        QVERIFY(!compare(near, ref, true).ok);
+        const auto far = compare(ref + 1e-2, ref);
+        QVERIFY(!far.ok);
+        QCOMPARE(far.mismatched, std::int64_t(16));
+        QVERIFY(std::abs(far.maxAbs - 1e-2) < 1e-6);
+        // Integers: exactly.
+        const at::Tensor ids = at::arange(8, at::kLong);
+        QVERIFY(compare(ids.clone(), ids).ok);
+        QVERIFY(!compare(ids + 1, ids).ok);
+        const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+        const at::Tensor withNan = at::tensor({1.0, nan, 3.0}, at::kFloat);
+        QVERIFY(compare(withNan.clone(), withNan).ok);
+        QVERIFY(!compare(at::tensor({1.0, 2.0, 3.0}, at::kFloat), withNan).ok);
+        QVERIFY(!compare(withNan, at::tensor({1.0, 2.0, 3.0}, at::kFloat)).ok);
+        const at::Tensor withInf = at::tensor({-inf, 0.0, inf}, at::kFloat);
+        QVERIFY(compare(withInf.clone(), withInf).ok);
+        QVERIFY(!compare(at::tensor({inf, 0.0, inf}, at::kFloat), withInf).ok);
+        // Shape or dtype disagreement is a failure with a note, not a crash.
+        const auto shape = compare(ref.reshape({16}), ref);
+        QVERIFY(!shape.ok);
+        QVERIFY(!shape.note.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "test_engine.moc"
