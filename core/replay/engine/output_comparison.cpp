@@ -1,0 +1,173 @@
+// After the pass: the graph's outputs compared with a reference (saved eager outputs, another device's replay, or
+// the reference stage's user outputs in stage compare), with dtype tolerances; outputs of random draws the replay
+// cannot reproduce compared by rate, uninitialised memory and generated constants not compared, with the reason.
+#include "replay/engine/replay_pass.h"
+
+#include "base/error.h"
+#include "io/pt_file.h"
+#include "replay/cuda_graph/cuda_graph_safety.h"
+#include "replay/ops/random_ops.h"
+#include "replay/stages/stage_io.h"
+#include "replay/values/pt_tensors.h"
+#include "replay/values/torch_types.h"
+#include "replay/values/value_checks.h"
+
+#include <ATen/Context.h>
+
+#include <algorithm>
+
+namespace fxray::replay::engine {
+namespace {
+
+// Why output k cannot be compared with any reference ("" when it can): random draws differ between runs and
+// devices, and empty*() memory holds whatever the allocator had.
+std::string notComparable(const detail::OutputNondeterminism& nd)
+{
+    if (!nd.random.empty())
+        return "not compared: depends on random op " + *nd.random.begin();
+    if (!nd.uninitialised.empty())
+        return "not compared: uninitialised memory of " + *nd.uninitialised.begin();
+    return "";
+}
+
+// cuDNN runs f32 convolutions in TF32 unless told otherwise (torch.backends.cudnn.allow_tf32, true by default in
+// LibTorch and in eager) and may pick another algorithm in each process: densenet121's weight gradients differed
+// from eager by 6.5e-4 on an H100. Such graphs' f32 outputs are compared with TF32's tolerance.
+bool usesTf32Convolutions(const graph::Graph& g, const c10::Device& device)
+{
+    if (!device.is_cuda() || !at::globalContext().allowTF32CuDNN())
+        return false;
+    return std::any_of(g.nodes.begin(), g.nodes.end(), [](const graph::Node& n) {
+        return n.isOp() && n.target.op.find("convolution") != std::string::npos;
+    });
+}
+
+// The saved outputs named by --expected: a file, or "auto" for the dump's own <name>.expected.pt.
+std::string expectedOutputsFile(const io::LoadedGraph& lg, const ReplayOptions& options, ReplayReport& report)
+{
+    if (options.expectedOutputsPath != "auto")
+        return options.expectedOutputsPath;
+    if (lg.expectedOutputsPath.empty())
+        report.notes.push_back("outputs not compared: the dump has no saved eager outputs (<name>.expected.pt)");
+    return lg.expectedOutputsPath;
+}
+
+}  // namespace
+
+// Stage compare: the user outputs saved for the stages after this one, or compared with the reference stage's,
+// only when every node ran (a stage with errors or unsupported nodes is a failed stage, not a divergent one).
+void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vector<c10::IValue>& outputs,
+                         ReplayReport& report)
+{
+    const int unclean = report.count(NodeStatus::Error) + report.count(NodeStatus::Skipped) +
+                        report.count(NodeStatus::Unsupported) + report.count(NodeStatus::NotRun);
+    if (report.cancelled || unclean > 0) {
+        report.notes.push_back("outputs not compared: the stage did not run cleanly to the end");
+        return;
+    }
+    const std::vector<c10::IValue> mine = detail::userOutputs(outputs, p.inputs, stage.outputMap);
+    if (!stage.saveOutputs.empty())
+        detail::saveValues(mine, stage.saveOutputs);
+    if (stage.referenceOutputs.empty())
+        return;
+    const std::vector<c10::IValue> reference = detail::loadValues(stage.referenceOutputs);
+    report.reference = "reference stage";
+    // An AOT graph lifts a literal of the dynamo graph into a constant tensor (BART's and Whisper's decoder start
+    // token) that a trace log logs no value for: an output computed from its generated stand-in differs from the
+    // dynamo stage's for no fault of the compiler.
+    const auto nondeterminism = detail::outputNondeterminism(*p.graph, p.plans, p.generatedConstants);
+    // cuDNN's TF32 convolutions: either stage may have them (a dynamo graph calls torch.conv2d, not convolution).
+    const bool tf32 = p.device.is_cuda() && at::globalContext().allowTF32CuDNN() &&
+                      std::any_of(p.graph->nodes.begin(), p.graph->nodes.end(),
+                                  [](const graph::Node& n) { return n.target.op.find("conv") != std::string::npos; });
+    for (std::size_t u = 0; u < mine.size(); ++u) {
+        const int at = stage.outputMap[u];
+        std::string why = at == -1 ? "not compared: this stage has no counterpart of user output " + std::to_string(u)
+                          : u >= reference.size() || (reference[u].isNone() && !mine[u].isNone())
+                              ? "not compared: the reference stage has no counterpart"
+                              : "";
+        const detail::OutputNondeterminism* nd =
+            at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size() ? &nondeterminism[static_cast<std::size_t>(at)] : nullptr;
+        // Aligned RNG: every stage draws the same values for the same random call, so random outputs compare too.
+        if (why.empty() && nd && !nd->random.empty() && nd->uninitialised.empty() && !p.planOptions.alignedRng) {
+            report.comparisons.push_back(detail::compareRandomOutput(mine[u], reference[u], static_cast<int>(u), *nd->random.begin()));
+            continue;
+        }
+        if (why.empty() && nd && (nd->random.empty() || !p.planOptions.alignedRng))
+            why = notComparable(*nd);
+        if (why.empty() && at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size() &&
+            !nondeterminism[static_cast<std::size_t>(at)].generatedConstants.empty())
+            why = "not compared: depends on constant " + *nondeterminism[static_cast<std::size_t>(at)].generatedConstants.begin() +
+                  ", which the log holds no value for (generated here; the other stages have its real value)";
+        if (why.empty()) {
+            report.comparisons.push_back(detail::compareOutput(mine[u], reference[u], static_cast<int>(u), false, tf32));
+            continue;
+        }
+        OutputComparison c;
+        c.output = static_cast<int>(u);
+        c.what = detail::describeValue(mine[u]);
+        c.compared = false;
+        c.note = why;
+        report.comparisons.push_back(std::move(c));
+    }
+}
+
+// Accuracy against another device's replay or saved outputs, only when the pass ran to the end.
+void compareOutputs(const io::LoadedGraph& lg, const Prepared& p, const ReplayOptions& options,
+                    const std::vector<c10::IValue>& pristine, const std::vector<c10::IValue>& outputs,
+                    CancelToken* cancel, ReplayReport& report)
+{
+    const bool complete = !report.cancelled && report.count(NodeStatus::NotRun) == 0;
+    const std::string expectedPath = options.compareDevice.empty() ? expectedOutputsFile(lg, options, report) : "";
+    if (options.compareDevice.empty() && expectedPath.empty())
+        return;
+    if (!complete) {
+        report.notes.push_back("outputs not compared: the replay stopped before the end");
+        return;
+    }
+    std::vector<c10::IValue> reference;
+    if (!options.compareDevice.empty()) {
+        Prepared other = p;
+        other.device = resolveDevice(options.compareDevice);
+        other.plans = detail::planGraph(*p.graph, other.device, p.planOptions);
+        other.inputs = moveTo(pristine, p.device, other.device);
+        for (auto& [name, t] : other.constants)
+            t = t.to(other.device);
+        ReplayOptions unchecked = options;
+        unchecked.stopOnFirst = false;
+        reference = interpret(other, unchecked, nullptr, nullptr, nullptr, cancel, {});
+        synchronize(other.device);
+        report.reference = other.device.str() + " replay";
+    } else {
+        reference = detail::valuesFromPtList(io::readPtFile(expectedPath), c10::Device(c10::kCPU));
+        report.reference = expectedPath;
+    }
+    if (reference.size() != outputs.size())
+        throw Error("reference has " + std::to_string(reference.size()) + " outputs, the graph " +
+                    std::to_string(outputs.size()));
+    const auto nondeterminism = detail::outputNondeterminism(*p.graph, p.plans);
+    const bool tf32 = usesTf32Convolutions(*p.graph, p.device);
+    // Draws are reproduced only against saved outputs of the same device, with the capture's state restored.
+    const bool drawsReproduced = p.rngRestored && options.compareDevice.empty();
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+        const bool random = k < nondeterminism.size() && !nondeterminism[k].random.empty();
+        if (random && nondeterminism[k].uninitialised.empty() && !drawsReproduced) {
+            report.comparisons.push_back(
+                detail::compareRandomOutput(outputs[k], reference[k], static_cast<int>(k), *nondeterminism[k].random.begin()));
+            continue;
+        }
+        const std::string why = k < nondeterminism.size() && !(random && drawsReproduced) ? notComparable(nondeterminism[k]) : "";
+        if (why.empty()) {
+            report.comparisons.push_back(detail::compareOutput(outputs[k], reference[k], static_cast<int>(k), false, tf32));
+            continue;
+        }
+        OutputComparison c;
+        c.output = static_cast<int>(k);
+        c.what = detail::describeValue(outputs[k]);
+        c.compared = false;
+        c.note = why;
+        report.comparisons.push_back(std::move(c));
+    }
+}
+
+}  // namespace fxray::replay::engine
