@@ -117,9 +117,15 @@ private Q_SLOTS:
         QVERIFY(service.isActive(id));
         QTRY_VERIFY_WITH_TIMEOUT(seen.delivered, kTryTimeoutMs);
         QCOMPARE(seen.report->verdict(), std::string("pass"));
-        QCOMPARE(seen.nodes.size(), static_cast<int>(cleanGraph()->graph.nodes.size()));  // streamed, in order
-        for (int k = 1; k < seen.nodes.size(); ++k)
-            QVERIFY(seen.nodes[k] > seen.nodes[k - 1]);
+        // Streamed in order as each node runs; the value checks' statistics are read back at the end of the pass
+        // (deferred_checks.h), and the nodes they complete are sent again: every node arrives, first in order.
+        QList<int> firstArrivals;
+        for (int index : seen.nodes)
+            if (!firstArrivals.contains(index))
+                firstArrivals << index;
+        QCOMPARE(firstArrivals.size(), static_cast<int>(cleanGraph()->graph.nodes.size()));
+        for (int k = 1; k < firstArrivals.size(); ++k)
+            QVERIFY(firstArrivals[k] > firstArrivals[k - 1]);
         QTRY_COMPARE(finished.count(), 1);
         QCOMPARE(started.count(), 1);
         QCOMPARE(started.at(0).at(0).toULongLong(), id);
