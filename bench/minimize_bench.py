@@ -60,8 +60,9 @@ def fxray_minimize(fxray, graph, until, out, device):
     return r, ops, wall
 
 
-def reference_minifier(dump):
-    """functorch's minifier on the same graph, fed the dump's saved real inputs, failing when an output has NaN."""
+def reference_minifier(dump, cwd=None):
+    """functorch's minifier on the same graph, fed the dump's saved real inputs, failing when an output has NaN.
+    It writes repro.py into `cwd` (default: the dump's parent folder)."""
     from torch._functorch.fx_minifier import minifier
 
     ns = {}
@@ -79,7 +80,7 @@ def reference_minifier(dump):
 
     # It prints every step and writes repro.py into the current directory: keep both out of the way.
     here = os.getcwd()
-    os.chdir(os.path.dirname(dump))
+    os.chdir(cwd or os.path.dirname(dump))
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             start = time.perf_counter()

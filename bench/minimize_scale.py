@@ -58,31 +58,14 @@ loss = lambda m: m(x).sum().item()
 print("compiled loss", loss(torch.compile(model)), "eager loss", loss(eager))
 '''
 
-# functorch's minifier on a dump, in a child so that a timeout can stop it; prints one JSON line.
+# functorch's minifier on a dump (minimize_bench.reference_minifier), in a child so that a timeout can stop it;
+# prints one JSON line. Arguments: the dump, the folder it may write into, this bench folder (for the import).
 FUNCTORCH_CHILD = r'''
-import contextlib, io, json, os, sys, time, torch, torch.fx
-from torch._functorch.fx_minifier import minifier
-dump = sys.argv[1]
-ns = {}
-exec(compile(open(os.path.join(dump, "module.py")).read(), os.path.join(dump, "module.py"), "exec"), ns)
-gm = torch.fx.symbolic_trace(ns["FxModule"]())
-inputs = torch.load(os.path.join(dump, os.path.basename(dump) + ".pt"), weights_only=False)
-calls = [0]
-def module_fails(fx_g, inps):
-    calls[0] += 1
-    outs = fx_g(*inps)
-    outs = outs if isinstance(outs, (tuple, list)) else [outs]
-    return any(isinstance(o, torch.Tensor) and o.is_floating_point() and torch.isnan(o).any() for o in outs)
-os.chdir(sys.argv[2])
-start = time.perf_counter()
-with contextlib.redirect_stdout(io.StringIO()):
-    result = minifier(gm, inputs, module_fails)
-seconds = time.perf_counter() - start
-g = result[0] if isinstance(result, tuple) else result
-g = g.graph if hasattr(g, "graph") else g
-ops = [str(n.target).split(".")[1] if str(n.target).startswith("aten.") else str(n.target) for n in g.nodes
-       if n.op == "call_function"]
-print(json.dumps({"ops": ops, "calls": calls[0], "seconds": seconds}))
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from minimize_bench import reference_minifier
+ops, calls, seconds = reference_minifier(sys.argv[1], cwd=sys.argv[2])
+print(json.dumps({"ops": ops, "calls": calls, "seconds": seconds}))
 '''
 
 
@@ -175,7 +158,8 @@ def scale_nan(args, work, device):
     ref = {"finished": False, "s": 0.0, "ops": [], "why": ""}
     start = time.perf_counter()
     try:
-        q = run_bounded([sys.executable, "-c", FUNCTORCH_CHILD, dump, work], args.minifier_timeout)
+        q = run_bounded([sys.executable, "-c", FUNCTORCH_CHILD, dump, work, os.path.dirname(os.path.abspath(__file__))],
+                        args.minifier_timeout)
         ref["s"] = time.perf_counter() - start
         if q.returncode == 0:
             j = json.loads(q.stdout.strip().splitlines()[-1])
