@@ -405,3 +405,21 @@ def test_committed_samples_contents():
             assert hashlib.md5("\n".join(payload).encode()).hexdigest() == m.group(1), header
             checked += 1
     assert checked > 0 and any('"aot_joint_graph"' in h for h, _ in records)
+
+
+def test_real_copies_keep_strides_under_torch_29s_name_of_the_density_test(monkeypatch):
+    """torch 2.9 has no `is_non_overlapping_and_dense_or_false` (the version matrix's 2.9.1 slice saved no inputs:
+    ImportError); with only 2.9's `is_non_overlapping_and_dense`, real copies still keep sizes, strides and values,
+    and an expanded tensor keeps its zero stride."""
+    import torch._prims_common as prims_common
+
+    # This torch's test under 2.9's name only (2.11 has no `is_non_overlapping_and_dense`).
+    dense = getattr(prims_common, "is_non_overlapping_and_dense_or_false", None) or prims_common.is_non_overlapping_and_dense
+    monkeypatch.delattr(prims_common, "is_non_overlapping_and_dense_or_false", raising=False)
+    monkeypatch.setattr(prims_common, "is_non_overlapping_and_dense", dense, raising=False)
+    transposed = torch.randn(4, 6).t()
+    copy_ = fxray_capture._real_copy(transposed)
+    assert copy_.stride() == transposed.stride() and torch.equal(copy_, transposed)
+    assert copy_.untyped_storage().data_ptr() != transposed.untyped_storage().data_ptr()
+    expanded = torch.randn(3, 1).expand(3, 5)
+    assert fxray_capture._real_copy(expanded).stride() == (1, 0)
