@@ -15,7 +15,9 @@
 # Carry .wheels/ (pip download expecttest -d .wheels). Environment: FXRAY_PYTHON (default /opt/torch/.venv/bin/python3
 # or python3), FXRAY_BUILD_DIR (default /tmp/fxray-device-build, reused while the machine stays warm),
 # FXRAY_CORPUS_DEVICE (default cuda), FXRAY_CORPUS_SIZE (tiny | small, default tiny), FXRAY_CORPUS_JOBS (default 8), FXRAY_CORPUS_MODEL_TIMEOUT
-# (seconds per model capture or inductor trace process, default 300), FXRAY_CORPUS_ARGS (more run_corpus options).
+# (seconds per model capture or inductor trace process, default 300), FXRAY_CORPUS_ARGS (more run_corpus options),
+# FXRAY_STAGE_COMPARE_UNTIL (seconds after the start: when set, the part's trace logs are then stage-compared on the
+# device through output_code, tools/corpus/stage_compare_corpus.py, until that deadline; e.g. 540 in a 600 s call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PART=${1:-all}
@@ -87,4 +89,18 @@ cp "$CORPUS/summary.json" "$OUT/summary-$PART.json" 2>/dev/null
   | tar -czf "$OUT/corpus-$PART.tgz" --null -T -) 2>> "$OUT/build.log"
 echo "corpus part '$PART': exit $rc after $(( $(date +%s) - T0 )) s; $OUT/table-$PART.txt"
 head -n 30 "$OUT/table-$PART.txt" 2>/dev/null
+
+if [ -n "${FXRAY_STAGE_COMPARE_UNTIL:-}" ] && [ -d "$CORPUS/traces" ]; then
+  left=$(( FXRAY_STAGE_COMPARE_UNTIL - ($(date +%s) - T0) ))
+  if [ "$left" -gt 30 ]; then
+    echo "== stage compare of the part's traces through output_code ($left s left)"
+    timeout -k 5 "$left" "$PY" tools/corpus/stage_compare_corpus.py "$CORPUS/traces" --fxray "$BUILD_DIR/app/cli/fxray" \
+      --device "${FXRAY_CORPUS_DEVICE:-cuda}" --jobs "${FXRAY_STAGE_COMPARE_JOBS:-4}" --stage-timeout 120 \
+      --json "$OUT/stages-$PART.json" > "$OUT/stages-$PART.txt" 2>&1
+    echo "stage compare: exit $? after $(( $(date +%s) - T0 )) s"
+    cat "$OUT/stages-$PART.txt"
+  else
+    echo "stage compare skipped: $left s left"
+  fi
+fi
 exit "$rc"

@@ -9,6 +9,7 @@ stages compared, all agree / diverge / failed, time -- totals, and the divergenc
 Exit 0 when every compile agrees, 1 otherwise (2 when fxray itself could not be run)."""
 import argparse
 import collections
+import concurrent.futures
 import json
 import os
 import re
@@ -95,6 +96,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=3600, help="per log (seconds)")
     ap.add_argument("--stage-timeout", type=float, default=300, help="per stage replay (seconds)")
     ap.add_argument("--json", help="write every compile's report and the summary here")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="logs compared at once (each an fxray process; on a GPU machine they share the GPU)")
     ap.add_argument("--no-output-code", action="store_true",
                     help="leave out the last stage, inductor's generated code (a Python child per compile)")
     args = ap.parse_args()
@@ -108,8 +111,12 @@ def main():
         diverge_reasons, fail_reasons = collections.Counter(), collections.Counter()
         fmt = "%-52s %8s %7s %6s %8s %7s %8s"
         print(fmt % ("model/log", "compiles", "stages", "agree", "diverge", "failed", "time s"))
-        for log, name in logs:
-            d = compare_log(args.fxray, log, args.device, args.seed, args.timeout, args.stage_timeout, not args.no_output_code)
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+        futures = [pool.submit(compare_log, args.fxray, log, args.device, args.seed, args.timeout, args.stage_timeout,
+                               not args.no_output_code) for log, _ in logs]
+        # Rows print in the logs' order as their compares finish (the threads only wait on fxray processes).
+        for (log, name), future in zip(logs, futures):
+            d = future.result()
             if "error" in d and "no compile with graphs" in d["error"]:
                 d = {"compiles": [], "seconds": d["seconds"]}  # an export log, or one without compiles: nothing to do
             if "error" in d:
