@@ -63,16 +63,8 @@ fi
 "$PY" -c "import expecttest; print('expecttest ok')" >> "$OUT/machine.txt" 2>&1
 
 # Only the CLI target: the corpus needs nothing else, and a warm machine keeps the build for the next part.
-{
-  echo "== configure"
-  [ -f "$BUILD_DIR/build.ninja" ] || cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_GUI=OFF -DFXRAY_GRAPHVIZ=OFF \
-    -DFXRAY_PYTHON="$PY" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  echo "== build"
-  ninja -C "$BUILD_DIR" fxray
-} > "$OUT/build.log" 2>&1
-rc=$?
-echo "build: exit $rc after $(( $(date +%s) - T0 )) s" >> "$OUT/build.log"
-[ "$rc" -eq 0 ] || { echo "build failed ($rc): $OUT/build.log"; exit "$rc"; }
+source scripts/device_cli_build.sh
+device_build_cli "$OUT/build.log" || { echo "build failed: $OUT/build.log"; exit 1; }
 
 echo "== corpus part '$PART' (built in $(( $(date +%s) - T0 )) s)"
 rm -rf "$CORPUS"
@@ -95,7 +87,7 @@ if [ -n "${FXRAY_STAGE_COMPARE_UNTIL:-}" ] && [ -d "$CORPUS/traces" ]; then
   if [ "$left" -gt 30 ]; then
     echo "== stage compare of the part's traces through output_code ($left s left)"
     timeout -k 5 "$left" "$PY" tools/corpus/stage_compare_corpus.py "$CORPUS/traces" --fxray "$BUILD_DIR/app/cli/fxray" \
-      --device "${FXRAY_CORPUS_DEVICE:-cuda}" --jobs "${FXRAY_STAGE_COMPARE_JOBS:-4}" --stage-timeout 120 \
+      --device "${FXRAY_CORPUS_DEVICE:-cuda}" --jobs "${FXRAY_STAGE_COMPARE_JOBS:-8}" --per-compile --timeout 300 --stage-timeout 120 \
       --json "$OUT/stages-$PART.json" > "$OUT/stages-$PART.txt" 2>&1
     echo "stage compare: exit $? after $(( $(date +%s) - T0 )) s"
     cat "$OUT/stages-$PART.txt"
