@@ -1,6 +1,7 @@
 #include "graph/py_tokenizer.h"
 
 #include "base/error.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,37 +13,6 @@ namespace fxray::graph::detail {
 namespace {
 
 constexpr int kMaxBracketDepth = 256;
-
-// Length of the valid UTF-8 sequence starting at text[pos] (1 for ASCII), 0 when the bytes there are not
-// UTF-8: a stray continuation byte, a sequence cut short, an overlong form, a surrogate, beyond U+10FFFF.
-std::size_t utf8SequenceLength(std::string_view text, std::size_t pos)
-{
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    const unsigned char b = byte(pos);
-    if (b < 0x80)
-        return 1;
-    std::size_t n = 0;
-    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (b >= 0xC2 && b <= 0xDF) {
-        n = 2;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-        n = 3;
-        lo = b == 0xE0 ? 0xA0 : 0x80;
-        hi = b == 0xED ? 0x9F : 0xBF;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        n = 4;
-        lo = b == 0xF0 ? 0x90 : 0x80;
-        hi = b == 0xF4 ? 0x8F : 0xBF;
-    } else {
-        return 0;
-    }
-    if (pos + n > text.size() || byte(pos + 1) < lo || byte(pos + 1) > hi)
-        return 0;
-    for (std::size_t k = 2; k < n; ++k)
-        if (byte(pos + k) < 0x80 || byte(pos + k) > 0xBF)
-            return 0;
-    return n;
-}
 
 std::string hexByte(unsigned char b)
 {
