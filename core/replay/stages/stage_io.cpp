@@ -18,10 +18,10 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
     const StageIo& stage = *options.stage;
     // Loaded from its address for every stage, the AOT stage included (whose own graph came over the wire as
     // printed text): every stage's inputs come from the very same graph, hence the same values.
-    const io::LoadedGraph from = io::loadAddress(stage.inputsFrom);
+    const io::LoadedGraph sourceGraph = io::loadAddress(stage.inputsFrom);
     ReplayOptions plain = options;
     plain.stage.reset();
-    std::vector<c10::IValue> reference = makeInputs(from, plain, device, report);
+    std::vector<c10::IValue> reference = makeInputs(sourceGraph, plain, device, report);
     const std::size_t count = lg.graph.placeholders().size();
     if (stage.inputMap.size() != count)
         throw Error("stage input map has " + std::to_string(stage.inputMap.size()) + " entries for " + std::to_string(count) +
