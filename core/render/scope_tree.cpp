@@ -111,6 +111,7 @@ std::string foldTitle(const ScopeTree& tree, const std::vector<int>& scopes)
 // the statement changes when possible; inputs never share a block with computation.
 std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vector<int>& direct)
 {
+    constexpr int kChildGap = 16;  // more nodes than this between two own nodes: a child scope lies there
     std::vector<std::vector<int>> out;
     if (direct.empty())
         return out;
@@ -120,8 +121,10 @@ std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vec
         bool cut = out.empty();
         if (!cut) {
             const graph::Node& prev = g.nodes[static_cast<std::size_t>(out.back().back())];
+            // A child scope between two own nodes (a model's embedding before its layers, its head after them)
+            // cuts too: a block on both sides of the layers would be read by them and feed them.
             cut = isInput(prev) != isInput(n) || out.back().size() >= 2 * target ||
-                  (out.back().size() >= target && prev.stack != n.stack);
+                  (out.back().size() >= target && prev.stack != n.stack) || direct[k] - direct[k - 1] > kChildGap;
         }
         if (cut)
             out.emplace_back();
@@ -342,12 +345,19 @@ bool isOpen(const std::vector<char>& v, int i)
     return i >= 0 && static_cast<std::size_t>(i) < v.size() && v[static_cast<std::size_t>(i)];
 }
 
-// Child `c` of an open scope is an instance of an open large fold that is not drawn by itself: it goes into a box
-// with the neighbouring instances that are not either.
+// Child `c` of an open scope is an instance of an open fold that is not drawn by itself: it goes into a box with
+// the neighbouring instances that are not either. Instances of a large fold are drawn only when shown; those of a
+// small fold all are, until one of them is opened: then the others shrink to a box before it and one after it
+// (an open layer between 23 boxes is a column too long to read at fit zoom).
 bool hiddenInstance(const ScopeTree& tree, const ScopeView& view, int c)
 {
     const int fold = tree.scopes[static_cast<std::size_t>(c)].fold;
-    return fold >= 0 && isOpen(view.foldOpen, fold) && isLargeFold(tree, fold) && !isOpen(view.shown, c);
+    if (fold < 0 || !isOpen(view.foldOpen, fold) || isOpen(view.shown, c) || isOpen(view.scopeOpen, c))
+        return false;
+    if (isLargeFold(tree, fold))
+        return true;
+    const std::vector<int>& scopes = tree.folds[static_cast<std::size_t>(fold)].scopes;  // at most kFoldInstancesDrawn
+    return std::any_of(scopes.begin(), scopes.end(), [&](int s) { return isOpen(view.scopeOpen, s); });
 }
 
 // The run of hidden instances that starts at children[k]: how many.
@@ -362,13 +372,16 @@ std::size_t hiddenRun(const ScopeTree& tree, const ScopeView& view, const std::v
 }
 
 // Walks what an open scope draws: its own nodes (or their chunks) and its children (shut scope, shut fold, or the
-// open child's own items, recursively).
+// open child's own items, recursively). enter/leave bracket what an open child scope or an open fold draws (the
+// clusters of the drawing); instances of a fold are consecutive siblings, so the brackets nest.
 struct Visitor {
     std::function<void(int node)> node;
     std::function<void(int scope, std::vector<int> nodes)> direct;  // a chunk of an open scope's own nodes
     std::function<void(int scope)> shutScope;
     std::function<void(int fold)> shutFold;
     std::function<void(int fold, int firstScope, int count)> rest;  // hidden instances of an open large fold
+    std::function<void(int scope, int fold)> enter;  // an open scope (fold -1) or an open fold (scope -1) begins
+    std::function<void()> leave;                     // ... and ends
 };
 
 void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, int scope, const Visitor& v)
@@ -389,16 +402,24 @@ void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, 
                 v.shutFold(fold);
             continue;
         }
+        const Fold* open = fold >= 0 ? &tree.folds[static_cast<std::size_t>(fold)] : nullptr;
+        if (open && open->scopes.front() == c && v.enter)
+            v.enter(-1, fold);
         if (hiddenInstance(tree, view, c)) {
             const std::size_t run = hiddenRun(tree, view, s.children, k);
             v.rest(fold, c, static_cast<int>(run));
             k += run - 1;
-            continue;
-        }
-        if (isOpen(view.scopeOpen, c))
+        } else if (isOpen(view.scopeOpen, c)) {
+            if (v.enter)
+                v.enter(c, -1);
             visit(g, tree, view, c, v);
-        else
+            if (v.leave)
+                v.leave();
+        } else {
             v.shutScope(c);
+        }
+        if (open && open->scopes.back() == s.children[k] && v.leave)
+            v.leave();
     }
 }
 
@@ -526,6 +547,17 @@ void closeScope(const ScopeTree& tree, ScopeView& view, int scope)
     shut(scope);
 }
 
+void closeFold(const ScopeTree& tree, ScopeView& view, int fold)
+{
+    if (fold < 0 || static_cast<std::size_t>(fold) >= tree.folds.size())
+        return;
+    view.foldOpen[static_cast<std::size_t>(fold)] = 0;
+    for (int s : tree.folds[static_cast<std::size_t>(fold)].scopes) {
+        closeScope(tree, view, s);
+        view.shown[static_cast<std::size_t>(s)] = 0;
+    }
+}
+
 bool isLargeFold(const ScopeTree& tree, int fold)
 {
     return fold >= 0 && static_cast<std::size_t>(fold) < tree.folds.size() &&
@@ -580,6 +612,35 @@ std::string shortSummary(const graph::Graph& g, const std::vector<int>& nodes, s
     return b.summary.substr(0, at);
 }
 
+// An open scope's cluster label: its name and class; an instance of a fold says which one of how many
+// ("layers.5 · #5 of ×24 · Qwen2DecoderLayer", "modeling_qwen2:47–297 #5 of ×24").
+std::string clusterLabel(const ScopeTree& tree, int scope)
+{
+    const Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
+    std::string label = s.name;
+    if (s.fold >= 0) {
+        const std::vector<int>& scopes = tree.folds[static_cast<std::size_t>(s.fold)].scopes;
+        const std::string count = " of ×" + std::to_string(scopes.size());
+        if (graph::splitRepeatIndex(s.name).second >= 0) {
+            label += count;  // a repeat copy's name ends in its number already
+        } else {
+            const auto at = std::find(scopes.begin(), scopes.end(), scope);
+            label += " · #" + std::to_string(at - scopes.begin()) + count;
+        }
+    }
+    // The class, or for a repeat copy its functions: cut short, as a cluster is drawn at least as wide as its label.
+    constexpr std::size_t kTypeShown = 28;
+    if (!s.type.empty() && s.type.size() <= kTypeShown) {
+        label += " · " + s.type;
+    } else if (!s.type.empty()) {
+        std::size_t cut = kTypeShown - 3;
+        while (cut > 0 && (static_cast<unsigned char>(s.type[cut]) & 0xC0) == 0x80)
+            --cut;  // not inside a UTF-8 character
+        label += " · " + s.type.substr(0, cut) + "…";
+    }
+    return label;
+}
+
 }  // namespace
 
 Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view)
@@ -588,14 +649,32 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
     out.blockOf.assign(g.nodes.size(), -1);
     if (tree.scopes.empty())
         return out;
+    out.clusterOf.assign(g.nodes.size(), -1);
+    int current = -1;  // the cluster being filled
     const auto add = [&](Block b) {
         const int id = static_cast<int>(out.blocks.size());
-        for (int n : b.nodes)
+        for (int n : b.nodes) {
             out.blockOf[static_cast<std::size_t>(n)] = id;
+            out.clusterOf[static_cast<std::size_t>(n)] = current;
+        }
         out.blocks.push_back(std::move(b));
     };
     Visitor v;
-    v.node = [](int) {};
+    v.node = [&](int n) { out.clusterOf[static_cast<std::size_t>(n)] = current; };
+    v.enter = [&](int scope, int fold) {
+        Cluster c;
+        c.label = scope >= 0 ? clusterLabel(tree, scope) : tree.folds[static_cast<std::size_t>(fold)].title;
+        c.scope = scope;
+        c.fold = fold;
+        c.parent = current;
+        c.depth = current >= 0 ? out.clusters[static_cast<std::size_t>(current)].depth + 1 : 0;
+        out.clusters.push_back(std::move(c));
+        current = static_cast<int>(out.clusters.size()) - 1;
+    };
+    v.leave = [&] {
+        if (current >= 0)
+            current = out.clusters[static_cast<std::size_t>(current)].parent;
+    };
     std::vector<int> chunkCount(tree.scopes.size(), 0);
     v.direct = [&](int scope, std::vector<int> nodes) {
         Block b;
