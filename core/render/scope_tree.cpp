@@ -64,6 +64,17 @@ bool isInput(const graph::Node& n)
     return n.kind == graph::NodeKind::Placeholder || n.kind == graph::NodeKind::GetAttr;
 }
 
+// `text` cut to at most `max` bytes with "…" when longer, never inside a UTF-8 character.
+std::string cutText(const std::string& text, std::size_t max)
+{
+    if (text.size() <= max)
+        return text;
+    std::size_t cut = max > 3 ? max - 3 : 0;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    return text.substr(0, cut) + "…";
+}
+
 // "layers.3" -> ("layers", 3); "modeling_qwen2:47–297 #3" (render of graph/repeat_scopes) -> ("modeling_qwen2:47–297", 3);
 // other names -> ("name", -1)
 std::pair<std::string, long> splitIndex(const std::string& name)
@@ -391,7 +402,17 @@ void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, 
         for (int n : s.direct)
             v.node(n);
     } else {
-        for (std::vector<int>& chunk : directChunks(g, s.direct))
+        // A few own inputs (a layer's parameters) are drawn as themselves, which the drawing makes small stubs
+        // beside their users, not as boxes of one or two nodes each; many (a model's hundreds) go into blocks.
+        std::vector<int> inputs, computing;
+        for (int n : s.direct)
+            (isInput(g.nodes[static_cast<std::size_t>(n)]) ? inputs : computing).push_back(n);
+        constexpr std::size_t kInputsDrawn = 32;  // a transformer layer reads 9 to 16 parameters
+        const bool fewInputs = inputs.size() <= kInputsDrawn;
+        if (fewInputs)
+            for (int n : inputs)
+                v.node(n);
+        for (std::vector<int>& chunk : directChunks(g, fewInputs ? computing : s.direct))
             v.direct(scope, std::move(chunk));
     }
     for (std::size_t k = 0; k < s.children.size(); ++k) {
@@ -630,14 +651,8 @@ std::string clusterLabel(const ScopeTree& tree, int scope)
     }
     // The class, or for a repeat copy its functions: cut short, as a cluster is drawn at least as wide as its label.
     constexpr std::size_t kTypeShown = 28;
-    if (!s.type.empty() && s.type.size() <= kTypeShown) {
-        label += " · " + s.type;
-    } else if (!s.type.empty()) {
-        std::size_t cut = kTypeShown - 3;
-        while (cut > 0 && (static_cast<unsigned char>(s.type[cut]) & 0xC0) == 0x80)
-            --cut;  // not inside a UTF-8 character
-        label += " · " + s.type.substr(0, cut) + "…";
-    }
+    if (!s.type.empty())
+        label += " · " + cutText(s.type, kTypeShown);
     return label;
 }
 
@@ -688,7 +703,12 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
         const std::string what = inputs ? "inputs" : phase == graph::Phase::Backward ? "backward" : phase == graph::Phase::Forward ? "forward" : "own nodes";
         const std::string& name = tree.scopes[static_cast<std::size_t>(scope)].name;
         const std::size_t k = static_cast<std::size_t>(++chunkCount[static_cast<std::size_t>(scope)]);
-        if (name == what && !inputs) {
+        if (scope != 0) {
+            // Inside its scope's cluster, which names the scope: what these are and their statement, kept short
+            // (narrow boxes are drawn larger at fit zoom). "forward 2 · q = self.q_proj(hid…"
+            const std::string statement = cutText(b.title, 26);
+            b.title = what + " " + std::to_string(k) + (inputs || statement.empty() ? "" : " · " + statement);
+        } else if (name == what && !inputs) {
             // A "forward"/"backward" half's own nodes (repeated structure): "forward 2" twice says nothing; its
             // statement does ("forward 2 · position_ids = torch.arange(...)").
             std::string statement = b.title.size() > 24 ? b.title.substr(0, 22) + "…" : b.title;  // narrow boxes, larger at fit
