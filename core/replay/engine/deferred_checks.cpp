@@ -89,6 +89,7 @@ void DeferredValueChecks::queueNode(std::size_t i, const c10::IValue& value, boo
                 queueTensor(i, t);
             p.returns.emplace_back(begin, r.outputs.size());
         }
+        m_buffer.flush();  // the node's CUDA outputs in one launch, before the next node may overwrite them
     } catch (const c10::Error& e) {
         // Statistics are extra: their failure must not fail a node that ran, except for a CUDA error, which belongs
         // to a kernel (see blame). The returns queued before it still count.
@@ -114,6 +115,7 @@ void DeferredValueChecks::queueGraphOutputs(std::size_t i, const std::vector<c10
         else
             m_results[i].outputs.push_back(statsOf(v, false));
     }
+    m_buffer.flush();
     m_pending.push_back(std::move(p));
 }
 
