@@ -60,6 +60,8 @@ void StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
             flush();  // one launch, one device
         m_unlaunched.push_back({t, d.rows.data_ptr<double>() + 5 * row,
                                 reinterpret_cast<unsigned int*>(d.counters.data_ptr<std::int32_t>()) + row});
+        if (m_unlaunched.size() == static_cast<std::size_t>(kStatsMaxJobs))
+            flush();
     }
     m_order.push_back({tag, slot, d.used});
     ++d.used;

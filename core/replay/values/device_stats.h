@@ -35,9 +35,12 @@ public:
     // read-back), which reduces everything queued since in one kernel launch. The ATen path launches a handful of
     // kernels now, and throws c10::Error when one refuses the dtype (float8 has no min): nothing is queued then.
     void queue(const at::Tensor& t, std::size_t tag);
-    // Launches the one-pass kernel for the CUDA rows queued since the last flush (a node's outputs: call it after
-    // queuing them). Throws c10::Error ("CUDA error: ...") when the launch fails; those rows are then lost.
+    // Launches the one-pass kernel for the CUDA rows queued since the last flush (up to kStatsMaxJobs per launch:
+    // queue() flushes when a batch is full). The tensors are held until then, so the caching allocator cannot hand
+    // their memory to a later node; the caller flushes before anything may write to them (an in-place op).
+    // Throws c10::Error ("CUDA error: ...") when the launch fails; those rows are then lost.
     void flush();
+    bool unlaunched() const { return !m_unlaunched.empty(); }
 
     bool full() const;
     bool empty() const { return m_order.empty(); }

@@ -27,8 +27,9 @@ enum class StatsDType : std::int32_t { F32, F64, F16, BF16, I8, U8, I16, U16, I3
 
 // Largest number of dimensions of a strided (not dense) tensor; denser layouts are read as one flat range.
 constexpr int kStatsMaxDims = 8;
-// Tensors reduced by one kernel launch (a node's outputs): the jobs travel as the kernel's parameters.
-constexpr int kStatsMaxJobs = 8;
+// Tensors reduced by one kernel launch (the outputs of consecutive nodes): the jobs travel as the kernel's
+// parameters (16 x 184 bytes, under the 4 KiB every architecture takes).
+constexpr int kStatsMaxJobs = 16;
 
 // One tensor to reduce into one row of 5 doubles: {nan, inf, min, max, sum}.
 struct StatsJob {
