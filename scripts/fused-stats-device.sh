@@ -6,9 +6,11 @@
 #      +-Inf, all-NaN, strided views, 1M-element tensors, and inside a captured CUDA graph replayed on new values;
 #   3. runs the planted-NaN graph through the checked CUDA graph: the first NaN node must still be named;
 #   4. runs bench/replay_bench.py on CUDA with the value tables, where "before" is the same binary with
-#      FXRAY_FUSED_STATS=0 (ATen's five reductions per output): fused vs ATen in one run.
+#      FXRAY_FUSED_STATS=0 (ATen's five reductions per output): fused vs ATen in one run;
+#   5. as time allows, tests/cuda/test_cuda_graph_cuda.py and test_replay_cuda.py (CLI tests through value checks).
 # Self-checking: prints PASS/FAIL per step and a summary; exits non-zero when a step failed. Logs under $OUT
-# (machine.txt, build.log, fused_test.log, nan_cuda_graph.log/.json, bench.log, bench.json, summary.txt).
+# (machine.txt, build.log, fused_test.log, nan_cuda_graph.log/.json, stats_*.json, bench.log, bench.json,
+# test_*_cuda.log, summary.txt).
 # About 4-7 minutes (build ~2-3 of them). Usage (from the repository root, on the GPU machine):
 #   OUT=/path/to/logs bash scripts/fused-stats-device.sh            FXRAY_BENCH_REPEATS=30 by default
 set -uo pipefail
@@ -21,9 +23,9 @@ REPEATS=${FXRAY_BENCH_REPEATS:-30}
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 failed=0
-step() {  # step NAME RC DETAIL
+step() {  # step NAME RC DETAIL (rc 77: skipped, as ctest's SKIP_RETURN_CODE; it fails nothing, but says so)
   local verdict=PASS
-  [ "$2" -eq 0 ] || { verdict=FAIL; failed=1; }
+  if [ "$2" -eq 77 ]; then verdict=SKIP; elif [ "$2" -ne 0 ]; then verdict=FAIL; failed=1; fi
   echo "$verdict $1 (rc=$2) $3" | tee -a "$SUMMARY"
 }
 
@@ -118,6 +120,17 @@ PYTHONUNBUFFERED=1 timeout 330 "$PY" bench/replay_bench.py --fxray "$FXRAY" --fx
   --device cuda --repeats "$REPEATS" --warmup $((REPEATS / 5)) --json "$OUT/bench.json" >>"$OUT/bench.log" 2>&1
 step bench $? "(before = FXRAY_FUSED_STATS=0: ATen's reductions; tables below and in bench.log)"
 rm -f "$ATEN"
+
+# The CUDA CLI tests that go through value checks, as time allows (the whole script should stay under ~8 min).
+for t in test_cuda_graph_cuda test_replay_cuda; do
+  left=$(( 470 - SECONDS ))
+  if [ "$left" -lt 40 ]; then
+    echo "SKIP $t: ${SECONDS} s used" | tee -a "$SUMMARY"
+    continue
+  fi
+  FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" timeout "$left" "$PY" "tests/cuda/$t.py" >"$OUT/$t.log" 2>&1
+  step "$t" $? "$(tail -1 "$OUT/$t.log")"
+done
 echo
 sed -n '/^graph /,$p' "$OUT/bench.log"
 echo
