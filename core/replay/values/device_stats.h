@@ -72,12 +72,14 @@ private:
     };
     PerDevice& slotFor(const c10::Device& device, std::size_t& index);
     void queueAten(PerDevice& d, const at::Tensor& t);
+    void cpuSum(const at::Tensor& t, at::Tensor out);
     void resize(PerDevice& d, std::int64_t rows);
 
     std::size_t m_capacity;
     bool m_fixed = false;
     std::vector<PerDevice> m_devices;
     std::vector<Queued> m_order;
+    at::Tensor m_cpuScratch;  // CPU sums: a tensor converted to double (cpuSum)
     std::vector<CudaStatsItem> m_unlaunched;  // CUDA rows queued since the last flush (their rows, one device)
 };
 
