@@ -362,6 +362,8 @@ void runNode(const Prepared& p, const ReplayOptions& options, std::size_t i, con
     const bool isOp = p.plans[i].kind == NodePlan::Kind::Op;
     try {
         const bool timeIt = checked && options.timing;
+        if (s.checks)
+            s.checks->beforeNode(i);  // statistics of earlier nodes launched before this one may write to them
         const auto t0 = timeIt ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         if (timer && isOp)
             timer->begin(i);
@@ -452,6 +454,8 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
             break;
     }
+    if (s.checks && capturedChecks)
+        s.checks->flush();  // inside the capture, whatever ended the pass
     if (s.checks && !capturedChecks)
         for (std::size_t k : s.checks->readBack(report))
             if (nodeDone)
