@@ -190,7 +190,7 @@ void runOutputCodeStage(StageResult& s, const io::OutputCode& oc, const PostGrad
     o.cudaGraph = false;
     // The generated code draws from inductor's own seeds: outputs that depend on a random op are compared by rate.
     o.rng = ReplayOptions::Rng::Natural;
-    o.stage = StageIo{aotAddress, pg.map.inputs, pg.map.outputs, "", referenceFile, "", outputs};
+    o.stage = StageIo{aotAddress, pg.map.inputs, pg.map.outputs, "", referenceFile, "", outputs, "", {}, {}};
     s.report = runner.run(*pg.graph, o, cancel, {});
     classify(s);
     if (s.replayed())
@@ -372,7 +372,7 @@ StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runn
             // Each stage calls dropout its own way (F.dropout, rand_like > p, inductor_random): only aligned draws
             // make the same random call draw the same values at every stage (random_ops.h).
             o.rng = ReplayOptions::Rng::Aligned;
-            o.stage = StageIo{aot.entry.address, map.inputs, map.outputs, "", referenceFile, "", ""};
+            o.stage = StageIo{aot.entry.address, map.inputs, map.outputs, "", referenceFile, "", "", "", {}, {}};
             if (referenceFile.empty())
                 o.stage->saveOutputs = scratch->file("stage" + std::to_string(k) + ".pkl");
             if (postGrad.graph == &*graphs[k])
