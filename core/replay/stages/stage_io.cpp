@@ -60,7 +60,7 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
         }
     }
     report.notes.push_back(stage.inputsFile.empty() ? "inputs: generated for " + stage.inputsFrom
-                                                    : "inputs: this rank's shards of the global inputs in " + stage.inputsFile);
+                                                    : "inputs: this rank's shards of the single-rank reference's global inputs");
     return inputs;
 }
 
