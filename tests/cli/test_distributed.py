@@ -6,6 +6,8 @@ real Gloo process groups (tests/data/distributed, 2-rank logs written by make_fi
 - the TP step's ranks take their shards of one generated global input (cut by the recorded placements), and each
   rank's AOT forward equals the single-rank reference (the dynamo graph run unsharded on the global inputs); a
   sharding bug planted in one rank (its bias not divided for the Partial sum) differs from the reference on both;
+- a 4-rank job on a 2x2 DeviceMesh whose logs name no group members: the recorded mesh gives them (tp groups
+  {0,1} and {2,3}), so each pair all-reduces in its own group; without the mesh the job is refused;
 - a collective-order mismatch planted in one rank's log is named before anything runs (exit 1);
 - a planted hang (rank 1's graph no longer calls the all_reduce; or rank 1 hangs inside a kernel) is reported
   within the collective timeout with both ranks' pending nodes, and no worker process is left behind."""
@@ -163,6 +165,49 @@ def a_sharding_bug_on_one_rank_differs_from_the_single_rank_reference():
     # --no-reference: the old per-rank replay, which passes the forward on both ranks.
     _, d, forwards = reference_run(out, "--no-reference")
     assert d["references"]["graphs"] == [] and all(f["verdict"] == "pass" for f in forwards.values()), forwards
+
+
+# A describe_tensor record as torch 2.11 writes it for a DTensor on a 2x2 mesh (only its ctx is read here).
+MESH_RECORD = ('V1127 01:38:04.000000 1477 torch/_subclasses/meta_utils.py:499] {"describe_tensor": {"id": 99, "ndim": 1, '
+               '"dtype": "torch.float32", "size": [4], "ctx": "(DTensorSpec(mesh=DeviceMesh((dp=2, tp=2), \'cpu\', '
+               'stride=(2, 1)), placements=(Replicate(), Shard(dim=0)), ...)", "describer_id": 4}, "rank": %d, '
+               '"frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n')
+
+
+def four_ranks(name, mesh):
+    """The all_reduce case on 4 ranks, each pair in its own tp group of a 2x2 mesh ("3": ranks 0-1, "4": ranks 2-3,
+    torch's names for them), with the mesh recorded or not."""
+    out = os.path.join(TMP, name)
+    os.makedirs(out)
+    for rank in range(4):
+        group = "3" if rank < 2 else "4"
+        tmp = os.path.join(out, "tmp.log")
+        with open(rank_log("allreduce", 0)) as f:
+            text = f.read().replace('"rank": 0,', '"rank": %d,' % rank)
+        with open(tmp, "w") as f:
+            f.write((MESH_RECORD % rank if mesh else "") + text)
+        dst = os.path.join(out, f"dedicated_log_torch_trace_rank_{rank}_x.log")
+        edit_trace_payload(tmp, tmp, "dynamo_output_graph", "all_reduce(y, 'sum', '0')", f"all_reduce(y, 'sum', '{group}')")
+        edit_trace_payload(tmp, dst, "aot_inference_graph", "(mm, 'sum', '0')", f"(mm, 'sum', '{group}')")
+        os.remove(tmp)
+    return out
+
+
+@check
+def group_members_come_from_the_recorded_mesh_on_four_ranks():
+    code, out, err, _ = fxray("replay", four_ranks("mesh4", True), "--json", timeout=300)
+    assert code == 0, out + err
+    d = json.loads(out)["distributed"]
+    assert d["check"]["groups"] == {"3": [0, 1], "4": [2, 3]}, d["check"]
+    assert any("mesh's sub-group" in n for n in d["check"]["notes"]), d["check"]["notes"]
+    assert [r["collectives_run"] for r in d["ranks"]] == [2, 2, 2, 2], d["ranks"]
+    # Every rank's wait_tensor holds its pair's sum: twice its own (equal inputs), not four times.
+    for r in d["ranks"]:
+        nodes = {n["name"]: n["outputs"][0] for n in r["reports"][1]["nodes"] if n.get("outputs")}
+        assert abs(nodes["wait_tensor"]["max"] - 2 * nodes["mm"]["max"]) <= 1e-5 * max(1.0, abs(nodes["mm"]["max"])), nodes
+    # Without the mesh nothing says who is in "3" and "4": every rank, which ranks 2 and 3 never call.
+    code, out, err, _ = fxray("replay", four_ranks("nomesh4", False), "--check-only")
+    assert code == 1 and "group '3'" in out, out
 
 
 @check
