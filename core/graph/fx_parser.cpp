@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -931,20 +932,8 @@ private:
         if (c.done())
             fail((*c.tokens)[c.end - 1], "expected a value");
         const Token& t = c.peek();
-        if (t.is("-") || t.is("+")) {
-            ++c.pos;
-            Arg v = parsePrimary(c);
-            if (v.kind == Arg::Kind::Int)
-                v.i = t.is("-") ? -v.i : v.i;
-            else if (v.kind == Arg::Kind::Float)
-                v.f = t.is("-") ? -v.f : v.f;
-            else if (v.kind == Arg::Kind::Complex && t.is("-")) {
-                v.f = -v.f;  // python: -1j is complex(-0.0, -1.0)
-                v.imag = -v.imag;
-            } else if (v.kind != Arg::Kind::Complex)
-                fail(t, "unary '" + t.text + "' on a non-number inside an argument");
-            return v;
-        }
+        if (t.is("-") || t.is("+"))
+            return parseSigned(c, t);
         if (t.kind == TokenKind::Number) {
             ++c.pos;
             return parseNumber(t);
@@ -965,93 +954,64 @@ private:
             if (auto z = parseParenthesisedComplex(c))
                 return *z;
         }
-        if (t.is("[") || t.is("(")) {
-            bool isList = t.is("[");
-            std::size_t close = matching(*c.tokens, c.pos);
-            Cursor inner{c.tokens, c.pos + 1, close};
-            std::vector<Arg> items;
-            bool sawComma = false;
-            while (!inner.done()) {
-                items.push_back(parseValue(inner));
-                if (!inner.done()) {
-                    if (!inner.at(","))
-                        fail(inner.peek(), "expected ','");
-                    sawComma = true;
-                    ++inner.pos;
-                }
-            }
-            c.pos = close + 1;
-            if (!isList && items.size() == 1 && !sawComma)
-                return items[0];  // parenthesised value
-            return Arg::ofList(std::move(items), isList ? Arg::Kind::List : Arg::Kind::Tuple);
-        }
+        if (t.is("[") || t.is("("))
+            return parseListOrTuple(c, t);
         if (t.kind != TokenKind::Name)
             fail(t, "unexpected '" + t.text + "' in argument");
+        return parseNamed(c, t);
+    }
+
+    // A unary sign (t) on a number.
+    Arg parseSigned(Cursor& c, const Token& t)
+    {
+        ++c.pos;
+        Arg v = parsePrimary(c);
+        if (v.kind == Arg::Kind::Int)
+            v.i = t.is("-") ? -v.i : v.i;
+        else if (v.kind == Arg::Kind::Float)
+            v.f = t.is("-") ? -v.f : v.f;
+        else if (v.kind == Arg::Kind::Complex && t.is("-")) {
+            v.f = -v.f;  // python: -1j is complex(-0.0, -1.0)
+            v.imag = -v.imag;
+        } else if (v.kind != Arg::Kind::Complex)
+            fail(t, "unary '" + t.text + "' on a non-number inside an argument");
+        return v;
+    }
+
+    // [a, b] is a list; (a, b) and (a,) are tuples; (a) is a.
+    Arg parseListOrTuple(Cursor& c, const Token& t)
+    {
+        const bool isList = t.is("[");
+        const std::size_t close = matching(*c.tokens, c.pos);
+        Cursor inner{c.tokens, c.pos + 1, close};
+        std::vector<Arg> items;
+        bool sawComma = false;
+        while (!inner.done()) {
+            items.push_back(parseValue(inner));
+            if (!inner.done()) {
+                if (!inner.at(","))
+                    fail(inner.peek(), "expected ','");
+                sawComma = true;
+                ++inner.pos;
+            }
+        }
+        c.pos = close + 1;
+        if (!isList && items.size() == 1 && !sawComma)
+            return items[0];  // parenthesised value
+        return Arg::ofList(std::move(items), isList ? Arg::Kind::List : Arg::Kind::Tuple);
+    }
+
+    // A name or dotted name starting at t: a constant, a node, device(...) / slice(...), torch.<dtype, memory
+    // format or layout>, math.inf / nan, an operator object.
+    Arg parseNamed(Cursor& c, const Token& t)
+    {
         std::vector<std::string> parts = dottedName(c);
         const std::string& head = parts[0];
-        if (parts.size() == 1) {
-            if (head == "True" || head == "False")
-                return Arg::ofBool(head == "True");
-            if (head == "None")
-                return Arg::none();
-            if (head == "inf")
-                return Arg::ofFloat(std::numeric_limits<double>::infinity());
-            if (head == "nan")
-                return Arg::ofFloat(std::numeric_limits<double>::quiet_NaN());
-            if (head == "Ellipsis") {
-                Arg e;
-                e.kind = Arg::Kind::Ellipsis;
-                return e;
-            }
-            if (head == "infj" || head == "nanj")  // python's repr of complex(0, inf) / complex(0, nan)
-                return complexOf(0.0, head == "infj" ? std::numeric_limits<double>::infinity()
-                                                     : std::numeric_limits<double>::quiet_NaN());
-            if (head == "device" && c.at("("))
-                return parseDevice(c, t);
-            if (head == "slice" && c.at("(")) {
-                Arg s;
-                s.kind = Arg::Kind::Slice;
-                std::vector<std::pair<std::string, Arg>> kw;
-                parseCallArgs(c, s.items, kw);
-                if (!kw.empty() || s.items.empty() || s.items.size() > 3)
-                    fail(t, "slice() takes 1 to 3 positional arguments");
-                if (s.items.size() == 1)
-                    s.items.insert(s.items.begin(), Arg::none());
-                while (s.items.size() < 3)
-                    s.items.push_back(Arg::none());
-                return s;
-            }
-            int ref = lookup(head);
-            if (ref >= 0) {
-                markUsed(ref);
-                return Arg::ofNode(ref);
-            }
-            if (m_bareNamesAsStrings)
-                return Arg::ofString(head);
-            fail(t, "undefined name '" + head + "'" + undefinedWhy(t));
-        }
+        if (parts.size() == 1)
+            return parseBareName(c, t, head);
         if (parts.size() == 2 && head == "torch") {
-            const std::string& n = parts[1];
-            if (auto dt = dtypeFromTorchName(n)) {
-                Arg a;
-                a.kind = Arg::Kind::DType;
-                a.dtype = *dt;
-                return a;
-            }
-            if (contains(kMemoryFormats, n)) {
-                Arg a;
-                a.kind = Arg::Kind::MemoryFormat;
-                a.s = n;
-                return a;
-            }
-            if (contains(kLayouts, n)) {
-                Arg a;
-                a.kind = Arg::Kind::Layout;
-                a.s = n;
-                return a;
-            }
-            if (n == "device" && c.at("("))
-                return parseDevice(c, t);
+            if (auto a = parseTorchAttribute(c, t, parts[1]))
+                return *a;
         }
         if (parts.size() == 2 && head == "math" && (parts[1] == "inf" || parts[1] == "nan"))
             return Arg::ofFloat(parts[1] == "inf" ? std::numeric_limits<double>::infinity()
@@ -1068,6 +1028,80 @@ private:
             return op;
         }
         fail(t, "unsupported value '" + dotted + "'");
+    }
+
+    Arg parseBareName(Cursor& c, const Token& t, const std::string& head)
+    {
+        if (head == "True" || head == "False")
+            return Arg::ofBool(head == "True");
+        if (head == "None")
+            return Arg::none();
+        if (head == "inf")
+            return Arg::ofFloat(std::numeric_limits<double>::infinity());
+        if (head == "nan")
+            return Arg::ofFloat(std::numeric_limits<double>::quiet_NaN());
+        if (head == "Ellipsis") {
+            Arg e;
+            e.kind = Arg::Kind::Ellipsis;
+            return e;
+        }
+        if (head == "infj" || head == "nanj")  // python's repr of complex(0, inf) / complex(0, nan)
+            return complexOf(0.0, head == "infj" ? std::numeric_limits<double>::infinity()
+                                                 : std::numeric_limits<double>::quiet_NaN());
+        if (head == "device" && c.at("("))
+            return parseDevice(c, t);
+        if (head == "slice" && c.at("("))
+            return parseSlice(c, t);
+        int ref = lookup(head);
+        if (ref >= 0) {
+            markUsed(ref);
+            return Arg::ofNode(ref);
+        }
+        if (m_bareNamesAsStrings)
+            return Arg::ofString(head);
+        fail(t, "undefined name '" + head + "'" + undefinedWhy(t));
+    }
+
+    // slice(stop), slice(start, stop), slice(start, stop, step): always three items.
+    Arg parseSlice(Cursor& c, const Token& t)
+    {
+        Arg s;
+        s.kind = Arg::Kind::Slice;
+        std::vector<std::pair<std::string, Arg>> kw;
+        parseCallArgs(c, s.items, kw);
+        if (!kw.empty() || s.items.empty() || s.items.size() > 3)
+            fail(t, "slice() takes 1 to 3 positional arguments");
+        if (s.items.size() == 1)
+            s.items.insert(s.items.begin(), Arg::none());
+        while (s.items.size() < 3)
+            s.items.push_back(Arg::none());
+        return s;
+    }
+
+    // torch.<n>: a dtype, memory format or layout, or torch.device(...); nothing for other names.
+    std::optional<Arg> parseTorchAttribute(Cursor& c, const Token& t, const std::string& n)
+    {
+        if (auto dt = dtypeFromTorchName(n)) {
+            Arg a;
+            a.kind = Arg::Kind::DType;
+            a.dtype = *dt;
+            return a;
+        }
+        if (contains(kMemoryFormats, n)) {
+            Arg a;
+            a.kind = Arg::Kind::MemoryFormat;
+            a.s = n;
+            return a;
+        }
+        if (contains(kLayouts, n)) {
+            Arg a;
+            a.kind = Arg::Kind::Layout;
+            a.s = n;
+            return a;
+        }
+        if (n == "device" && c.at("("))
+            return parseDevice(c, t);
+        return std::nullopt;
     }
 
     static Arg complexOf(double re, double im)
