@@ -15,7 +15,8 @@
 // --ranks N: a distributed replay (replay_distributed.h): the collectives are checked across ranks before anything
 // runs (a mismatch: exit 1, named), then one worker per rank, process groups over Gloo (CPU) or NCCL (--device
 // cuda, one GPU per rank), --collective-timeout S per collective (default 30), --group NAME=RANKS for groups whose
-// members the log does not record (default: every rank), --check-only: the check alone.
+// members neither the log nor its recorded DeviceMesh gives (default: every rank), --check-only: the check alone;
+// DTensor compiles get inputs cut from one global tensor and a single-rank reference (--no-reference: not).
 // One graph: its report. A directory or log: every graph, and a summary table. Exit 0 only when all passed.
 // --seeds A-B --until nan|mismatch|error|diverge[:DEVICE]: a seed sweep of one graph in one worker, stopping at the
 // first failing seed (named, with its replay's report; exit 1); --repeat N --until diverge: runs of the same inputs
@@ -49,7 +50,7 @@ constexpr std::string_view kUsage =
     "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
     "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain] "
     "[--rng natural|aligned] [--strict-nonfinite] [--seeds A-B] [--until nan|mismatch|error|diverge[:DEVICE]] "
-    "[--ranks N] [--group NAME=RANKS]... [--collective-timeout S] [--backend gloo|nccl] [--no-collective-check] [--check-only]";
+    "[--ranks N] [--group NAME=RANKS]... [--collective-timeout S] [--backend gloo|nccl] [--no-collective-check] [--check-only] [--no-reference]";
 
 void printJson(const std::vector<replay::ReplayReport>& reports)
 {

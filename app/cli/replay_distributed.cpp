@@ -4,13 +4,17 @@
 #include "graph/collective_check.h"
 #include "replay/api/report_format.h"
 #include "self_exe.h"
+#include "graph/dtensor_layout.h"
 #include "worker/distributed_job.h"
+#include "worker/dtensor_reference.h"
 #include "worker/rank_set.h"
+#include "worker/temp_dir.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <set>
 
 namespace fxray::cli {
 namespace {
@@ -88,7 +92,34 @@ std::string cell(const replay::ReplayReport& r)
     std::string s = r.verdict() + " " + std::to_string(r.count(replay::NodeStatus::Passed)) + "/" + std::to_string(r.nodes.size());
     if (total)
         s += " c" + std::to_string(run) + "/" + std::to_string(total);
+    // Compared with the single-rank reference (worker/dtensor_reference.h): "=ref" all equal, "!=ref" some differ.
+    if (r.reference.rfind("single-rank reference", 0) == 0) {
+        bool all = true;
+        int compared = 0;
+        for (const auto& c : r.comparisons)
+            if (c.compared) {
+                ++compared;
+                all = all && c.ok;
+            }
+        if (compared)
+            s += all ? " =ref" : " !=ref";
+    }
     return s;
+}
+
+// The single-rank references run before the job, and what was left out.
+void printReferences(const worker::DtensorReferences& refs)
+{
+    for (const auto& ref : refs.references)
+        std::printf("single-rank reference of compile %s (dynamo graph, unsharded, on the global inputs): %s %d/%zu%s\n",
+                    ref.compile.c_str(), ref.report.verdict().c_str(), ref.report.count(replay::NodeStatus::Passed),
+                    ref.report.nodes.size(),
+                    ref.unchecked ? (", " + std::to_string(ref.unchecked) + " rank-local annotation(s) unchecked").c_str() : "");
+    if (refs.rankGraphs)
+        std::printf("inputs: every rank's AOT forward cut from the reference's global inputs by its placements "
+                    "(%d rank graph(s)); =ref: its outputs equal the reference's, cut alike\n", refs.rankGraphs);
+    for (const auto& n : refs.notes)
+        std::printf("note: %s\n", n.c_str());
 }
 
 // The groups the job builds, with their members, and the check's notes.
@@ -105,10 +136,11 @@ void printGroupsAndNotes(const graph::CollectiveCheck& check)
 }
 
 void printText(const RankSet& set, const graph::CollectiveCheck& check, const worker::DistributedOutcome& o,
-               const std::string& backend)
+               const std::string& backend, const worker::DtensorReferences& refs)
 {
     std::printf("distributed replay: %zu ranks over %s, %.1f s\n", o.ranks.size(), backend.c_str(), o.seconds);
     printGroupsAndNotes(check);
+    printReferences(refs);
     std::printf("%-34s", "graph");
     for (const auto& r : o.ranks)
         std::printf(" %-22s", ("rank " + std::to_string(r.rank)).c_str());
@@ -143,6 +175,9 @@ void printText(const RankSet& set, const graph::CollectiveCheck& check, const wo
         for (const auto& r : o.ranks)
             std::printf("  rank %d pending: %s\n", r.rank, r.pending.c_str());
     }
+    for (const auto& ref : refs.references)
+        if (!ref.report.passed())
+            std::cout << "\nsingle-rank reference: " << replay::formatReport(ref.report, false);
     for (const auto& e : set.loadErrors)
         std::cout << "error: " << e << "\n";
 }
@@ -163,7 +198,20 @@ void printCheck(const graph::CollectiveCheck& check, const RankSet& set)
         std::cout << "error: " << e << "\n";
 }
 
-json::Value toJson(const graph::CollectiveCheck& check, const worker::DistributedOutcome& o, const std::string& backend)
+json::Value referencesJson(const worker::DtensorReferences& refs)
+{
+    json::Value list = json::Array{};
+    for (const auto& ref : refs.references)
+        list.push_back(json::Object{{"compile", ref.compile}, {"saved", ref.saved}, {"unchecked", ref.unchecked},
+                                    {"report", replay::reportToJson(ref.report)}});
+    json::Value notes = json::Array{};
+    for (const auto& n : refs.notes)
+        notes.push_back(n);
+    return json::Object{{"graphs", std::move(list)}, {"rank_graphs", refs.rankGraphs}, {"notes", std::move(notes)}};
+}
+
+json::Value toJson(const graph::CollectiveCheck& check, const worker::DistributedOutcome& o, const std::string& backend,
+                   const worker::DtensorReferences& refs)
 {
     json::Value groups = json::Object{};
     for (const auto& [name, members] : check.groups) {
@@ -204,7 +252,20 @@ json::Value toJson(const graph::CollectiveCheck& check, const worker::Distribute
                                                      {"stopped_early", o.stoppedEarly},
                                                      {"why", o.why},
                                                      {"check", std::move(checkJson)},
+                                                     {"references", referencesJson(refs)},
                                                      {"ranks", std::move(ranks)}}}};
+}
+
+// Which ranks' graphs call each group name (the mesh tells the members from them).
+std::map<std::string, std::set<int>> groupUsers(const std::vector<graph::RankGraphs>& ranks)
+{
+    std::map<std::string, std::set<int>> users;
+    for (const auto& rg : ranks)
+        for (const auto& [label, g] : rg.graphs)
+            for (const auto& call : graph::collectiveCalls(*g, label))
+                if (call.ranks.empty())  // legacy calls name their ranks themselves
+                    users[call.group].insert(rg.rank);
+    return users;
 }
 
 // The job's settings from the flags: groups (the check's, --group over them), timeouts, backend.
@@ -256,6 +317,12 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
             if (r >= static_cast<int>(set.graphs.size()))
                 throw Error("group '" + name + "' names rank " + std::to_string(r) + " but the job has " +
                             std::to_string(set.graphs.size()) + " ranks");
+    std::vector<std::vector<const io::LoadedGraph*>> perRank;
+    for (const auto& list : set.graphs) {
+        auto& ptrs = perRank.emplace_back();
+        for (const auto& g : list)
+            ptrs.push_back(&g);
+    }
     std::vector<graph::RankGraphs> rankGraphs;
     for (std::size_t r = 0; r < set.graphs.size(); ++r) {
         graph::RankGraphs rg;
@@ -264,7 +331,19 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
             rg.graphs.emplace_back(g.entry.address, &g.graph);
         rankGraphs.push_back(std::move(rg));
     }
-    const graph::CollectiveCheck check = graph::checkCollectives(rankGraphs, given);
+    // Members of the groups no --group names: from the DeviceMeshes the logs record (graph/dtensor_layout.h).
+    const std::vector<graph::DeviceMeshInfo> meshes = worker::recordedMeshes(perRank);
+    std::map<std::string, std::set<int>> users = groupUsers(rankGraphs);
+    for (const auto& [name, members] : given)
+        users.erase(name);  // --group wins
+    const graph::DerivedGroups derived = graph::groupsFromMeshes(users, meshes, static_cast<int>(set.graphs.size()));
+    std::map<std::string, std::vector<int>> membership = given;
+    for (const auto& [name, members] : derived.groups)
+        membership.emplace(name, members);
+    graph::CollectiveCheck check = graph::checkCollectives(rankGraphs, membership);
+    for (const auto& m : meshes)
+        check.notes.insert(check.notes.begin(), "mesh recorded in the logs: " + m.text);
+    check.notes.insert(check.notes.end(), derived.notes.begin(), derived.notes.end());
     if (p.flag("--check-only")) {
         printCheck(check, set);
         return check.ok() && set.loadErrors.empty() ? 0 : 1;
@@ -277,24 +356,26 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
         return 1;
     }
 
-    const worker::DistributedJobConfig config = jobConfig(p, options, check, given, set.graphs.size());
-
-    std::vector<std::vector<const io::LoadedGraph*>> perRank;
-    for (const auto& list : set.graphs) {
-        auto& ptrs = perRank.emplace_back();
-        for (const auto& g : list)
-            ptrs.push_back(&g);
+    worker::DistributedJobConfig config = jobConfig(p, options, check, membership, set.graphs.size());
+    // Consistent inputs and the single-rank reference of DTensor compiles (worker/dtensor_reference.h).
+    worker::TempDir referenceDir("fxray-reference-");
+    worker::DtensorReferences refs;
+    if (!p.flag("--no-reference")) {
+        refs = worker::prepareDtensorReferences(perRank, meshes, options, config.program, referenceDir.path);
+        config.stages = refs.stages;
     }
     const worker::DistributedOutcome o = worker::runDistributedJob(perRank, options, config);
 
     if (p.flag("--json"))
-        std::cout << toJson(check, o, config.backend).dump(json::Style::Pretty) << "\n";
+        std::cout << toJson(check, o, config.backend, refs).dump(json::Style::Pretty) << "\n";
     else
-        printText(set, check, o, config.backend);
+        printText(set, check, o, config.backend, refs);
     bool ok = !o.stoppedEarly && set.loadErrors.empty() && d.errors.empty();
     for (const auto& r : o.ranks)
         for (const auto& rep : r.reports)
             ok = ok && rep.passed();
+    for (const auto& ref : refs.references)
+        ok = ok && ref.saved;
     return ok ? 0 : 1;
 }
 

@@ -13,7 +13,7 @@ namespace fxray::cli {
 
 // The flags this path adds to `fxray replay`.
 inline constexpr const char* kDistributedValued[] = {"--ranks", "--group", "--collective-timeout", "--backend"};
-inline constexpr const char* kDistributedFlags[] = {"--no-collective-check", "--check-only"};
+inline constexpr const char* kDistributedFlags[] = {"--no-collective-check", "--check-only", "--no-reference"};
 
 // The exit code of a distributed replay, or nullopt when `d` is one rank's graphs and --ranks was not given
 // (the ordinary replay then runs). Throws fxray::Error for bad flags or rank sets.

@@ -2,40 +2,23 @@
 
 #include "base/error.h"
 #include "graph/collective_check.h"
+#include "worker/temp_dir.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <ftw.h>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <thread>
 
+#include <signal.h>
+
 namespace fxray::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A fresh folder for the rendezvous file; removed when the job ends.
-struct TempDir {
-    std::string path;
-    TempDir()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "fxray-dist-XXXXXX").string();
-        if (!mkdtemp(pattern.data()))
-            throw Error("cannot create a temporary folder for the rendezvous store (" + pattern + ")");
-        path = pattern;
-    }
-    // POSIX, not std::filesystem::remove_all: LibTorch's libtorch.so exports its own copy of that symbol, which the
-    // dynamic linker may bind here and which crashes.
-    ~TempDir()
-    {
-        nftw(path.c_str(), [](const char* p, const struct stat*, int, struct FTW*) { return ::remove(p); }, 8,
-             FTW_DEPTH | FTW_PHYS);
-    }
-};
 
 // The node where a report's replay stopped on a collective: an error at a collective or wait node.
 int failedCollective(const replay::ReplayReport& r)
@@ -88,7 +71,8 @@ struct Shared {
 };
 
 void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const replay::ReplayOptions& options,
-             ReplayWorker& worker, replay::CancelToken& cancel, Shared& shared, RankOutcome& out)
+             const std::vector<std::optional<replay::StageIo>>* stages, ReplayWorker& worker, replay::CancelToken& cancel,
+             Shared& shared, RankOutcome& out)
 {
     out.rank = rank;
     for (std::size_t k = 0; k < graphs.size(); ++k) {
@@ -107,7 +91,10 @@ void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const 
             }
             return;
         }
-        replay::ReplayReport r = worker.run(g, options, &cancel);
+        replay::ReplayOptions o = options;
+        if (stages && k < stages->size() && (*stages)[k])
+            o.stage = (*stages)[k];  // this rank's shards of the single-rank reference's inputs (dtensor_reference.h)
+        replay::ReplayReport r = worker.run(g, o, &cancel);
         int at = failedCollective(r);
         if (r.cancelled) {
             at = firstUnfinished(r);
@@ -117,6 +104,11 @@ void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const 
         } else if (at >= 0) {
             out.pending = describeNode(g, at) + ": " + r.nodes[static_cast<std::size_t>(at)].error.substr(0, 300);
             shared.raise("rank " + std::to_string(rank) + ", " + out.pending);
+        } else if (!r.fatal.empty() && firstUnfinished(r) < 0 && graph::collectiveCalls(g.graph, "").empty() &&
+                   worker.pid() > 0 && ::kill(worker.pid(), 0) == 0) {
+            // A graph that calls no collective could not start here (its inputs cannot be built, say) and the
+            // worker lives on: no peer waits on it, so the rank goes on with its next graph, as the ordinary
+            // replay does. (One with collectives stops the job: its peers would wait in them.)
         } else if (!r.fatal.empty()) {
             // A worker that died or hung cannot make its next collective: its peers would wait for it.
             at = firstUnfinished(r);
@@ -154,7 +146,7 @@ DistributedOutcome runDistributedJob(const std::vector<std::vector<const io::Loa
 {
     const auto start = Clock::now();
     const int world = static_cast<int>(perRank.size());
-    TempDir dir;
+    TempDir dir("fxray-dist-");
     DistributedOutcome outcome;
     outcome.ranks.resize(static_cast<std::size_t>(world));
 
@@ -191,7 +183,8 @@ DistributedOutcome runDistributedJob(const std::vector<std::vector<const io::Loa
     for (int r = 0; r < world; ++r) {
         const auto i = static_cast<std::size_t>(r);
         threads.emplace_back([&, r, i] {
-            runRank(r, perRank[i], rankOptions[i], *workers[i], *cancels[i], shared, outcome.ranks[i]);
+            runRank(r, perRank[i], rankOptions[i], i < config.stages.size() ? &config.stages[i] : nullptr, *workers[i],
+                    *cancels[i], shared, outcome.ranks[i]);
             done[i] = true;
         });
     }

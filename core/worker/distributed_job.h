@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct DistributedJobConfig {
     Subprocess::Env env;                             // extra environment for every worker
     // Set from another thread (the GUI's Cancel): every rank's replay is stopped (its worker killed), the job ends.
     const replay::CancelToken* cancel = nullptr;
+    // Per rank, per graph: the stage the graph is replayed as (its shards of the single-rank reference's global
+    // inputs, its outputs compared with the reference's: worker/dtensor_reference.h); nullopt: as `options` says.
+    std::vector<std::vector<std::optional<replay::StageIo>>> stages;
 };
 
 struct RankOutcome {

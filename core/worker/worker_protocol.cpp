@@ -179,6 +179,7 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
     j["rng"] = o.rng == replay::ReplayOptions::Rng::Aligned ? "aligned" : "natural";
     j["strict_nonfinite"] = o.strictNonFinite;
     j["digests"] = o.digests;
+    j["dtensor_global"] = o.dtensorGlobal;
     if (o.stage) {
         auto ints = [](const std::vector<int>& v) {
             json::Value a = json::Array{};
@@ -189,7 +190,15 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
         j["stage"] = json::Object{{"inputs_from", o.stage->inputsFrom}, {"input_map", ints(o.stage->inputMap)},
                                   {"output_map", ints(o.stage->outputMap)}, {"save_outputs", o.stage->saveOutputs},
                                   {"reference_outputs", o.stage->referenceOutputs}, {"save_inputs", o.stage->saveInputs},
-                                  {"outputs_from", o.stage->outputsFrom}};
+                                  {"outputs_from", o.stage->outputsFrom}, {"inputs_file", o.stage->inputsFile}};
+        auto strings = [](const std::vector<std::string>& v) {
+            json::Value a = json::Array{};
+            for (const auto& x : v)
+                a.push_back(x);
+            return a;
+        };
+        j["stage"]["input_shards"] = strings(o.stage->inputShards);
+        j["stage"]["output_shards"] = strings(o.stage->outputShards);
     }
     return j;
 }
@@ -221,6 +230,7 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
     o.rng = j.stringOr("rng", "natural") == "aligned" ? replay::ReplayOptions::Rng::Aligned : replay::ReplayOptions::Rng::Natural;
     o.strictNonFinite = flag("strict_nonfinite", false);
     o.digests = flag("digests", false);
+    o.dtensorGlobal = flag("dtensor_global", false);
     if (j["stage"].isObject()) {
         const json::Value& s = j["stage"];
         auto ints = [](const json::Value& a) {
@@ -230,9 +240,24 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
                     v.push_back(static_cast<int>(a[k].asInt()));
             return v;
         };
-        o.stage = replay::StageIo{s.stringOr("inputs_from", ""), ints(s["input_map"]), ints(s["output_map"]),
-                                  s.stringOr("save_outputs", ""), s.stringOr("reference_outputs", ""),
-                                  s.stringOr("save_inputs", ""), s.stringOr("outputs_from", "")};
+        o.stage.emplace();
+        o.stage->inputsFrom = s.stringOr("inputs_from", "");
+        o.stage->inputMap = ints(s["input_map"]);
+        o.stage->outputMap = ints(s["output_map"]);
+        o.stage->saveOutputs = s.stringOr("save_outputs", "");
+        o.stage->referenceOutputs = s.stringOr("reference_outputs", "");
+        o.stage->saveInputs = s.stringOr("save_inputs", "");
+        o.stage->outputsFrom = s.stringOr("outputs_from", "");
+        o.stage->inputsFile = s.stringOr("inputs_file", "");
+        auto strings = [](const json::Value& a) {
+            std::vector<std::string> v;
+            if (a.isArray())
+                for (std::size_t k = 0; k < a.size(); ++k)
+                    v.push_back(a[k].isString() ? a[k].asString() : "");
+            return v;
+        };
+        o.stage->inputShards = strings(s["input_shards"]);
+        o.stage->outputShards = strings(s["output_shards"]);
     }
     return o;
 }

@@ -3,6 +3,11 @@ real Gloo process groups (tests/data/distributed, 2-rank logs written by make_fi
 - every AOT graph of a compiled all_reduce and of a DTensor tensor-parallel MLP step passes on both ranks, with
   every collective executed; per-rank seed dumps of the TP step replay on their saved inputs and equal eager on both
   ranks; --ranks N replays one rank's log on N ranks;
+- the TP step's ranks take their shards of one generated global input (cut by the recorded placements), and each
+  rank's AOT forward equals the single-rank reference (the dynamo graph run unsharded on the global inputs); a
+  sharding bug planted in one rank (its bias not divided for the Partial sum) differs from the reference on both;
+- a 4-rank job on a 2x2 DeviceMesh whose logs name no group members: the recorded mesh gives them (tp groups
+  {0,1} and {2,3}), so each pair all-reduces in its own group; without the mesh the job is refused;
 - a collective-order mismatch planted in one rank's log is named before anything runs (exit 1);
 - a planted hang (rank 1's graph no longer calls the all_reduce; or rank 1 hangs inside a kernel) is reported
   within the collective timeout with both ranks' pending nodes, and no worker process is left behind."""
@@ -102,11 +107,107 @@ def a_dtensor_tensor_parallel_step_replays_its_aot_graphs_with_their_collectives
                 for record, row in rows.items()}
     for record in ("aot_joint_graph", "aot_forward_graph", "aot_backward_graph"):
         assert verdicts[record] == ["pass", "pass"], rows[record]
-    # The dynamo-level graph holds DTensor's Python prims (from_local, redistribute): named as unsupported.
+    # The dynamo-level graph holds DTensor's Python prims (from_local, redistribute): named as unsupported per
+    # rank, and run instead as the single-rank reference (unsharded), which passes.
     assert verdicts["dynamo_output_graph"] == ["unsupported", "unsupported"], out
-    assert "torch__dynamo_variables_tensor_prim_redistribute" in out
+    assert "DTensor's redistribute() is a Python prim" in out, out
+    assert "single-rank reference of compile 0/0 (dynamo graph, unsharded, on the global inputs): pass 15/15" in out, out
     assert "collectives run: rank 0 2/2 rank 1 2/2" in out, out
     assert code == 1  # the unsupported dynamo graph
+
+
+def reference_run(folder, *extra):
+    code, out, err, _ = fxray("replay", folder, "--json", *extra)
+    assert code in (0, 1), out + err
+    d = json.loads(out)["distributed"]
+    forwards = {r["rank"]: next(rep for rep in r["reports"] if rep["address"].endswith("aot_forward_graph")) for r in d["ranks"]}
+    return code, d, forwards
+
+
+@check
+def the_ranks_take_shards_of_one_global_input_and_equal_the_single_rank_reference():
+    code, d, forwards = reference_run(os.path.join(DATA, "tp_mlp"))
+    refs = d["references"]
+    # Rank 0's dynamo graph, run unsharded (DTensor prims as identities) on the global inputs, cleanly.
+    assert len(refs["graphs"]) == 1 and refs["graphs"][0]["saved"], refs
+    assert refs["graphs"][0]["report"]["verdict"] == "pass", refs["graphs"][0]["report"]["nodes"]
+    assert refs["rank_graphs"] == 2, refs
+    stats = {}
+    for rank, fwd in forwards.items():
+        assert fwd["verdict"] == "pass", fwd
+        assert fwd["reference"].startswith("single-rank reference"), fwd["reference"]
+        compared = [c for c in fwd["comparisons"] if c["compared"]]
+        assert len(compared) == 1 and compared[0]["ok"], fwd["comparisons"]  # the step's output, replicated
+        stats[rank] = {n["name"]: n["outputs"][0] for n in fwd["nodes"] if n.get("outputs")}
+    # The column-sharded weight's rank halves of one global tensor differ (the same seed alone would make them
+    # equal); the replicated input is the same on both ranks.
+    assert stats[0]["t"] != stats[1]["t"], (stats[0]["t"], stats[1]["t"])
+    assert stats[0]["view"] == stats[1]["view"], (stats[0]["view"], stats[1]["view"])
+    assert code == 1  # the per-rank dynamo graphs stay unsupported (DTensor dispatch needs Python)
+
+
+@check
+def a_sharding_bug_on_one_rank_differs_from_the_single_rank_reference():
+    # RowwiseParallel's bias is added once per rank before the Partial sum, so each rank adds bias / 2; rank 1 now
+    # adds it whole: every node still runs, every collective matches, only the reference sees the wrong sum.
+    out = os.path.join(TMP, "bias_bug")
+    os.makedirs(out)
+    shutil.copy(rank_log("tp_mlp", 0), out)
+    r1 = rank_log("tp_mlp", 1)
+    edit_trace_payload(r1, os.path.join(out, os.path.basename(r1)), "aot_forward_graph",
+                       "torch.ops.aten.div.Tensor(primals_5, 2)", "torch.ops.aten.div.Tensor(primals_5, 1)")
+    code, d, forwards = reference_run(out)
+    assert code == 1
+    for rank, fwd in forwards.items():
+        compared = [c for c in fwd["comparisons"] if c["compared"]]
+        assert compared and not compared[0]["ok"], (rank, fwd["comparisons"])
+        assert fwd["verdict"] != "pass", fwd["verdict"]
+    # --no-reference: the old per-rank replay, which passes the forward on both ranks.
+    _, d, forwards = reference_run(out, "--no-reference")
+    assert d["references"]["graphs"] == [] and all(f["verdict"] == "pass" for f in forwards.values()), forwards
+
+
+# A describe_tensor record as torch 2.11 writes it for a DTensor on a 2x2 mesh (only its ctx is read here).
+MESH_RECORD = ('V1127 01:38:04.000000 1477 torch/_subclasses/meta_utils.py:499] {"describe_tensor": {"id": 99, "ndim": 1, '
+               '"dtype": "torch.float32", "size": [4], "ctx": "(DTensorSpec(mesh=DeviceMesh((dp=2, tp=2), \'cpu\', '
+               'stride=(2, 1)), placements=(Replicate(), Shard(dim=0)), ...)", "describer_id": 4}, "rank": %d, '
+               '"frame_id": 0, "frame_compile_id": 0, "attempt": 0}\n')
+
+
+def four_ranks(name, mesh):
+    """The all_reduce case on 4 ranks, each pair in its own tp group of a 2x2 mesh ("3": ranks 0-1, "4": ranks 2-3,
+    torch's names for them), with the mesh recorded or not."""
+    out = os.path.join(TMP, name)
+    os.makedirs(out)
+    for rank in range(4):
+        group = "3" if rank < 2 else "4"
+        tmp = os.path.join(out, "tmp.log")
+        with open(rank_log("allreduce", 0)) as f:
+            text = f.read().replace('"rank": 0,', '"rank": %d,' % rank)
+        with open(tmp, "w") as f:
+            f.write((MESH_RECORD % rank if mesh else "") + text)
+        dst = os.path.join(out, f"dedicated_log_torch_trace_rank_{rank}_x.log")
+        edit_trace_payload(tmp, tmp, "dynamo_output_graph", "all_reduce(y, 'sum', '0')", f"all_reduce(y, 'sum', '{group}')")
+        edit_trace_payload(tmp, dst, "aot_inference_graph", "(mm, 'sum', '0')", f"(mm, 'sum', '{group}')")
+        os.remove(tmp)
+    return out
+
+
+@check
+def group_members_come_from_the_recorded_mesh_on_four_ranks():
+    code, out, err, _ = fxray("replay", four_ranks("mesh4", True), "--json", timeout=300)
+    assert code == 0, out + err
+    d = json.loads(out)["distributed"]
+    assert d["check"]["groups"] == {"3": [0, 1], "4": [2, 3]}, d["check"]
+    assert any("mesh's sub-group" in n for n in d["check"]["notes"]), d["check"]["notes"]
+    assert [r["collectives_run"] for r in d["ranks"]] == [2, 2, 2, 2], d["ranks"]
+    # Every rank's wait_tensor holds its pair's sum: twice its own (equal inputs), not four times.
+    for r in d["ranks"]:
+        nodes = {n["name"]: n["outputs"][0] for n in r["reports"][1]["nodes"] if n.get("outputs")}
+        assert abs(nodes["wait_tensor"]["max"] - 2 * nodes["mm"]["max"]) <= 1e-5 * max(1.0, abs(nodes["mm"]["max"])), nodes
+    # Without the mesh nothing says who is in "3" and "4": every rank, which ranks 2 and 3 never call.
+    code, out, err, _ = fxray("replay", four_ranks("nomesh4", False), "--check-only")
+    assert code == 1 and "group '3'" in out, out
 
 
 @check

@@ -2,6 +2,7 @@
 
   capture_distributed.py --recipe tp    --out <dir> [--mode capture|trace] [--device cpu|cuda]
   capture_distributed.py --recipe fsdp2 --out <dir> ...
+  capture_distributed.py --recipe ddp_ca --out <dir> ...
 
   tp     a pre-norm transformer block (attention + MLP, width 64, 4 heads) tensor-parallel over 2 ranks with
          DTensor: parallelize_module, ColwiseParallel on q/k/v and the MLP's up projection, RowwiseParallel on the
@@ -14,6 +15,11 @@
          no collective, and compiled autograd (fullgraph, as FSDP2's queue_callback demands) stops at
          "NotImplementedError: UserDefinedObjectVariable(Stream)"; so FSDP2's custom ops (fsdp.all_gather_copy_in,
          chunk_cat) are not in this corpus yet.
+  ddp_ca a 2-layer MLP under DistributedDataParallel with compiled autograd (torch._dynamo.config.compiled_autograd
+         = True, torch 2.11's switch) and optimize_ddp="python_reducer": DDP's C++ reducer steps aside and its Python
+         reducer's gradient all-reduces are traced into the compiled-autograd graph as _c10d_functional calls. (With
+         the default "ddp_optimizer" compiled autograd refuses DDP; with "no_optimization" the C++ reducer
+         all-reduces eagerly and no graph holds a collective.) Each rank trains on its own batch; one training step.
 
 Each rank runs the same step: --mode capture with fxray_capture (dumps under <out>/dumps/<entry>_rank<N>/, real
 inputs, eager outputs, RNG state), --mode trace with inductor; the parent sets TORCH_TRACE and torch names each
@@ -39,7 +45,7 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 WORLD = 2
-ENTRIES = {"tp": "dtensor_tp", "fsdp2": "fsdp2"}
+ENTRIES = {"tp": "dtensor_tp", "fsdp2": "fsdp2", "ddp_ca": "ddp_compiled_autograd"}
 # an op call as graph code prints it: torch.ops._c10d_functional.all_reduce.default(...), torch.ops.fsdp.chunk_cat...
 COLLECTIVE = re.compile(r"torch\.ops\.((?:_c10d_functional|c10d_functional|_dtensor|fsdp|c10d)\.\w+)")
 
@@ -93,17 +99,31 @@ def _fsdp2_model(mesh):
     return fully_shard(model, mesh=mesh)
 
 
-def _steps(recipe: str, model, compiled, device: str) -> list:
-    g = torch.Generator().manual_seed(7)  # the same batch on every rank (TP) / this rank's shard of it (FSDP)
+def _ddp_model(mesh):
+    from torch.nn.parallel import DistributedDataParallel
+    model = nn.Sequential(nn.Linear(64, 128), nn.GELU(), nn.Linear(128, 64))
+    return DistributedDataParallel(model)
+
+
+def _steps(recipe: str, model, compiled, device: str, backend) -> list:
+    # The same batch on every rank (TP) / this rank's own (DDP: the gradients differ until all-reduced).
+    g = torch.Generator().manual_seed(7 + (torch.distributed.get_rank() if recipe == "ddp_ca" else 0))
     x = torch.randn(2, 16, 64, generator=g).to(device)
 
     def train():
         model.train()
         loss = compiled(x).square().mean()
-        loss.backward()
+        if recipe == "ddp_ca":
+            # Compiled autograd over the backward (what torch._dynamo.config.compiled_autograd = True does for a
+            # backward called inside a compiled function), compiled with the forward's backend.
+            from torch._dynamo import compiled_autograd
+            with compiled_autograd._enable(torch.compile(backend=backend, fullgraph=True)):
+                loss.backward()
+        else:
+            loss.backward()
         return float(loss.detach())
 
-    if recipe == "tp":
+    if recipe in ("tp", "ddp_ca"):
         return [("train", train)]
     opt = torch.optim.SGD(model.parameters(), lr=1e-2)
     return [("train", train), ("sgd_step", opt.step), ("train2", train)]
@@ -128,12 +148,19 @@ def rank_main(rank: int, args) -> None:
         mesh = init_device_mesh("cuda" if cuda else "cpu", (WORLD,))
         torch.manual_seed(0)  # every rank builds the same full model before it is sharded
         with torch.device(device):
-            model = (_tp_model if args.recipe == "tp" else _fsdp2_model)(mesh)
+            if args.recipe == "ddp_ca":  # read by DDP's constructor: set before the model is wrapped
+                torch._dynamo.config.compiled_autograd = True
+                torch._dynamo.config.optimize_ddp = "python_reducer"
+                # Inductor's FX graph cache is shared by the ranks' processes: the rank that compiles second hits
+                # the first one's entry and logs fewer records (no before/after post-grad graphs), and the ranks'
+                # logs then differ for no fault of the run. Each rank compiles (and logs) for itself.
+                torch._inductor.config.fx_graph_cache = False
+            model = {"tp": _tp_model, "fsdp2": _fsdp2_model, "ddp_ca": _ddp_model}[args.recipe](mesh)
         if args.mode == "capture":
             import fxray_capture
             backend = fxray_capture.backend(f"{entry}_rank{rank}", os.path.join(args.out, "dumps"))
         compiled = torch.compile(model, backend=backend)
-        steps = _steps(args.recipe, model, compiled, device)
+        steps = _steps(args.recipe, model, compiled, device, backend)
     except Exception as e:  # noqa: BLE001
         report["steps"]["setup"] = {"ok": False, "error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()}
         steps = []

@@ -100,9 +100,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawRect(m_rect.adjusted(-2.5, -2.5, 2.5, 2.5));
     }
     // Blocks carry large type (render::kBlockTitlePoints): legible when a whole drawing of them is fitted.
-    const bool block = m_kind == Kind::Block;
-    const qreal sizes[] = {block ? qreal(render::kBlockTitlePoints) : 10, block ? qreal(render::kBlockSummaryPoints) : 9,
-                           block ? qreal(render::kBlockSummaryPoints) : 8};
+    const bool isBlock = m_kind == Kind::Block;
+    const qreal sizes[] = {isBlock ? qreal(render::kBlockTitlePoints) : 10, isBlock ? qreal(render::kBlockSummaryPoints) : 9,
+                           isBlock ? qreal(render::kBlockSummaryPoints) : 8};
     if (lod * sizes[0] < 3.5 || m_lines.isEmpty())
         return;  // too small to read: shapes only
     painter->setPen(Qt::black);

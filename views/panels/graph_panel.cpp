@@ -46,6 +46,7 @@ std::vector<NodeMark> marksFromReport(const replay::ReplayReport* report, std::s
 GraphPanel::GraphPanel(QWidget* parent)
     : QWidget(parent)
     , m_layoutProgram(locateLayoutProgram())
+    , m_breadcrumb(new QLabel(this))  // declared (so made) before the scene and the tool bar
     , m_scene(new GraphScene(this))
     , m_view(new GraphView(this))
     , m_search(new QLineEdit(this))
@@ -54,7 +55,6 @@ GraphPanel::GraphPanel(QWidget* parent)
     , m_expandAll(new QToolButton(this))
     , m_collapseAll(new QToolButton(this))
     , m_status(new QLabel(this))
-    , m_breadcrumb(new QLabel(this))
 {
     m_view->setScene(m_scene);
     m_view->setObjectName(QStringLiteral("graphView"));

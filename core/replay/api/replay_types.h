@@ -25,6 +25,14 @@ struct StageIo {
     // ... and take the outputs from this file instead of replaying the graph: [outputs, inputs as the run left
     // them], written by tools/runtime/run_output_code.py. The graph is the post-grad graph the code was made from.
     std::string outputsFrom;
+    // A distributed replay's consistent inputs (worker/dtensor_reference.h): the inputs are taken from this file
+    // (a list, as saveInputs writes it: the global inputs the single-rank reference ran on) by inputMap instead
+    // of being generated for inputsFrom ...
+    std::string inputsFile;
+    // ... each cut to this rank's local tensor by its DTensor layout (graph::ShardCut::str(); "" keeps it whole),
+    // per placeholder; and the reference outputs cut alike before they are compared, per user output.
+    std::vector<std::string> inputShards;
+    std::vector<std::string> outputShards;
 };
 
 struct ReplayOptions {
@@ -66,6 +74,9 @@ struct ReplayOptions {
     bool strictNonFinite = false;
     // Hash every checked output's bits (OutputStats::digest): --repeat N --until diverge compares runs node by node.
     bool digests = false;
+    // A dynamo-level graph of DTensor code run as the unsharded computation (the single-rank reference of a
+    // distributed replay): DTensor.from_local / redistribute / to_local are identities on the global tensors.
+    bool dtensorGlobal = false;
 };
 
 // One graph output compared with a reference (another device's replay, or saved outputs).

@@ -51,7 +51,7 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
     plans.reserve(g.nodes.size());
     registerFsdpOps();
     registerTransformersOps();
-    TorchLevelPlanner torchLevel(g, device);  // dynamo-level nodes: torch functions, Tensor methods, indexing
+    TorchLevelPlanner torchLevel(g, device, options.dtensorGlobal);  // dynamo-level nodes: torch functions, Tensor methods, indexing
     RngPlan rng{options.alignedRng, options.rngSeed};
     for (const graph::Node& n : g.nodes) {
         if (auto tl = torchLevel.plan(plans.size(), plans)) {

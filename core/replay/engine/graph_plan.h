@@ -23,6 +23,8 @@ struct PlanOptions {
     // Stage compare's aligned RNG (random_ops.h): the k-th random call draws from a stream seeded by (rngSeed, k).
     bool alignedRng = false;
     std::uint64_t rngSeed = 0;
+    // ReplayOptions::dtensorGlobal: DTensor's dynamo prims (from_local, redistribute, to_local) are identities.
+    bool dtensorGlobal = false;
 };
 
 // Compiles every node of g for the given device. Never throws for a node: a node that cannot be planned

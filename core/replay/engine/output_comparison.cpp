@@ -7,6 +7,7 @@
 #include "io/pt_file.h"
 #include "replay/cuda_graph/cuda_graph_safety.h"
 #include "replay/ops/random_ops.h"
+#include "replay/stages/shard_cut.h"
 #include "replay/stages/stage_io.h"
 #include "replay/values/pt_tensors.h"
 #include "replay/values/torch_types.h"
@@ -70,8 +71,20 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
         detail::saveValues(mine, stage.saveOutputs);
     if (stage.referenceOutputs.empty())
         return;
-    const std::vector<c10::IValue> reference = detail::loadValues(stage.referenceOutputs);
+    std::vector<c10::IValue> reference = detail::loadValues(stage.referenceOutputs);
     report.reference = "reference stage";
+    // A distributed replay's rank: the single-rank reference's global outputs, each cut to this rank's part.
+    std::vector<std::string> partial(reference.size());
+    for (std::size_t u = 0; u < reference.size() && u < stage.outputShards.size(); ++u) {
+        if (stage.outputShards[u].empty() || !reference[u].isTensor())
+            continue;
+        const graph::ShardCut cut = graph::ShardCut::parse(stage.outputShards[u]);
+        report.reference = "single-rank reference (the unsharded computation, cut to this rank's shard)";
+        if (cut.partial())
+            partial[u] = "not compared: the output is a partial value (" + cut.placements + "); only the ranks' sum is the reference's";
+        else
+            reference[u] = detail::cutShard(reference[u].toTensor(), cut);
+    }
     // An AOT graph lifts a literal of the dynamo graph into a constant tensor (BART's and Whisper's decoder start
     // token) that a trace log logs no value for: an output computed from its generated stand-in differs from the
     // dynamo stage's for no fault of the compiler.
@@ -82,7 +95,8 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
                                   [](const graph::Node& n) { return n.target.op.find("conv") != std::string::npos; });
     for (std::size_t u = 0; u < mine.size(); ++u) {
         const int at = stage.outputMap[u];
-        std::string why = at == -1 ? "not compared: this stage has no counterpart of user output " + std::to_string(u)
+        std::string why = u < partial.size() && !partial[u].empty() ? partial[u]
+                          : at == -1 ? "not compared: this stage has no counterpart of user output " + std::to_string(u)
                           : u >= reference.size() || (reference[u].isNone() && !mine[u].isNone())
                               ? "not compared: the reference stage has no counterpart"
                               : "";
@@ -100,7 +114,12 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
             why = "not compared: depends on constant " + *nondeterminism[static_cast<std::size_t>(at)].generatedConstants.begin() +
                   ", which the log holds no value for (generated here; the other stages have its real value)";
         if (why.empty()) {
-            report.comparisons.push_back(detail::compareOutput(mine[u], reference[u], static_cast<int>(u), false, tf32));
+            // bf16 before f16: the coarser rounding bounds what the stages may differ by.
+            const std::string computedIn = !nd || nd->lowPrecision.empty() ? ""
+                                           : nd->lowPrecision.contains("bfloat16") ? "bfloat16"
+                                                                                   : *nd->lowPrecision.begin();
+            report.comparisons.push_back(
+                detail::compareOutput(mine[u], reference[u], static_cast<int>(u), false, tf32, computedIn));
             continue;
         }
         OutputComparison c;

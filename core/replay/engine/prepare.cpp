@@ -60,6 +60,7 @@ detail::PlanOptions planOptionsFor(const io::LoadedGraph& lg, const ReplayOption
     o.viewAsReshape = lg.entry.kind == io::GraphKind::Runnable;
     o.alignedRng = options.rng == ReplayOptions::Rng::Aligned;
     o.rngSeed = options.seed;
+    o.dtensorGlobal = options.dtensorGlobal;
     return o;
 }
 
@@ -172,7 +173,7 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
         else if (!p.plans[i].schema.empty())
             report.nodes[i].schema = p.plans[i].schema;
     at::manual_seed(options.seed);
-    if (options.stage && !options.stage->inputsFrom.empty())
+    if (options.stage && (!options.stage->inputsFrom.empty() || !options.stage->inputsFile.empty()))
         p.inputs = detail::makeStageInputs(lg, options, p.device, report);
     else
         p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)

@@ -1,6 +1,7 @@
 #include "replay/ops/torch_level.h"
 
 #include "graph/compiled_autograd.h"
+#include "graph/dtensor_global.h"
 #include "replay/ops/torch_level_attention.h"
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_functional.h"
@@ -520,6 +521,15 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
         for (auto& [k, v] : call.kwargs)  // torch.functional's Python names for aten's self / split_size
             k = k == "tensor" ? "self" : k == "split_size_or_sections" ? "split_size" : k;
         return resolve(n, call);
+    }
+    if (const std::string prim = graph::dtensorPrimName(n); !prim.empty()) {
+        // The unsharded computation (a distributed replay's single-rank reference) holds every DTensor as its
+        // global tensor: making one from a local tensor, moving it between placements and taking its local part
+        // all leave the global value as it is.
+        if (m_dtensorGlobal && !n.args.empty())
+            return planIdentity(m_graph, n.args[0], "DTensor " + prim + " in the unsharded run: the global tensor as is");
+        return unsupported("DTensor's " + prim + "() is a Python prim (needs Python); a distributed replay of the rank "
+                           "folder runs this graph as the single-rank reference");
     }
     return unsupported("python call " + f + "() is not a torch function (needs Python)");
 }

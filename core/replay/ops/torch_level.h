@@ -20,8 +20,9 @@ namespace fxray::replay::detail {
 
 class TorchLevelPlanner {
 public:
-    TorchLevelPlanner(const graph::Graph& g, const c10::Device& device)
-        : m_graph(g), m_device(device), m_ambient(ambientAutocast(g, device))
+    // dtensorGlobal: DTensor's dynamo prims run as identities (PlanOptions::dtensorGlobal).
+    TorchLevelPlanner(const graph::Graph& g, const c10::Device& device, bool dtensorGlobal = false)
+        : m_graph(g), m_device(device), m_ambient(ambientAutocast(g, device)), m_dtensorGlobal(dtensorGlobal)
     {
     }
 
@@ -50,7 +51,8 @@ private:
     std::size_t m_current = 0;                // the node being planned
     std::vector<ValueKind> m_kinds;           // what nodes 0..i-1 produce
     std::map<std::size_t, ValueKind> m_native;  // what the native steps planned here produce
-    std::optional<AutocastRegion> m_ambient;  // torch.autocast entered outside the graph, if the dtypes show one
+    std::optional<AutocastRegion> m_ambient;
+    bool m_dtensorGlobal = false;  // torch.autocast entered outside the graph, if the dtypes show one
     std::vector<AutocastRegion> m_autocast;   // the autocast regions open at the node being planned
 };
 

@@ -1,0 +1,228 @@
+#include "worker/dtensor_reference.h"
+
+#include "base/error.h"
+#include "graph/dtensor_global.h"
+#include "worker/replay_worker.h"
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace fxray::worker {
+namespace {
+
+bool exists(const std::string& path)
+{
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+// "PlainAOTInput(idx=3)" and "SubclassGetAttrAOTInput(base=PlainAOTInput(idx=3), attr='_local_tensor')" -> 3 (a
+// DTensor's local tensor stands for dynamo's input 3); same for outputs with "Output"; -1 for anything else.
+int dynamoIndex(const std::string& comment, const std::string& io)
+{
+    const std::string plain = "Plain" + io + "(idx=";
+    std::string rest;
+    if (comment.rfind(plain, 0) == 0)
+        rest = comment.substr(plain.size());
+    else if (const std::string sub = "SubclassGetAttr" + io + "(base=" + plain; comment.rfind(sub, 0) == 0 &&
+                                                                                 comment.find("attr='_local_tensor'") != std::string::npos)
+        rest = comment.substr(sub.size());
+    else
+        return -1;
+    const std::size_t end = rest.find(')');
+    if (end == 0 || end == std::string::npos || rest.find_first_not_of("0123456789") != end)
+        return -1;
+    return std::stoi(rest.substr(0, end));
+}
+
+const graph::DeviceMeshInfo* meshFor(std::size_t dims, int world, const std::vector<graph::DeviceMeshInfo>& meshes,
+                                     std::optional<graph::DeviceMeshInfo>& flat)
+{
+    for (const auto& m : meshes)
+        if (m.shape.size() == dims && m.size() == world)
+            return &m;
+    if (dims != 1)
+        return nullptr;
+    flat = graph::flatMesh(world);
+    return &*flat;
+}
+
+// The rank's cut of a layout ("" stays ""); throws fxray::Error when no recorded mesh fits it.
+std::string cutFor(const std::string& layout, int rank, int world, const std::vector<graph::DeviceMeshInfo>& meshes)
+{
+    if (layout.empty())
+        return "";
+    const std::size_t dims = graph::parsePlacements(layout).size();
+    std::optional<graph::DeviceMeshInfo> flat;
+    const graph::DeviceMeshInfo* mesh = meshFor(dims, world, meshes, flat);
+    if (!mesh)
+        throw Error("placements " + layout + " need a " + std::to_string(dims) + "-d mesh of " + std::to_string(world) +
+                    " ranks, and the logs record none");
+    graph::ShardCut cut;
+    cut.placements = layout;
+    cut.meshShape = mesh->shape;
+    cut.coord = *graph::meshCoordinate(*mesh, rank);
+    return cut.str();
+}
+
+// The compile a trace graph belongs to, the same on every rank ("0/0", "0/0_1", "!0").
+std::string compileKey(const io::TraceOrigin& t)
+{
+    if (t.compiledAutogradId >= 0 && t.frameId < 0)
+        return "!" + std::to_string(t.compiledAutogradId);
+    return std::to_string(t.frameId) + "/" + std::to_string(t.frameCompileId) + (t.attempt ? "_" + std::to_string(t.attempt) : "");
+}
+
+struct Compile {
+    const io::LoadedGraph* dynamo = nullptr;
+    std::vector<std::pair<int, std::size_t>> forwards;  // (rank, graph index) of its AOT forward / inference graphs
+};
+
+// The stage of one rank's AOT graph: the reference's inputs cut to the rank, its outputs compared cut alike.
+replay::StageIo rankStage(const io::LoadedGraph& aot, const graph::DtensorGlobalGraph& global, int rank, int world,
+                          const std::vector<graph::DeviceMeshInfo>& meshes, const std::string& inputs,
+                          const std::string& outputs, std::vector<std::string>& notes)
+{
+    replay::StageIo s;
+    s.inputsFile = inputs;
+    s.referenceOutputs = outputs;
+    const auto placeholders = aot.graph.placeholders();
+    for (int p : placeholders) {
+        const int i = dynamoIndex(aot.graph.nodes[static_cast<std::size_t>(p)].comment, "AOTInput");
+        const bool known = i >= 0 && static_cast<std::size_t>(i) < global.inputLayouts.size();
+        s.inputMap.push_back(known ? i : -1);
+        s.inputShards.push_back(known ? cutFor(global.inputLayouts[static_cast<std::size_t>(i)], rank, world, meshes) : "");
+    }
+    s.outputMap.assign(global.outputLayouts.size(), -1);
+    s.outputShards.assign(global.outputLayouts.size(), "");
+    for (std::size_t k = 0; k < aot.graph.outputComments.size(); ++k) {
+        const int u = dynamoIndex(aot.graph.outputComments[k], "AOTOutput");
+        if (u < 0 || static_cast<std::size_t>(u) >= global.outputLayouts.size())
+            continue;
+        const auto& layout = global.outputLayouts[static_cast<std::size_t>(u)];
+        if (!layout) {
+            if (rank == 0)
+                notes.push_back(aot.entry.address + ": user output " + std::to_string(u) +
+                                " is a rank-local value of no recorded layout: not compared with the reference");
+            continue;
+        }
+        s.outputMap[static_cast<std::size_t>(u)] = static_cast<int>(k);
+        s.outputShards[static_cast<std::size_t>(u)] = cutFor(*layout, rank, world, meshes);
+    }
+    return s;
+}
+
+}  // namespace
+
+std::vector<graph::DeviceMeshInfo> recordedMeshes(const std::vector<std::vector<const io::LoadedGraph*>>& perRank)
+{
+    std::vector<graph::DeviceMeshInfo> out;
+    std::set<std::string> read;
+    for (const auto& rank : perRank)
+        for (const io::LoadedGraph* g : rank) {
+            if (!g->entry.trace || !read.insert(g->entry.path).second)
+                continue;
+            std::ifstream f(g->entry.path, std::ios::binary);
+            std::stringstream text;
+            text << f.rdbuf();
+            for (auto& m : graph::findDeviceMeshes(text.str()))
+                if (std::find(out.begin(), out.end(), m) == out.end())
+                    out.push_back(std::move(m));
+        }
+    return out;
+}
+
+DtensorReferences prepareDtensorReferences(const std::vector<std::vector<const io::LoadedGraph*>>& perRank,
+                                           const std::vector<graph::DeviceMeshInfo>& meshes,
+                                           const replay::ReplayOptions& options, const std::string& program,
+                                           const std::string& folder)
+{
+    DtensorReferences out;
+    const int world = static_cast<int>(perRank.size());
+    out.stages.resize(perRank.size());
+    for (std::size_t r = 0; r < perRank.size(); ++r)
+        out.stages[r].resize(perRank[r].size());
+    if (options.inputs == replay::ReplayOptions::Inputs::Saved)
+        return out;  // the ranks' own recorded inputs are consistent already
+    // The compiles, by their group in rank 0's logs; each rank's AOT forward / inference graph of the same group.
+    std::map<std::string, Compile> compiles;
+    std::vector<std::string> order;
+    for (std::size_t r = 0; r < perRank.size(); ++r)
+        for (std::size_t k = 0; k < perRank[r].size(); ++k) {
+            const io::LoadedGraph& g = *perRank[r][k];
+            if (!g.entry.trace)
+                continue;
+            const std::string key = compileKey(*g.entry.trace);
+            Compile& c = compiles[key];
+            if (c.dynamo == nullptr && c.forwards.empty())
+                order.push_back(key);
+            if (g.entry.kind == io::GraphKind::Dynamo && r == 0)
+                c.dynamo = &g;
+            else if (g.entry.kind == io::GraphKind::Forward || g.entry.kind == io::GraphKind::Inference)
+                c.forwards.emplace_back(static_cast<int>(r), k);
+        }
+    WorkerConfig wc;
+    wc.program = program;
+    std::optional<ReplayWorker> worker;
+    for (const std::string& group : order) {
+        const Compile& c = compiles[group];
+        if (!c.dynamo || c.forwards.empty())
+            continue;
+        graph::DtensorGlobalGraph global = graph::dtensorGlobalGraph(c.dynamo->graph);
+        if (!global.hasDtensor)
+            continue;
+        if (!global.why.empty()) {
+            out.notes.push_back("compile " + group + ": no single-rank reference: " + global.why);
+            continue;
+        }
+        // The reference: rank 0's dynamo graph with the global annotations, replayed on generated global inputs.
+        io::LoadedGraph ref = *c.dynamo;
+        ref.graph = global.graph;
+        const auto placeholders = ref.graph.placeholders();
+        for (std::size_t k = 0; k < placeholders.size() && k < ref.inputs.size(); ++k)
+            ref.inputs[k].meta = ref.graph.nodes[static_cast<std::size_t>(placeholders[k])].meta;
+        replay::ReplayOptions ro = options;
+        ro.dtensorGlobal = true;
+        ro.expectedOutputsPath.clear();
+        ro.compareDevice.clear();
+        ro.warmup = ro.repeat = 0;
+        const std::string stem = folder + "/reference_" + std::to_string(out.references.size());
+        replay::StageIo io;
+        for (std::size_t u = 0; u < global.outputLayouts.size(); ++u)
+            io.outputMap.push_back(static_cast<int>(u));
+        io.saveInputs = stem + ".inputs.pkl";
+        io.saveOutputs = stem + ".outputs.pkl";
+        ro.stage = io;
+        if (!worker)
+            worker.emplace(wc);
+        DtensorReferences::Reference reference;
+        reference.compile = group;
+        reference.unchecked = global.unchecked;
+        reference.report = worker->run(ref, ro);
+        reference.saved = exists(io.saveInputs) && exists(io.saveOutputs);
+        out.references.push_back(reference);
+        if (!exists(io.saveInputs)) {
+            out.notes.push_back("compile " + group + ": the single-rank reference did not run (" +
+                                (reference.report.fatal.empty() ? reference.report.verdict() : reference.report.fatal) +
+                                "): the ranks generate their own inputs");
+            continue;
+        }
+        for (const auto& [rank, k] : c.forwards) {
+            try {
+                out.stages[static_cast<std::size_t>(rank)][k] =
+                    rankStage(*perRank[static_cast<std::size_t>(rank)][k], global, rank, world, meshes, io.saveInputs,
+                              reference.saved ? io.saveOutputs : "", out.notes);
+                ++out.rankGraphs;
+            } catch (const Error& e) {
+                out.notes.push_back("compile " + group + ", rank " + std::to_string(rank) + ": " + e.what() +
+                                    ": the rank generates its own inputs");
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace fxray::worker
