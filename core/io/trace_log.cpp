@@ -695,7 +695,6 @@ TraceLog readTraceLog(const std::string& path, bool keepPayloads)
         offset += used;
     }
     parser.finish(lines.lineCount(), offset + buffer.size());
-    log.records.shrink_to_fit();  // the index is kept (graph_source.cpp): not the growth's spare half
     return log;
 }
 
