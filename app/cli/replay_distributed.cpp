@@ -116,7 +116,7 @@ void printReferences(const worker::DtensorReferences& refs)
                     ref.report.nodes.size(),
                     ref.unchecked ? (", " + std::to_string(ref.unchecked) + " rank-local annotation(s) unchecked").c_str() : "");
     if (refs.rankGraphs)
-        std::printf("inputs: every rank's AOT forward cut from the reference's global inputs by its placements "
+        std::printf("inputs: every rank's AOT forward (and its post-grad / runnable graphs) cut from the reference's global inputs by their placements "
                     "(%d rank graph(s)); =ref: its outputs equal the reference's, cut alike\n", refs.rankGraphs);
     for (const auto& n : refs.notes)
         std::printf("note: %s\n", n.c_str());
