@@ -17,9 +17,9 @@
          chunk_cat) are not in this corpus yet.
   ddp_ca a 2-layer MLP under DistributedDataParallel with compiled autograd (torch._dynamo.config.compiled_autograd
          = True, torch 2.11's switch) and optimize_ddp="python_reducer": DDP's C++ reducer steps aside and its Python
-         reducer's gradient all-reduces are traced into the compiled-autograd graph as _c10d_functional calls. (With
-         the default "ddp_optimizer" compiled autograd refuses DDP; with "no_optimization" the C++ reducer
-         all-reduces eagerly and no graph holds a collective.) Each rank trains on its own batch; one training step.
+         reducer's gradient all-reduces are traced into the compiled-autograd graph as _c10d_functional calls. (In
+         the other modes DDP's C++ reducer all-reduces from its own autograd hooks and no graph holds a
+         collective.) Each rank trains on its own batch; one training step.
 
 Each rank runs the same step: --mode capture with fxray_capture (dumps under <out>/dumps/<entry>_rank<N>/, real
 inputs, eager outputs, RNG state), --mode trace with inductor; the parent sets TORCH_TRACE and torch names each
