@@ -118,6 +118,20 @@ replay::StageIo rankStage(const io::LoadedGraph& aot, const graph::DtensorGlobal
 
 }  // namespace
 
+std::string referenceMark(const replay::ReplayReport& r)
+{
+    if (r.reference.rfind("single-rank reference", 0) != 0)
+        return "";
+    int compared = 0;
+    bool all = true;
+    for (const auto& c : r.comparisons)
+        if (c.compared) {
+            ++compared;
+            all = all && c.ok;
+        }
+    return compared == 0 ? "" : all ? "=ref" : "!=ref";
+}
+
 std::vector<graph::DeviceMeshInfo> recordedMeshes(const std::vector<std::vector<const io::LoadedGraph*>>& perRank)
 {
     std::vector<graph::DeviceMeshInfo> out;
