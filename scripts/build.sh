@@ -2,6 +2,7 @@
 # Sets up (scripts/bootstrap.sh) and builds fxray. Usage: scripts/build.sh [--sanitize] [extra cmake args]
 #   FXRAY_BUILD_DIR  build directory (default: build, or build-asan with --sanitize)
 #   FXRAY_VENV       python venv with torch (default: ~/.cache/fxray/venv)
+#   FXRAY_FATAL_WARNINGS=1  a compiler warning fails the build (scripts/test.sh sets it; see below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,4 +36,16 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_PYTHON="$FXRAY_VENV/bin/python" "${e
   || { cat "$BUILD_DIR.configure.log"; exit 1; }
 grep -E "^-- fxray:" "$BUILD_DIR.configure.log" || true
 echo "[build] building $BUILD_DIR"
-ninja -C "$BUILD_DIR" -j"$(nproc)"
+if [ "${FXRAY_FATAL_WARNINGS:-0}" != 1 ]; then
+  ninja -C "$BUILD_DIR" -j"$(nproc)"
+  exit 0
+fi
+# Warnings as errors, read from the compilers' output rather than compiled in with -Werror (FXRAY_WERROR): that
+# flag would change every compile command and miss the shared ccache, and a cache hit replays its warnings, so a
+# fresh build folder (CI's clean clone) shows every warning of every file; an incremental one, those it rebuilt.
+ninja -C "$BUILD_DIR" -j"$(nproc)" 2>&1 | tee "$BUILD_DIR.build.log"
+if grep -qE ":[0-9]+:[0-9]+: warning:" "$BUILD_DIR.build.log"; then
+  echo "[build] compiler warnings in $BUILD_DIR (FXRAY_FATAL_WARNINGS=1 makes them errors):"
+  grep -E ":[0-9]+:[0-9]+: warning:" "$BUILD_DIR.build.log"
+  exit 1
+fi

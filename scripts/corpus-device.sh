@@ -15,7 +15,9 @@
 # Carry .wheels/ (pip download expecttest -d .wheels). Environment: FXRAY_PYTHON (default /opt/torch/.venv/bin/python3
 # or python3), FXRAY_BUILD_DIR (default /tmp/fxray-device-build, reused while the machine stays warm),
 # FXRAY_CORPUS_DEVICE (default cuda), FXRAY_CORPUS_SIZE (tiny | small, default tiny), FXRAY_CORPUS_JOBS (default 8), FXRAY_CORPUS_MODEL_TIMEOUT
-# (seconds per model capture or inductor trace process, default 300), FXRAY_CORPUS_ARGS (more run_corpus options).
+# (seconds per model capture or inductor trace process, default 300), FXRAY_CORPUS_ARGS (more run_corpus options),
+# FXRAY_STAGE_COMPARE_UNTIL (seconds after the start: when set, the part's trace logs are then stage-compared on the
+# device through output_code, tools/corpus/stage_compare_corpus.py, until that deadline; e.g. 540 in a 600 s call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PART=${1:-all}
@@ -61,16 +63,8 @@ fi
 "$PY" -c "import expecttest; print('expecttest ok')" >> "$OUT/machine.txt" 2>&1
 
 # Only the CLI target: the corpus needs nothing else, and a warm machine keeps the build for the next part.
-{
-  echo "== configure"
-  [ -f "$BUILD_DIR/build.ninja" ] || cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_GUI=OFF -DFXRAY_GRAPHVIZ=OFF \
-    -DFXRAY_PYTHON="$PY" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  echo "== build"
-  ninja -C "$BUILD_DIR" fxray
-} > "$OUT/build.log" 2>&1
-rc=$?
-echo "build: exit $rc after $(( $(date +%s) - T0 )) s" >> "$OUT/build.log"
-[ "$rc" -eq 0 ] || { echo "build failed ($rc): $OUT/build.log"; exit "$rc"; }
+source scripts/device_cli_build.sh
+device_build_cli "$OUT/build.log" || { echo "build failed: $OUT/build.log"; exit 1; }
 
 echo "== corpus part '$PART' (built in $(( $(date +%s) - T0 )) s)"
 rm -rf "$CORPUS"
@@ -87,4 +81,18 @@ cp "$CORPUS/summary.json" "$OUT/summary-$PART.json" 2>/dev/null
   | tar -czf "$OUT/corpus-$PART.tgz" --null -T -) 2>> "$OUT/build.log"
 echo "corpus part '$PART': exit $rc after $(( $(date +%s) - T0 )) s; $OUT/table-$PART.txt"
 head -n 30 "$OUT/table-$PART.txt" 2>/dev/null
+
+if [ -n "${FXRAY_STAGE_COMPARE_UNTIL:-}" ] && [ -d "$CORPUS/traces" ]; then
+  left=$(( FXRAY_STAGE_COMPARE_UNTIL - ($(date +%s) - T0) ))
+  if [ "$left" -gt 30 ]; then
+    echo "== stage compare of the part's traces through output_code ($left s left)"
+    timeout -k 5 "$left" "$PY" tools/corpus/stage_compare_corpus.py "$CORPUS/traces" --fxray "$BUILD_DIR/app/cli/fxray" \
+      --device "${FXRAY_CORPUS_DEVICE:-cuda}" --jobs "${FXRAY_STAGE_COMPARE_JOBS:-8}" --per-compile --timeout 300 --stage-timeout 120 \
+      --json "$OUT/stages-$PART.json" > "$OUT/stages-$PART.txt" 2>&1
+    echo "stage compare: exit $? after $(( $(date +%s) - T0 )) s"
+    cat "$OUT/stages-$PART.txt"
+  else
+    echo "stage compare skipped: $left s left"
+  fi
+fi
 exit "$rc"

@@ -15,9 +15,9 @@ OUT=build-fuzz
 mkdir -p "$OUT"
 CXX=${FXRAY_FUZZ_CXX:-clang++}
 FLAGS=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icore)
-IO=(core/base/error.cpp core/base/json.cpp core/base/md5.cpp core/io/*.cpp core/graph/*.cpp)
+IO=(core/base/error.cpp core/base/json.cpp core/base/md5.cpp core/base/utf8.cpp core/io/*.cpp core/graph/*.cpp)
 # core/graph reads module sidecars (node_meta.json) through core/base/json.
-GRAPH=(core/base/error.cpp core/base/json.cpp core/graph/*.cpp)
+GRAPH=(core/base/error.cpp core/base/json.cpp core/base/utf8.cpp core/graph/*.cpp)
 status=0
 for harness in tests/fuzz/fuzz_*.cpp; do
   name=$(basename "$harness" .cpp)

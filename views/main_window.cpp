@@ -77,7 +77,25 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     setWindowTitle(QStringLiteral("fxray"));
     setObjectName(QStringLiteral("MainWindow"));
+    // The default layout depends on the order in which the docks are added, split and tabified below.
+    createDumpsDock();
+    createMinimizeDock();
+    createCentre();
+    createPanelDocks();
+    connectPanels();
+    createOutlineDock();
+    createActions();
+    connectDumpTree();
 
+    resize(1500, 940);
+    resizeDocks({m_dumpsDock}, {320}, Qt::Horizontal);
+    resizeDocks({m_dumpsDock, m_inspectorDock}, {330, 420}, Qt::Vertical);
+    resizeDocks({m_replayDock}, {230}, Qt::Vertical);
+    restoreSettings();
+}
+
+void MainWindow::createDumpsDock()
+{
     m_tree->setModel(m_model);
     m_tree->setObjectName(QStringLiteral("dumpTree"));
     m_tree->setUniformRowHeights(true);
@@ -103,7 +121,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_dumpsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                              QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_dumpsDock);
+}
 
+void MainWindow::createMinimizeDock()
+{
     m_minimizeDock->setObjectName(QStringLiteral("minimizeDock"));
     m_minimizeDock->setWidget(m_minimizePanel);
     addDockWidget(Qt::RightDockWidgetArea, m_minimizeDock);
@@ -113,7 +134,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_minimizePanel, &MinimizePanel::failed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Minimize: %1").arg(message.section(QLatin1Char('\n'), -1)), 8000);
     });
+}
 
+// The centre: the error banner above the tabs (the Graph tab, then diff, stages, ranks and minimized tabs).
+void MainWindow::createCentre()
+{
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->setTabsClosable(true);
@@ -135,7 +160,19 @@ MainWindow::MainWindow(QWidget* parent)
         m_tabs->removeTab(index);
         page->deleteLater();
     });
-    // The error banner: what could not be opened, above the tabs; what was open stays open.
+    createErrorBanner();
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    centreLayout->addWidget(m_banner);
+    centreLayout->addWidget(m_tabs, 1);
+    setCentralWidget(centre);
+}
+
+// The error banner: what could not be opened, above the tabs; what was open stays open.
+void MainWindow::createErrorBanner()
+{
     m_banner->setObjectName(QStringLiteral("errorBanner"));
     m_banner->setAutoFillBackground(true);
     QPalette bannerPalette = m_banner->palette();
@@ -151,14 +188,11 @@ MainWindow::MainWindow(QWidget* parent)
     bannerLayout->addWidget(m_bannerText, 1);
     bannerLayout->addWidget(bannerClose);
     m_banner->hide();
-    auto* centre = new QWidget(this);
-    auto* centreLayout = new QVBoxLayout(centre);
-    centreLayout->setContentsMargins(0, 0, 0, 0);
-    centreLayout->setSpacing(0);
-    centreLayout->addWidget(m_banner);
-    centreLayout->addWidget(m_tabs, 1);
-    setCentralWidget(centre);
+}
 
+// Inspector on the left under the Dumps (tabbed with Minimize); Replay and the Compile report tabbed below.
+void MainWindow::createPanelDocks()
+{
     m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
     m_inspectorDock->setWidget(m_inspector);
     // Left, under the Dumps: the centre keeps room for the graph and 80+ columns of code side by side.
@@ -179,8 +213,11 @@ MainWindow::MainWindow(QWidget* parent)
         if (!openGraphAddress(address))
             statusBar()->showMessage(tr("%1 is not among the graphs of %2").arg(address, m_model->path()), 8000);
     });
+}
 
-    // One selection for all views.
+// The panels' signals: one node selection for all of them, replay results and failures in the status bar.
+void MainWindow::connectPanels()
+{
     connect(m_graphPanel, &GraphPanel::nodeSelected, this, &MainWindow::selectNode);
     connect(m_textPanel, &GraphTextPanel::nodeSelected, this, &MainWindow::selectNode);
     connect(m_inspector, &InspectorPanel::nodeActivated, this, &MainWindow::selectNode);
@@ -202,10 +239,11 @@ MainWindow::MainWindow(QWidget* parent)
                              tr("Open a dump folder, a TORCH_TRACE log or a TORCH_COMPILE_DEBUG directory "
                                 "(File > Open), then pick a graph in the Dumps list."));
     statusBar()->addPermanentWidget(m_statusCounts);
+}
 
-    createOutlineDock();
-    createActions();
-
+// Picking a graph in the Dumps list shows it; the model's loading reports its progress.
+void MainWindow::connectDumpTree()
+{
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
         // Picking a graph shows it, also while a diff tab is in front; the automatic first selection after
         // loading does not take the front away from a diff.
@@ -224,12 +262,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_model, &DumpBrowserModel::loadingFinished, this, &MainWindow::onLoadingFinished);
     // A model reset replaces the selection model's indexes; the tree keeps its selection model object.
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::showCurrentGraph);
-
-    resize(1500, 940);
-    resizeDocks({m_dumpsDock}, {320}, Qt::Horizontal);
-    resizeDocks({m_dumpsDock, m_inspectorDock}, {330, 420}, Qt::Vertical);
-    resizeDocks({m_replayDock}, {230}, Qt::Vertical);
-    restoreSettings();
 }
 
 void MainWindow::createOutlineDock()

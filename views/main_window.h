@@ -102,6 +102,14 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // The constructor's steps, in the order it takes them.
+    void createDumpsDock();
+    void createMinimizeDock();
+    void createCentre();
+    void createErrorBanner();
+    void createPanelDocks();
+    void connectPanels();
+    void connectDumpTree();
     void createActions();
     void createOutlineDock();  // the module hierarchy of the graph shown (views/panels/outline_panel.h)
     void restoreSettings();

@@ -46,6 +46,92 @@ QString defaultPath()
     return {};
 }
 
+// The command line's options, in the order --help lists them.
+struct GuiOptions {
+    QCommandLineOption diff{QStringLiteral("diff"), QStringLiteral("open a diff of the first two arguments (graph A, graph B); "
+                                                                   "a third argument is the path for the Dumps list")};
+    QCommandLineOption minimize{QStringLiteral("minimize"), QStringLiteral("start minimizing this graph in the Minimize dock"),
+                                QStringLiteral("graph")};
+    QCommandLineOption until{QStringLiteral("until"),
+                             QStringLiteral("with --minimize: what counts as failing (as for fxray minimize); "
+                                            "with --sweep: what stops the sweep (nan, mismatch, error, diverge:DEVICE)"),
+                             QStringLiteral("spec"), QStringLiteral("mismatch,error,nan")};
+    QCommandLineOption select{QStringLiteral("select"), QStringLiteral("select this node of the first graph shown"),
+                              QStringLiteral("node")};
+    QCommandLineOption replay{QStringLiteral("replay"), QStringLiteral("replay the first graph shown")};
+    QCommandLineOption cudaGraph{QStringLiteral("cuda-graph"), QStringLiteral("replays also analyse, capture and replay a CUDA graph")};
+    QCommandLineOption sweep{QStringLiteral("sweep"), QStringLiteral("replays sweep this many seeds (the Replay dock's Sweep seeds)"),
+                             QStringLiteral("seeds")};
+    QCommandLineOption repeat{QStringLiteral("repeat"),
+                              QStringLiteral("replays run each seed's inputs this many more times and compare the runs node by node"),
+                              QStringLiteral("runs")};
+    QCommandLineOption ranks{QStringLiteral("ranks"),
+                             QStringLiteral("replay the path's ranks together as one distributed job (a Ranks tab)")};
+    QCommandLineOption report{QStringLiteral("report"),
+                              QStringLiteral("show the Compile report dock (TORCH_TRACE logs), on this compile id if given"),
+                              QStringLiteral("compile id")};
+    QCommandLineOption reportDock{QStringLiteral("show-report"), QStringLiteral("show the Compile report dock")};
+    QCommandLineOption stages{QStringLiteral("stages"),
+                              QStringLiteral("compare the stages of this compile (<trace log>#<frame>/<compile>)"),
+                              QStringLiteral("compile")};
+    QCommandLineOption openScope{QStringLiteral("open-scope"),
+                                 QStringLiteral("open this module scope (e.g. model.layers.5) of the first graph shown"),
+                                 QStringLiteral("path")};
+
+    void addTo(QCommandLineParser& parser) const
+    {
+        for (const QCommandLineOption* o : {&diff, &minimize, &until, &select, &replay, &cudaGraph, &sweep, &repeat, &ranks,
+                                            &report, &reportDock, &stages, &openScope})
+            parser.addOption(*o);
+    }
+};
+
+// The Replay dock's options that the command line sets (before anything runs).
+void setReplayOptions(fxray::views::MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o)
+{
+    window.setStartupActions(parser.value(o.select), parser.isSet(o.replay));
+    if (parser.isSet(o.cudaGraph))
+        window.replayPanel()->setCudaGraphMode(true);
+    if (parser.isSet(o.sweep))
+        window.replayPanel()->setSweep(parser.value(o.sweep).toInt(),
+                                       parser.isSet(o.until) ? parser.value(o.until) : QStringLiteral("nan,mismatch,error"));
+    if (parser.isSet(o.repeat))
+        window.replayPanel()->setRepeatRuns(parser.value(o.repeat).toInt());
+}
+
+void showCompileReport(fxray::views::MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o)
+{
+    if (!parser.isSet(o.report) && !parser.isSet(o.reportDock))
+        return;
+    window.showCompileReport();
+    if (parser.isSet(o.report)) {
+        const QString id = parser.value(o.report);
+        QObject::connect(window.compileReportPanel(), &fxray::views::CompileReportPanel::reportReady, &window,
+                         [&window, id] { window.compileReportPanel()->selectCompile(id); });
+    }
+}
+
+// --open-scope: the first drawing opens the scope; the drawing after that is fitted.
+void openScopeOnFirstDrawing(fxray::views::GraphPanel* panel, const std::string& scopePath)
+{
+    auto step = std::make_shared<int>(0);
+    QObject::connect(panel, &fxray::views::GraphPanel::drawingReady, panel, [panel, step, scopePath] {
+        const fxray::render::ScopeTree* tree = panel->scopeTree();
+        if (*step == 0 && tree) {
+            for (std::size_t s = 0; s < tree->scopes.size(); ++s)
+                if (tree->scopes[s].path == scopePath) {
+                    *step = 1;
+                    panel->openScope(static_cast<int>(s));
+                    return;
+                }
+            *step = 2;
+        } else if (*step == 1) {
+            *step = 2;
+            panel->view()->fitAll();
+        }
+    });
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -60,117 +146,41 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QStringLiteral("dump folder, TORCH_TRACE log or TORCH_COMPILE_DEBUG directory"));
-    const QCommandLineOption diffOption(QStringLiteral("diff"),
-                                        QStringLiteral("open a diff of the first two arguments (graph A, graph B); "
-                                                       "a third argument is the path for the Dumps list"));
-    parser.addOption(diffOption);
-    const QCommandLineOption minimizeOption(QStringLiteral("minimize"),
-                                            QStringLiteral("start minimizing this graph in the Minimize dock"),
-                                            QStringLiteral("graph"));
-    parser.addOption(minimizeOption);
-    const QCommandLineOption untilOption(QStringLiteral("until"),
-                                         QStringLiteral("with --minimize: what counts as failing (as for fxray minimize); "
-                                                        "with --sweep: what stops the sweep (nan, mismatch, error, diverge:DEVICE)"),
-                                         QStringLiteral("spec"), QStringLiteral("mismatch,error,nan"));
-    parser.addOption(untilOption);
-    const QCommandLineOption selectOption(QStringLiteral("select"), QStringLiteral("select this node of the first graph shown"),
-                                          QStringLiteral("node"));
-    parser.addOption(selectOption);
-    const QCommandLineOption replayOption(QStringLiteral("replay"), QStringLiteral("replay the first graph shown"));
-    parser.addOption(replayOption);
-    const QCommandLineOption cudaGraphOption(QStringLiteral("cuda-graph"),
-                                             QStringLiteral("replays also analyse, capture and replay a CUDA graph"));
-    parser.addOption(cudaGraphOption);
-    const QCommandLineOption sweepOption(QStringLiteral("sweep"), QStringLiteral("replays sweep this many seeds (the Replay dock's Sweep seeds)"),
-                                         QStringLiteral("seeds"));
-    parser.addOption(sweepOption);
-    const QCommandLineOption repeatOption(QStringLiteral("repeat"),
-                                          QStringLiteral("replays run each seed's inputs this many more times and compare the runs node by node"),
-                                          QStringLiteral("runs"));
-    parser.addOption(repeatOption);
-    const QCommandLineOption ranksOption(QStringLiteral("ranks"),
-                                         QStringLiteral("replay the path's ranks together as one distributed job (a Ranks tab)"));
-    parser.addOption(ranksOption);
-    const QCommandLineOption reportOption(QStringLiteral("report"),
-                                          QStringLiteral("show the Compile report dock (TORCH_TRACE logs), on this compile id if given"),
-                                          QStringLiteral("compile id"));
-    parser.addOption(reportOption);
-    const QCommandLineOption reportDockOption(QStringLiteral("show-report"), QStringLiteral("show the Compile report dock"));
-    parser.addOption(reportDockOption);
-    const QCommandLineOption stagesOption(QStringLiteral("stages"),
-                                          QStringLiteral("compare the stages of this compile (<trace log>#<frame>/<compile>)"),
-                                          QStringLiteral("compile"));
-    parser.addOption(stagesOption);
-    const QCommandLineOption openScopeOption(QStringLiteral("open-scope"),
-                                             QStringLiteral("open this module scope (e.g. model.layers.5) of the first graph shown"),
-                                             QStringLiteral("path"));
-    parser.addOption(openScopeOption);
+    const GuiOptions options;
+    options.addTo(parser);
     parser.process(app);
 
     QStringList positional = parser.positionalArguments();
     QStringList diffPair;
-    if (parser.isSet(diffOption)) {
+    if (parser.isSet(options.diff)) {
         if (positional.size() < 2)
             parser.showHelp(2);
         diffPair = positional.mid(0, 2);
         positional = positional.mid(2);
     }
-    const QString stages = parser.value(stagesOption);
+    const QString stages = parser.value(options.stages);
     const QString path = !positional.isEmpty()  ? QDir::cleanPath(positional.front())
                          : !stages.isEmpty()    ? stages.section(QLatin1Char('#'), 0, -2)
                                                 : defaultPath();
 
     fxray::views::MainWindow window;
-    window.setStartupActions(parser.value(selectOption), parser.isSet(replayOption));
-    if (parser.isSet(cudaGraphOption))
-        window.replayPanel()->setCudaGraphMode(true);
-    if (parser.isSet(sweepOption))
-        window.replayPanel()->setSweep(parser.value(sweepOption).toInt(),
-                                       parser.isSet(untilOption) ? parser.value(untilOption) : QStringLiteral("nan,mismatch,error"));
-    if (parser.isSet(repeatOption))
-        window.replayPanel()->setRepeatRuns(parser.value(repeatOption).toInt());
+    setReplayOptions(window, parser, options);
     window.show();
-    if (parser.isSet(reportOption) || parser.isSet(reportDockOption)) {
-        window.showCompileReport();
-        if (parser.isSet(reportOption)) {
-            const QString id = parser.value(reportOption);
-            QObject::connect(window.compileReportPanel(), &fxray::views::CompileReportPanel::reportReady, &window,
-                             [&window, id] { window.compileReportPanel()->selectCompile(id); });
-        }
-    }
-    if (parser.isSet(openScopeOption)) {
-        // First drawing: open the scope; the drawing after that: fit it.
-        auto* panel = window.graphPanel();
-        auto step = std::make_shared<int>(0);
-        const std::string scopePath = parser.value(openScopeOption).toStdString();
-        QObject::connect(panel, &fxray::views::GraphPanel::drawingReady, panel, [panel, step, scopePath] {
-            const fxray::render::ScopeTree* tree = panel->scopeTree();
-            if (*step == 0 && tree) {
-                for (std::size_t s = 0; s < tree->scopes.size(); ++s)
-                    if (tree->scopes[s].path == scopePath) {
-                        *step = 1;
-                        panel->openScope(static_cast<int>(s));
-                        return;
-                    }
-                *step = 2;
-            } else if (*step == 1) {
-                *step = 2;
-                panel->view()->fitAll();
-            }
-        });
-    }
+    showCompileReport(window, parser, options);
+    if (parser.isSet(options.openScope))
+        openScopeOnFirstDrawing(window.graphPanel(), parser.value(options.openScope).toStdString());
     if (!path.isEmpty())
         window.openPath(path);
     if (!diffPair.isEmpty())
         window.openDiff(diffPair[0], diffPair[1]);
     if (!stages.isEmpty())
         window.openStages(stages);
-    if (parser.isSet(ranksOption) && !path.isEmpty())
+    if (parser.isSet(options.ranks) && !path.isEmpty())
         window.openRanks(path);
-    if (parser.isSet(minimizeOption)) {
-        const QString graph = QDir::cleanPath(parser.value(minimizeOption));
+    if (parser.isSet(options.minimize)) {
+        const QString graph = QDir::cleanPath(parser.value(options.minimize));
         window.showMinimize(graph, QFileInfo(graph).fileName());
-        window.minimizePanel()->setUntil(parser.value(untilOption));
+        window.minimizePanel()->setUntil(parser.value(options.until));
         window.minimizePanel()->start();
     }
     return QApplication::exec();

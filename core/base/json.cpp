@@ -1,6 +1,7 @@
 #include "base/json.h"
 
 #include "base/error.h"
+#include "base/utf8.h"
 
 #include <charconv>
 #include <cmath>
@@ -329,59 +330,7 @@ bool operator==(const Value& a, const Value& b)
     return false;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// UTF-8
-
 namespace {
-
-// Length of the valid UTF-8 sequence starting at p (which holds a byte >= 0x80), or 0 when invalid:
-// rejects overlong forms, surrogates (U+D800..DFFF) and code points above U+10FFFF.
-std::size_t utf8SequenceLength(const unsigned char* p, const unsigned char* end)
-{
-    const unsigned char c = p[0];
-    const std::size_t avail = static_cast<std::size_t>(end - p);
-    auto cont = [&](std::size_t i) { return i < avail && (p[i] & 0xC0) == 0x80; };
-    if (c >= 0xC2 && c <= 0xDF)
-        return cont(1) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (!cont(1) || !cont(2))
-            return 0;
-        if (c == 0xE0 && p[1] < 0xA0)
-            return 0;  // overlong
-        if (c == 0xED && p[1] >= 0xA0)
-            return 0;  // surrogate
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (!cont(1) || !cont(2) || !cont(3))
-            return 0;
-        if (c == 0xF0 && p[1] < 0x90)
-            return 0;  // overlong
-        if (c == 0xF4 && p[1] >= 0x90)
-            return 0;  // above U+10FFFF
-        return 4;
-    }
-    return 0;
-}
-
-void appendUtf8(std::string& out, std::uint32_t cp)
-{
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Parser
@@ -592,8 +541,7 @@ private:
             if (c < 0x20)
                 fail("control character " + describe(m_p, m_end) + " in string (must be escaped)", m_p);
             if (c >= 0x80) {
-                const std::size_t n = utf8SequenceLength(reinterpret_cast<const unsigned char*>(m_p),
-                                                         reinterpret_cast<const unsigned char*>(m_end));
+                const std::size_t n = utf8SequenceLength(std::string_view(m_p, static_cast<std::size_t>(m_end - m_p)), 0);
                 if (n == 0)
                     fail("invalid UTF-8 in string", m_p);
                 out.append(m_p, n);
@@ -820,7 +768,7 @@ void writeString(std::string& out, std::string_view s)
             break;
         const unsigned char c = *p;
         if (c >= 0x80) {
-            const std::size_t n = utf8SequenceLength(p, end);
+            const std::size_t n = utf8SequenceLength(s, static_cast<std::size_t>(p - reinterpret_cast<const unsigned char*>(s.data())));
             if (n == 0) {
                 out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not valid UTF-8
                 ++p;

@@ -1,6 +1,7 @@
 #include "graph/py_tokenizer.h"
 
 #include "base/error.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,37 +13,6 @@ namespace fxray::graph::detail {
 namespace {
 
 constexpr int kMaxBracketDepth = 256;
-
-// Length of the valid UTF-8 sequence starting at text[pos] (1 for ASCII), 0 when the bytes there are not
-// UTF-8: a stray continuation byte, a sequence cut short, an overlong form, a surrogate, beyond U+10FFFF.
-std::size_t utf8SequenceLength(std::string_view text, std::size_t pos)
-{
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    const unsigned char b = byte(pos);
-    if (b < 0x80)
-        return 1;
-    std::size_t n = 0;
-    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (b >= 0xC2 && b <= 0xDF) {
-        n = 2;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-        n = 3;
-        lo = b == 0xE0 ? 0xA0 : 0x80;
-        hi = b == 0xED ? 0x9F : 0xBF;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        n = 4;
-        lo = b == 0xF0 ? 0x90 : 0x80;
-        hi = b == 0xF4 ? 0x8F : 0xBF;
-    } else {
-        return 0;
-    }
-    if (pos + n > text.size() || byte(pos + 1) < lo || byte(pos + 1) > hi)
-        return 0;
-    for (std::size_t k = 2; k < n; ++k)
-        if (byte(pos + k) < 0x80 || byte(pos + k) > 0xBF)
-            return 0;
-    return n;
-}
 
 std::string hexByte(unsigned char b)
 {
@@ -76,20 +46,13 @@ public:
         checkUtf8();
         std::vector<LogicalLine> lines;
         LogicalLine current;
-        int depth = 0;
-        struct Open {
-            char bracket;
-            int line, column;
-            std::size_t pos;
-        };
-        std::vector<Open> brackets;
         while (m_pos < m_text.size()) {
-            char c = m_text[m_pos];
+            const char c = m_text[m_pos];
             if (c == '\n' || c == '\r') {
                 if (c == '\r' && m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '\n')
                     ++m_pos;
                 advanceLine();
-                if (depth == 0 && !current.tokens.empty()) {
+                if (m_brackets.empty() && !current.tokens.empty()) {
                     endLogicalLine(current);
                     lines.push_back(finished(current));
                 }
@@ -113,101 +76,11 @@ public:
                 if (c != '#')  // comment-only lines take no part in python's indentation
                     checkIndent();
             }
-            if (c == '#') {
-                std::size_t e = m_text.find_first_of("\r\n", m_pos);
-                if (e == std::string_view::npos)
-                    e = m_text.size();
-                std::string_view body = m_text.substr(m_pos + 1, e - m_pos - 1);
-                while (!body.empty() && (body.front() == ' ' || body.front() == '\t'))
-                    body.remove_prefix(1);
-                while (!body.empty() && (body.back() == ' ' || body.back() == '\t'))
-                    body.remove_suffix(1);
-                current.tokens.push_back({Token::Kind::Comment, std::string(body), lineNo(), column()});
-                m_pos = e;
-                continue;
-            }
-            if (isIdentStart(c)) {
-                std::size_t s = m_pos;
-                while (m_pos < m_text.size() && isIdentChar(m_text[m_pos]))
-                    ++m_pos;
-                // String prefixes: r'..', b'..', f'..', rb'..'
-                if (m_pos < m_text.size() && (m_text[m_pos] == '\'' || m_text[m_pos] == '"') && m_pos - s <= 2) {
-                    std::string prefix(m_text.substr(s, m_pos - s));
-                    bool allPrefix = true;
-                    for (char p : prefix)
-                        allPrefix = allPrefix && std::string_view("rRbBuUfF").find(p) != std::string_view::npos;
-                    if (allPrefix) {
-                        int col = static_cast<int>(s - m_lineStart) + 1;
-                        bool raw = prefix.find_first_of("rR") != std::string::npos;
-                        current.tokens.push_back({Token::Kind::String, readString(raw), lineNo(), col});
-                        continue;
-                    }
-                }
-                current.tokens.push_back({Token::Kind::Name, std::string(m_text.substr(s, m_pos - s)), lineNo(),
-                                          static_cast<int>(s - m_lineStart) + 1});
-                continue;
-            }
-            if (std::isdigit(static_cast<unsigned char>(c)) ||
-                (c == '.' && m_pos + 1 < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos + 1])))) {
-                std::size_t s = m_pos;
-                while (m_pos < m_text.size()) {
-                    char d = m_text[m_pos];
-                    if (isIdentChar(d) || d == '.') {
-                        ++m_pos;
-                    } else if ((d == '+' || d == '-') && (m_text[m_pos - 1] == 'e' || m_text[m_pos - 1] == 'E') &&
-                               !(m_pos - s >= 2 && (m_text[s + 1] == 'x' || m_text[s + 1] == 'X'))) {
-                        ++m_pos;
-                    } else {
-                        break;
-                    }
-                }
-                current.tokens.push_back({Token::Kind::Number, std::string(m_text.substr(s, m_pos - s)), lineNo(),
-                                          static_cast<int>(s - m_lineStart) + 1});
-                continue;
-            }
-            if (c == '\'' || c == '"') {
-                int col = column();
-                current.tokens.push_back({Token::Kind::String, readString(false), lineNo(), col});
-                continue;
-            }
-            // Operators, longest first; dispatch on length so the common one-character case costs one lookup.
-            static constexpr std::string_view kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
-            static constexpr std::string_view kOps2[] = {"->", "**", "//", "==", "!=", "<=", ">=", "<<", ">>",
-                                                         "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
-                                                         ":="};
-            static constexpr std::string_view kOps1 = "()[]{},:;.=+-*/%<>~&|^@";
-            std::string_view op;
-            for (std::string_view o : kOps3)
-                if (op.empty() && m_text.compare(m_pos, 3, o) == 0)
-                    op = o;
-            for (std::string_view o : kOps2)
-                if (op.empty() && m_text[m_pos] == o[0] && m_text.compare(m_pos, 2, o) == 0)
-                    op = o;
-            if (op.empty() && kOps1.find(c) != std::string_view::npos)
-                op = m_text.substr(m_pos, 1);
-            bool matched = !op.empty();
-            if (matched) {
-                if (op == "(" || op == "[" || op == "{") {
-                    // Generated code nests a few levels; the limit keeps the recursive parser's stack bounded.
-                    if (++depth > kMaxBracketDepth)
-                        fail("brackets nested deeper than " + std::to_string(kMaxBracketDepth));
-                    brackets.push_back({op[0], lineNo(), column(), m_pos});
-                } else if (op == ")" || op == "]" || op == "}") {
-                    char open = op == ")" ? '(' : op == "]" ? '[' : '{';
-                    if (brackets.empty() || brackets.back().bracket != open)
-                        fail("unbalanced '" + std::string(op) + "'");
-                    brackets.pop_back();
-                    --depth;
-                }
-                current.tokens.push_back({Token::Kind::Op, std::string(op), lineNo(), column()});
-                m_pos += op.size();
-            }
-            if (!matched)
-                failUnexpectedCharacter();
+            current.tokens.push_back(readToken(c));
         }
-        if (depth != 0) {
+        if (!m_brackets.empty()) {
             // Point at the bracket left open, not at the end: that is the statement the text stops inside.
-            const Open& o = brackets.back();
+            const Open& o = m_brackets.back();
             throw Error("unclosed '" + std::string(1, o.bracket) + "': the text ends inside it (truncated?)",
                         SourceLocation{m_file, o.line, o.column, {}}, lineText(m_text, o.pos));
         }
@@ -224,6 +97,111 @@ public:
     }
 
 private:
+    // The token that starts at m_pos with `c` (not white space or a newline); m_pos moves past it.
+    Token readToken(char c)
+    {
+        if (c == '#')
+            return readComment();
+        if (isIdentStart(c))
+            return readNameOrPrefixedString();
+        if (std::isdigit(static_cast<unsigned char>(c)) ||
+            (c == '.' && m_pos + 1 < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos + 1]))))
+            return readNumber();
+        if (c == '\'' || c == '"') {
+            const int col = column();
+            return {Token::Kind::String, readString(false), lineNo(), col};
+        }
+        return readOperator(c);
+    }
+
+    Token readComment()
+    {
+        std::size_t e = m_text.find_first_of("\r\n", m_pos);
+        if (e == std::string_view::npos)
+            e = m_text.size();
+        std::string_view body = m_text.substr(m_pos + 1, e - m_pos - 1);
+        while (!body.empty() && (body.front() == ' ' || body.front() == '\t'))
+            body.remove_prefix(1);
+        while (!body.empty() && (body.back() == ' ' || body.back() == '\t'))
+            body.remove_suffix(1);
+        Token t{Token::Kind::Comment, std::string(body), lineNo(), column()};
+        m_pos = e;
+        return t;
+    }
+
+    // A name, or a string with a prefix: r'..', b'..', f'..', rb'..'
+    Token readNameOrPrefixedString()
+    {
+        const std::size_t s = m_pos;
+        while (m_pos < m_text.size() && isIdentChar(m_text[m_pos]))
+            ++m_pos;
+        if (m_pos < m_text.size() && (m_text[m_pos] == '\'' || m_text[m_pos] == '"') && m_pos - s <= 2) {
+            const std::string prefix(m_text.substr(s, m_pos - s));
+            bool allPrefix = true;
+            for (char p : prefix)
+                allPrefix = allPrefix && std::string_view("rRbBuUfF").find(p) != std::string_view::npos;
+            if (allPrefix) {
+                const int col = static_cast<int>(s - m_lineStart) + 1;
+                const bool raw = prefix.find_first_of("rR") != std::string::npos;
+                return {Token::Kind::String, readString(raw), lineNo(), col};
+            }
+        }
+        return {Token::Kind::Name, std::string(m_text.substr(s, m_pos - s)), lineNo(), static_cast<int>(s - m_lineStart) + 1};
+    }
+
+    Token readNumber()
+    {
+        const std::size_t s = m_pos;
+        while (m_pos < m_text.size()) {
+            const char d = m_text[m_pos];
+            if (isIdentChar(d) || d == '.') {
+                ++m_pos;
+            } else if ((d == '+' || d == '-') && (m_text[m_pos - 1] == 'e' || m_text[m_pos - 1] == 'E') &&
+                       !(m_pos - s >= 2 && (m_text[s + 1] == 'x' || m_text[s + 1] == 'X'))) {
+                ++m_pos;
+            } else {
+                break;
+            }
+        }
+        return {Token::Kind::Number, std::string(m_text.substr(s, m_pos - s)), lineNo(), static_cast<int>(s - m_lineStart) + 1};
+    }
+
+    // Operators, longest first; dispatch on length so the common one-character case costs one lookup. Brackets
+    // are matched here.
+    Token readOperator(char c)
+    {
+        static constexpr std::string_view kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
+        static constexpr std::string_view kOps2[] = {"->", "**", "//", "==", "!=", "<=", ">=", "<<", ">>",
+                                                     "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+                                                     ":="};
+        static constexpr std::string_view kOps1 = "()[]{},:;.=+-*/%<>~&|^@";
+        std::string_view op;
+        for (std::string_view o : kOps3)
+            if (op.empty() && m_text.compare(m_pos, 3, o) == 0)
+                op = o;
+        for (std::string_view o : kOps2)
+            if (op.empty() && m_text[m_pos] == o[0] && m_text.compare(m_pos, 2, o) == 0)
+                op = o;
+        if (op.empty() && kOps1.find(c) != std::string_view::npos)
+            op = m_text.substr(m_pos, 1);
+        if (op.empty())
+            failUnexpectedCharacter();
+        if (op == "(" || op == "[" || op == "{") {
+            // Generated code nests a few levels; the limit keeps the recursive parser's stack bounded.
+            if (m_brackets.size() + 1 > static_cast<std::size_t>(kMaxBracketDepth))
+                fail("brackets nested deeper than " + std::to_string(kMaxBracketDepth));
+            m_brackets.push_back({op[0], lineNo(), column(), m_pos});
+        } else if (op == ")" || op == "]" || op == "}") {
+            const char open = op == ")" ? '(' : op == "]" ? '[' : '{';
+            if (m_brackets.empty() || m_brackets.back().bracket != open)
+                fail("unbalanced '" + std::string(op) + "'");
+            m_brackets.pop_back();
+        }
+        Token t{Token::Kind::Op, std::string(op), lineNo(), column()};
+        m_pos += op.size();
+        return t;
+    }
+
     // The line read so far, its tokens moved into a vector of their exact size; `current` keeps its capacity for the
     // next line. (Growing each line's own vector left ~1.5 KB per line reserved: hundreds of MiB for 100k nodes.)
     static LogicalLine finished(LogicalLine& current)
@@ -436,6 +414,12 @@ private:
     std::size_t m_logicalStart = 0;  // offset of the current logical line's first token
     std::vector<Indent> m_indents;
     std::optional<Place> m_blockOpener;  // the last logical line ended with ':'
+    struct Open {
+        char bracket;
+        int line, column;
+        std::size_t pos;
+    };
+    std::vector<Open> m_brackets;  // open now, innermost last
 };
 
 }  // namespace

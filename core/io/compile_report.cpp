@@ -101,23 +101,24 @@ private:
         } else if (isMetricsRecord(r.kind)) {
             c.metrics.push_back(parseMetrics(r));
         } else if (r.kind == "dynamo_guards") {
-            appendGuards(r.payload, c.guards);
+            appendGuards(payload(r), c.guards);
         } else if (r.kind == "dynamo_cpp_guards_str") {
-            c.cppGuards = r.payload;
+            c.cppGuards = payload(r);
         } else if (r.kind == "guard_added_fast") {
             c.shapeGuards.push_back(meta.stringOr("expr", ""));
         } else if (r.kind == "symbolic_shape_specialization") {
             c.shapeGuards.push_back(meta.stringOr("symbol", "?") + " = " + meta.stringOr("value", "?") + " (specialized)");
         } else if (name == "dynamo_graph_break_reason") {
-            c.graphBreaks.push_back(parseGraphBreak(r.payload, r.line, r.attempt));
+            c.graphBreaks.push_back(parseGraphBreak(payload(r), r.line, r.attempt));
         } else if (name == "recompile_reasons") {
-            for (std::string& reason : parseRecompileReasons(r.payload))
+            for (std::string& reason : parseRecompileReasons(payload(r)))
                 c.recompileReasons.push_back(std::move(reason));
         } else if (name == "dynamo_error") {
-            m_errorStacks[&c - m_out.compiles.data()] = r.payload;
+            m_errorStacks[&c - m_out.compiles.data()] = payload(r);
         } else if (auto issue = exportIssue(r)) {
             c.exportIssues.push_back(std::move(*issue));
-        } else if (auto cache = parseCacheEvent(name, r.payload)) {
+        } else if (parseCacheEvent(name, {})) {  // (its name says so: only then is its payload read)
+            std::optional<CacheEvent> cache = parseCacheEvent(name, payload(r));
             cache->line = r.line;
             c.cache.push_back(std::move(*cache));
         } else {
@@ -139,7 +140,7 @@ private:
             a.kind = CompileArtifact::Kind::OutputCode;
             const std::string file = r.header[r.kind].stringOr("filename", "");
             a.name = file.empty() ? "inductor_output_code" : fs::path(file).filename().string();
-            a.text = r.payload;
+            a.text = payload(r);
         } else if (r.kind == "link") {
             a.kind = CompileArtifact::Kind::Link;
             a.name = r.header["link"].stringOr("name", "link");
@@ -174,6 +175,8 @@ private:
         if (c.function.empty() && !c.stack.empty())
             c.function = c.stack.back().function;
     }
+
+    std::string payload(const TraceRecord& r) const { return tracePayload(m_log, r); }
 
     const TraceLog& m_log;
     RankReport& m_out;
@@ -314,7 +317,9 @@ std::size_t RankReport::cacheCount(std::string_view state) const
 
 RankReport buildRankReport(const std::string& logPath)
 {
-    const TraceLog log = readTraceLog(logPath);
+    // The index: payloads stay in the file until a record the report shows needs its own (a 1 GB log is mostly
+    // chromium events and graphs it does not read).
+    const TraceLog log = readTraceLog(logPath, /*keepPayloads=*/false);
     RankReport out;
     out.path = logPath;
     out.rank = log.rank;

@@ -36,14 +36,15 @@ CompanionMeta annotateCompiledAutograd(graph::Graph& g, const TraceLog& log, std
             break;  // a later graph of the same id: the companion would belong to it
         if (r.kind != "dynamo_output_graph" || r.compiledAutogradId != id)
             continue;
-        if (!r.payloadOk || r.payload.empty()) {
+        const std::string payload = r.payloadOk ? tracePayload(log, r) : std::string();
+        if (payload.empty()) {
             warnings.push_back(what + ": its dynamo_output_graph (line " + std::to_string(r.line) +
                                ") is damaged; inputs and nodes carry no metadata");
             return result;
         }
         graph::Graph dyn;
         try {
-            dyn = graph::parseFxModule(r.payload, {log.path, r.payloadLine}).graph;
+            dyn = graph::parseFxModule(payload, {log.path, r.payloadLine}).graph;
         } catch (const Error& e) {
             warnings.push_back(what + ": its dynamo_output_graph does not parse (" + std::string(e.what()) +
                                "); inputs and nodes carry no metadata");

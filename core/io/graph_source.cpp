@@ -17,6 +17,10 @@
 #include <set>
 #include <filesystem>
 #include <future>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <map>
 #include <regex>
@@ -184,6 +188,57 @@ std::vector<std::pair<TraceOrigin, std::size_t>> traceGraphs(const TraceLog& log
     return out;
 }
 
+// A log's index (payloads left in the file) and its graphs, shared by discovery and every load of a graph in it:
+// `fxray info` on a log of 12,000 graphs reads it once, not once per graph, and opening one graph of a 1 GB log
+// reads that graph's payload, not the log. Kept while the file is unchanged (size and modification time).
+struct IndexedLog {
+    TraceLog log;
+    std::vector<std::pair<TraceOrigin, std::size_t>> graphs;
+    std::unordered_map<std::string, std::size_t> bySelector;  // selectorFor(origin) -> record index
+};
+
+std::shared_ptr<const IndexedLog> indexedLog(const std::string& path)
+{
+    struct Key {
+        std::string path;
+        std::uintmax_t size = 0;
+        fs::file_time_type time;
+        bool operator==(const Key&) const = default;
+    };
+    constexpr std::size_t kKept = 4;  // logs of a folder of ranks are opened one after another
+    static std::mutex mutex;
+    static std::list<std::pair<Key, std::shared_ptr<const IndexedLog>>> cache;  // most recent first
+    std::error_code ec;
+    Key key{path, fs::file_size(path, ec), {}};
+    if (!ec)
+        key.time = fs::last_write_time(path, ec);
+    const std::lock_guard<std::mutex> lock(mutex);  // two loads of one log wait for one index
+    if (!ec)
+        for (auto it = cache.begin(); it != cache.end(); ++it)
+            if (it->first == key) {
+                cache.splice(cache.begin(), cache, it);
+                return cache.front().second;
+            }
+    auto index = std::make_shared<IndexedLog>();
+    index->log = readTraceLog(path, /*keepPayloads=*/false);
+    index->graphs = traceGraphs(index->log);
+    for (const auto& [origin, record] : index->graphs)
+        index->bySelector.emplace(selectorFor(origin), record);
+    if (!ec) {
+        cache.emplace_front(key, index);
+        if (cache.size() > kKept)
+            cache.pop_back();
+    }
+    return index;
+}
+
+// The record of the graph `selector` names, or nullptr.
+const TraceRecord* graphRecord(const IndexedLog& index, const std::string& selector)
+{
+    const auto it = index.bySelector.find(selector);
+    return it == index.bySelector.end() ? nullptr : &index.log.records[it->second];
+}
+
 // The entry of the graph `origin` names inside the log at logPath (discovered, or named by an address).
 GraphEntry traceEntry(const std::string& logPath, const TraceOrigin& origin)
 {
@@ -200,9 +255,10 @@ GraphEntry traceEntry(const std::string& logPath, const TraceOrigin& origin)
 
 void addTraceEntries(const std::string& logPath, Discovery& d)
 {
-    TraceLog log = readTraceLog(logPath, /*keepPayloads=*/false);
-    for (const auto& [origin, index] : traceGraphs(log)) {
-        (void)index;
+    const std::shared_ptr<const IndexedLog> index = indexedLog(logPath);
+    const TraceLog& log = index->log;
+    for (const auto& [origin, record] : index->graphs) {
+        (void)record;
         d.graphs.push_back(traceEntry(logPath, origin));
     }
     // A damaged graph record, and also a header that did not parse or payload lines with no header: either
@@ -418,7 +474,7 @@ LoadedGraph loadPython(const GraphEntry& entry)
 // compile's first runnable is the forward or inference graph, the second the backward). Node dtype/shape/stride
 // are borrowed where name and target agree, so the runnable's intermediate values are checked and its inputs'
 // value domains inferred (a gather's index range needs the gathered tensor's size).
-void borrowRunnableMeta(graph::Graph& g, const TraceLog& log, const TraceOrigin& origin)
+void borrowRunnableMeta(graph::Graph& g, const IndexedLog& index, const TraceOrigin& origin)
 {
     const std::string runnable = selectorFor(origin);
     const std::size_t at = runnable.rfind("fx_graph_runnable");
@@ -433,15 +489,13 @@ void borrowRunnableMeta(graph::Graph& g, const TraceLog& log, const TraceOrigin&
     } else if (suffix == ".1") {
         sources.push_back(prefix + "aot_backward_graph");
     }
-    const auto graphs = traceGraphs(log);
     for (const std::string& want : sources) {
-        auto it = std::find_if(graphs.begin(), graphs.end(), [&](const auto& og) { return selectorFor(og.first) == want; });
-        if (it == graphs.end() || !log.records[it->second].payloadOk)
+        const TraceRecord* r = graphRecord(index, want);
+        if (!r || !r->payloadOk)
             continue;
-        const TraceRecord& r = log.records[it->second];
         graph::Graph annotated;
         try {
-            annotated = graph::parseFxModule(r.payload, {log.path, r.payloadLine}).graph;
+            annotated = graph::parseFxModule(tracePayload(index.log, *r), {index.log.path, r->payloadLine}).graph;
         } catch (const Error&) {
             continue;  // the runnable stays as logged: its own load does not depend on this record
         }
@@ -455,26 +509,23 @@ void borrowRunnableMeta(graph::Graph& g, const TraceLog& log, const TraceOrigin&
 
 // The placeholder names of the Dynamo graph of `origin`'s compile: an AOT graph's `PlainAOTInput(idx=i)` input is
 // its input i, whose name says which parameter it is. Empty when the log has none or it does not parse.
-std::vector<std::string> dynamoInputNames(const TraceLog& log, const TraceOrigin& origin)
+std::vector<std::string> dynamoInputNames(const IndexedLog& index, const TraceOrigin& origin)
 {
     std::vector<std::string> names;
-    if (origin.record == "dynamo_output_graph")
+    if (origin.record == "dynamo_output_graph" || origin.frameId < 0)
         return names;
-    for (const auto& [o, index] : traceGraphs(log)) {
-        if (o.record != "dynamo_output_graph" || o.rank != origin.rank || o.frameId != origin.frameId ||
-            o.frameCompileId != origin.frameCompileId || o.attempt != origin.attempt || o.frameId < 0)
-            continue;
-        const TraceRecord& r = log.records[index];
-        if (!r.payloadOk)
-            return names;
-        try {
-            const graph::Graph g = graph::parseFxModule(r.payload, {log.path, r.payloadLine}).graph;
-            for (int p : g.placeholders())
-                names.push_back(g.nodes[static_cast<std::size_t>(p)].name);
-        } catch (const Error&) {
-            names.clear();
-        }
+    TraceOrigin dynamo = origin;  // the first dynamo_output_graph of the same compile and attempt
+    dynamo.record = "dynamo_output_graph";
+    dynamo.ordinal = 0;
+    const TraceRecord* r = graphRecord(index, selectorFor(dynamo));
+    if (!r || !r->payloadOk)
         return names;
+    try {
+        const graph::Graph g = graph::parseFxModule(tracePayload(index.log, *r), {index.log.path, r->payloadLine}).graph;
+        for (int p : g.placeholders())
+            names.push_back(g.nodes[static_cast<std::size_t>(p)].name);
+    } catch (const Error&) {
+        names.clear();
     }
     return names;
 }
@@ -483,41 +534,40 @@ LoadedGraph loadTrace(const GraphEntry& entry)
 {
     if (!entry.trace)
         throw Error("trace entry without an origin", fileLocation(entry.path));
-    TraceLog log = readTraceLog(entry.path, /*keepPayloads=*/true);
-    for (const auto& [origin, index] : traceGraphs(log)) {
-        if (selectorFor(origin) != selectorFor(*entry.trace))
-            continue;
-        const TraceRecord& r = log.records[index];
-        if (!r.payloadOk) {
-            if (r.error.empty())  // r.error already names path:line
-                throw Error("payload of this record is damaged", fileLocation(entry.path, r.line));
-            throw Error(r.error);
-        }
-        LoadedGraph lg;
-        lg.entry = entry;
-        graph::ParsedModule m;
-        try {
-            m = graph::parseFxModule(r.payload, {entry.path, r.payloadLine});
-        } catch (const Error& e) {
-            // The payload is the log's lines less their leading tab: columns in the log are one further on.
-            SourceLocation where = e.where();
-            if (where.column > 0)
-                ++where.column;
-            throw Error(e.message(), where, e.excerpt());
-        }
-        lg.graph = std::move(m.graph);
-        if (!r.warning.empty())
-            lg.warnings.push_back(r.warning);
-        if (entry.kind == GraphKind::CompiledAutograd)  // its payload has no annotations: see compiled_autograd_meta.h
-            annotateCompiledAutograd(lg.graph, log, index, lg.warnings);
-        if (entry.kind == GraphKind::Runnable)
-            borrowRunnableMeta(lg.graph, log, *entry.trace);
-        lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
-        lg.modules = graph::deriveModuleScopes(lg.graph, dynamoInputNames(log, *entry.trace));
-        return lg;
+    const std::shared_ptr<const IndexedLog> index = indexedLog(entry.path);
+    const TraceLog& log = index->log;
+    const auto found = index->bySelector.find(selectorFor(*entry.trace));
+    if (found == index->bySelector.end())
+        throw Error("no graph '" + selectorFor(*entry.trace) + "' in this log (see `fxray info " + entry.path + "`)",
+                    fileLocation(entry.path));
+    const TraceRecord& r = log.records[found->second];
+    if (!r.payloadOk) {
+        if (r.error.empty())  // r.error already names path:line
+            throw Error("payload of this record is damaged", fileLocation(entry.path, r.line));
+        throw Error(r.error);
     }
-    throw Error("no graph '" + selectorFor(*entry.trace) + "' in this log (see `fxray info " + entry.path + "`)",
-                fileLocation(entry.path));
+    LoadedGraph lg;
+    lg.entry = entry;
+    graph::ParsedModule m;
+    try {
+        m = graph::parseFxModule(tracePayload(log, r), {entry.path, r.payloadLine});
+    } catch (const Error& e) {
+        // The payload is the log's lines less their leading tab: columns in the log are one further on.
+        SourceLocation where = e.where();
+        if (where.column > 0)
+            ++where.column;
+        throw Error(e.message(), where, e.excerpt());
+    }
+    lg.graph = std::move(m.graph);
+    if (!r.warning.empty())
+        lg.warnings.push_back(r.warning);
+    if (entry.kind == GraphKind::CompiledAutograd)  // its payload has no annotations: see compiled_autograd_meta.h
+        annotateCompiledAutograd(lg.graph, log, found->second, lg.warnings);
+    if (entry.kind == GraphKind::Runnable)
+        borrowRunnableMeta(lg.graph, *index, *entry.trace);
+    lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
+    lg.modules = graph::deriveModuleScopes(lg.graph, dynamoInputNames(*index, *entry.trace));
+    return lg;
 }
 
 // "r1:0/0_1/aot_forward_graph.2" -> origin

@@ -1,6 +1,7 @@
 #include "io/pickle.h"
 
 #include "base/error.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 #include <charconv>
@@ -87,25 +88,6 @@ std::string printable(std::string_view s, std::size_t maxChars = 80)
         }
     }
     return out;
-}
-
-void appendUtf8(std::string& out, std::uint32_t cp)
-{
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 // UTF-8 text -> latin-1 bytes; false when the text is not valid UTF-8 or has a code point above U+00FF.
@@ -604,7 +586,23 @@ private:
         return addInt(signedValue);
     }
 
+    // One opcode: each family of opcodes has its handler, which says whether the opcode was one of its own.
     void step()
+    {
+        if (stackOp() || scalarOp() || textOp() || containerOp() || memoOp() || objectOp())
+            return;
+        switch (m_op) {
+        case INST:
+        case OBJ: fail("protocol 0/1 class instances are not supported");
+        case EXT1:
+        case EXT2:
+        case EXT4: fail("pickle extension registry codes are not supported");
+        default: fail("not a pickle opcode");
+        }
+    }
+
+    // PROTO, FRAME and the stack's own opcodes.
+    bool stackOp()
     {
         switch (m_op) {
         case PROTO: {
@@ -612,20 +610,20 @@ private:
             if (p > 5)
                 fail("unsupported pickle protocol " + std::to_string(p));
             m_proto = p;
-            return;
+            return true;
         }
         case FRAME: {
             const std::uint64_t n = readLE(8);
             if (n > remaining())
                 fail("truncated pickle: frame of " + std::to_string(n) + " bytes exceeds the "
                      + std::to_string(remaining()) + " bytes left");
-            return;
+            return true;
         }
         case MARK:
             if (m_marks.size() >= m_opt.limits.maxDepth)
                 fail("pickle nesting deeper than " + std::to_string(m_opt.limits.maxDepth) + " levels");
             m_marks.push_back(m_stack.size());
-            return;
+            return true;
         case POP:
             if (m_stack.size() > markBase())
                 m_stack.pop_back();
@@ -633,169 +631,130 @@ private:
                 m_marks.pop_back();  // Python pops the mark when nothing is above it
             else
                 fail("pickle stack underflow");
-            return;
-        case POP_MARK:
-            popMark();
-            return;
-        case DUP:
-            push(top());
-            return;
-
-        case NONE: push(addScalar(PickleKind::None)); return;
-        case NEWTRUE:
-        case NEWFALSE: {
-            PickleValue v;
-            v.kind = PickleKind::Bool;
-            v.boolean = m_op == NEWTRUE;
-            push(add(std::move(v)));
-            return;
+            return true;
+        case POP_MARK: popMark(); return true;
+        case DUP: push(top()); return true;
+        default: return false;
         }
+    }
+
+    // None, bools, ints and floats, binary and as text.
+    bool scalarOp()
+    {
+        switch (m_op) {
+        case NONE: push(addScalar(PickleKind::None)); return true;
+        case NEWTRUE:
+        case NEWFALSE: pushBool(m_op == NEWTRUE); return true;
         case INT: {
             const auto line = readLine();
-            if (line == "00" || line == "01") {
-                PickleValue v;
-                v.kind = PickleKind::Bool;
-                v.boolean = line == "01";
-                push(add(std::move(v)));
-            } else {
+            if (line == "00" || line == "01")
+                pushBool(line == "01");
+            else
                 push(addInt(parseDecimal(line)));
-            }
-            return;
+            return true;
         }
         case LONG: {
             auto line = readLine();
             if (!line.empty() && line.back() == 'L')
                 line.remove_suffix(1);
             push(addInt(parseDecimal(line)));
-            return;
+            return true;
         }
-        case BININT: push(addInt(static_cast<std::int32_t>(static_cast<std::uint32_t>(readLE(4))))); return;
-        case BININT1: push(addInt(static_cast<std::int64_t>(readLE(1)))); return;
-        case BININT2: push(addInt(static_cast<std::int64_t>(readLE(2)))); return;
-        case LONG1: push(addLong(takeCounted(1))); return;
-        case LONG4: {
-            const auto n = static_cast<std::int32_t>(static_cast<std::uint32_t>(readLE(4)));
-            if (n < 0)
-                fail("negative LONG4 length");
-            if (static_cast<std::uint64_t>(n) > remaining())
-                fail("declared length " + std::to_string(n) + " exceeds the " + std::to_string(remaining())
-                     + " bytes left in the pickle");
-            push(addLong(take(static_cast<std::uint64_t>(n))));
-            return;
+        case BININT: push(addInt(static_cast<std::int32_t>(static_cast<std::uint32_t>(readLE(4))))); return true;
+        case BININT1: push(addInt(static_cast<std::int64_t>(readLE(1)))); return true;
+        case BININT2: push(addInt(static_cast<std::int64_t>(readLE(2)))); return true;
+        case LONG1: push(addLong(takeCounted(1))); return true;
+        case LONG4: push(addLong(takeSigned4("LONG4"))); return true;
+        case BINFLOAT: pushFloat(readBigEndianDouble()); return true;
+        case FLOAT: pushFloat(parseFloatLine(readLine())); return true;
+        default: return false;
         }
-        case BINFLOAT: {
-            const std::uint64_t bits = [&] {
-                const auto s = take(8);  // big-endian IEEE 754
-                std::uint64_t b = 0;
-                for (char ch : s)
-                    b = (b << 8) | static_cast<unsigned char>(ch);
-                return b;
-            }();
-            PickleValue v;
-            v.kind = PickleKind::Float;
-            std::memcpy(&v.real, &bits, sizeof bits);
-            push(add(std::move(v)));
-            return;
-        }
-        case FLOAT: {
-            const auto line = readLine();
-            PickleValue v;
-            v.kind = PickleKind::Float;
-            const char* b = line.data();
-            const char* e = line.data() + line.size();
-            if (b != e && *b == '+')
-                ++b;
-            const auto [p, ec] = std::from_chars(b, e, v.real);
-            if (ec != std::errc() || p != e)
-                fail("bad float '" + printable(line) + "'");
-            push(add(std::move(v)));
-            return;
-        }
+    }
 
-        case BINUNICODE: push(addText(PickleKind::String, std::string(takeCounted(4)))); return;
-        case SHORT_BINUNICODE: push(addText(PickleKind::String, std::string(takeCounted(1)))); return;
-        case BINUNICODE8: push(addText(PickleKind::String, std::string(takeCounted(8)))); return;
-        case UNICODE: push(addText(PickleKind::String, decodeRawUnicodeEscape(readLine()))); return;
+    // Strings (unicode, and Python 2 str) and bytes.
+    bool textOp()
+    {
+        switch (m_op) {
+        case BINUNICODE: push(addText(PickleKind::String, std::string(takeCounted(4)))); return true;
+        case SHORT_BINUNICODE: push(addText(PickleKind::String, std::string(takeCounted(1)))); return true;
+        case BINUNICODE8: push(addText(PickleKind::String, std::string(takeCounted(8)))); return true;
+        case UNICODE: push(addText(PickleKind::String, decodeRawUnicodeEscape(readLine()))); return true;
         // Python 2 str: Python 3 decodes it to str (torch.load uses utf-8); the bytes are kept as they are.
-        case BINSTRING: {
-            const auto n = static_cast<std::int32_t>(static_cast<std::uint32_t>(readLE(4)));
-            if (n < 0)
-                fail("negative BINSTRING length");
-            if (static_cast<std::uint64_t>(n) > remaining())
-                fail("declared length " + std::to_string(n) + " exceeds the " + std::to_string(remaining())
-                     + " bytes left in the pickle");
-            push(addText(PickleKind::String, std::string(take(static_cast<std::uint64_t>(n)))));
-            return;
-        }
-        case SHORT_BINSTRING: push(addText(PickleKind::String, std::string(takeCounted(1)))); return;
-        case STRING: push(addText(PickleKind::String, decodeQuoted(readLine()))); return;
-        case BINBYTES: push(addText(PickleKind::Bytes, std::string(takeCounted(4)))); return;
-        case SHORT_BINBYTES: push(addText(PickleKind::Bytes, std::string(takeCounted(1)))); return;
+        case BINSTRING: push(addText(PickleKind::String, std::string(takeSigned4("BINSTRING")))); return true;
+        case SHORT_BINSTRING: push(addText(PickleKind::String, std::string(takeCounted(1)))); return true;
+        case STRING: push(addText(PickleKind::String, decodeQuoted(readLine()))); return true;
+        case BINBYTES: push(addText(PickleKind::Bytes, std::string(takeCounted(4)))); return true;
+        case SHORT_BINBYTES: push(addText(PickleKind::Bytes, std::string(takeCounted(1)))); return true;
         case BINBYTES8:
-        case BYTEARRAY8: push(addText(PickleKind::Bytes, std::string(takeCounted(8)))); return;
+        case BYTEARRAY8: push(addText(PickleKind::Bytes, std::string(takeCounted(8)))); return true;
         case NEXT_BUFFER:
         case READONLY_BUFFER: fail("out-of-band buffers (pickle protocol 5) are not supported");
+        default: return false;
+        }
+    }
 
-        case EMPTY_LIST: push(addContainer(PickleKind::List, {})); return;
-        case EMPTY_TUPLE: push(addContainer(PickleKind::Tuple, {})); return;
-        case EMPTY_DICT: push(addContainer(PickleKind::Dict, {})); return;
-        case EMPTY_SET: push(addContainer(PickleKind::Set, {})); return;
-        case LIST: push(addContainer(PickleKind::List, popMark())); return;
-        case TUPLE: push(addContainer(PickleKind::Tuple, popMark())); return;
-        case FROZENSET: push(addContainer(PickleKind::Set, popMark())); return;
-        case TUPLE1: pushTuple(1); return;
-        case TUPLE2: pushTuple(2); return;
-        case TUPLE3: pushTuple(3); return;
+    // Lists, tuples, dicts and sets: made empty or from the values above a MARK, and filled.
+    bool containerOp()
+    {
+        switch (m_op) {
+        case EMPTY_LIST: push(addContainer(PickleKind::List, {})); return true;
+        case EMPTY_TUPLE: push(addContainer(PickleKind::Tuple, {})); return true;
+        case EMPTY_DICT: push(addContainer(PickleKind::Dict, {})); return true;
+        case EMPTY_SET: push(addContainer(PickleKind::Set, {})); return true;
+        case LIST: push(addContainer(PickleKind::List, popMark())); return true;
+        case TUPLE: push(addContainer(PickleKind::Tuple, popMark())); return true;
+        case FROZENSET: push(addContainer(PickleKind::Set, popMark())); return true;
+        case TUPLE1: pushTuple(1); return true;
+        case TUPLE2: pushTuple(2); return true;
+        case TUPLE3: pushTuple(3); return true;
         case DICT: {
             const auto kv = popMark();
             push(addContainer(PickleKind::Dict, {}));
             setItems(kv);
-            return;
+            return true;
         }
         case APPEND: {
             const PickleId item = pop();
             appendItems({item});
-            return;
+            return true;
         }
         case APPENDS:
-        case ADDITEMS: {
-            const auto items = popMark();
-            appendItems(items);
-            return;
-        }
+        case ADDITEMS: appendItems(popMark()); return true;
         case SETITEM: {
             const PickleId value = pop();
             const PickleId key = pop();
             setItems({key, value});
-            return;
+            return true;
         }
-        case SETITEMS: setItems(popMark()); return;
+        case SETITEMS: setItems(popMark()); return true;
+        default: return false;
+        }
+    }
 
-        case PUT: {
-            const auto index = parseDecimal(readLine());
-            if (index < 0)
-                fail("negative memo index");
-            memoPut(static_cast<std::uint64_t>(index));
-            return;
+    // The memo: PUT / MEMOIZE remember the top of the stack, GET pushes it again.
+    bool memoOp()
+    {
+        switch (m_op) {
+        case PUT: memoPut(readMemoIndexLine()); return true;
+        case BINPUT: memoPut(readLE(1)); return true;
+        case LONG_BINPUT: memoPut(readLE(4)); return true;
+        case MEMOIZE: memoPut(m_memo.size()); return true;
+        case GET: push(memoGet(readMemoIndexLine())); return true;
+        case BINGET: push(memoGet(readLE(1))); return true;
+        case LONG_BINGET: push(memoGet(readLE(4))); return true;
+        default: return false;
         }
-        case BINPUT: memoPut(readLE(1)); return;
-        case LONG_BINPUT: memoPut(readLE(4)); return;
-        case MEMOIZE: memoPut(m_memo.size()); return;
-        case GET: {
-            const auto index = parseDecimal(readLine());
-            if (index < 0)
-                fail("negative memo index");
-            push(memoGet(static_cast<std::uint64_t>(index)));
-            return;
-        }
-        case BINGET: push(memoGet(readLE(1))); return;
-        case LONG_BINGET: push(memoGet(readLE(4))); return;
+    }
 
+    // Globals, calls (kept as data, never made), BUILD state and persistent ids.
+    bool objectOp()
+    {
+        switch (m_op) {
         case GLOBAL: {
             std::string module(readLine());
             std::string name(readLine());
             pushGlobal(std::move(module), std::move(name));
-            return;
+            return true;
         }
         case STACK_GLOBAL: {
             const PickleId name = pop();
@@ -803,65 +762,112 @@ private:
             if (at(module).kind != PickleKind::String || at(name).kind != PickleKind::String)
                 fail("STACK_GLOBAL needs two strings, found a " + kindOf(module) + " and a " + kindOf(name));
             pushGlobal(at(module).text, at(name).text);
-            return;
+            return true;
         }
-        case REDUCE: {
+        case REDUCE:
+        case NEWOBJ: {
             const PickleId args = pop();
             const PickleId callee = pop();
             pushCall(callee, args, kNoPickleValue);
-            return;
-        }
-        case NEWOBJ: {
-            const PickleId args = pop();
-            const PickleId cls = pop();
-            pushCall(cls, args, kNoPickleValue);
-            return;
+            return true;
         }
         case NEWOBJ_EX: {
             const PickleId kwargs = pop();
             const PickleId args = pop();
             const PickleId cls = pop();
             pushCall(cls, args, kwargs);
-            return;
+            return true;
         }
-        case BUILD: {
-            const PickleId state = pop();
-            const PickleId target = top();
-            if (at(target).kind != PickleKind::Call)
-                fail("BUILD on a " + kindOf(target) + " (only objects made by REDUCE/NEWOBJ take state)");
-            if (at(target).state != kNoPickleValue)
-                fail("BUILD applied twice to the same object");
-            deepen(target, state);
-            m_values[target].state = state;
-            return;
-        }
-        case PERSID: {
-            const PickleId pid = addText(PickleKind::String, std::string(readLine()));
-            PickleValue v;
-            v.kind = PickleKind::PersistentId;
-            v.args = pid;
-            v.depth = 2;
-            push(add(std::move(v)));
-            return;
-        }
+        case BUILD: build(pop()); return true;
+        case PERSID: pushPersistentId(addText(PickleKind::String, std::string(readLine())), 2); return true;
         case BINPERSID: {
             const PickleId pid = pop();
-            PickleValue v;
-            v.kind = PickleKind::PersistentId;
-            v.args = pid;
-            v.depth = at(pid).depth + 1;
-            push(add(std::move(v)));
-            return;
+            pushPersistentId(pid, at(pid).depth + 1);
+            return true;
         }
+        default: return false;
+        }
+    }
 
-        case INST:
-        case OBJ: fail("protocol 0/1 class instances are not supported");
-        case EXT1:
-        case EXT2:
-        case EXT4: fail("pickle extension registry codes are not supported");
-        default:
-            fail("not a pickle opcode");
-        }
+    // ---- the opcodes' steps ----
+    void pushBool(bool b)
+    {
+        PickleValue v;
+        v.kind = PickleKind::Bool;
+        v.boolean = b;
+        push(add(std::move(v)));
+    }
+
+    void pushFloat(double x)
+    {
+        PickleValue v;
+        v.kind = PickleKind::Float;
+        v.real = x;
+        push(add(std::move(v)));
+    }
+
+    double readBigEndianDouble()  // BINFLOAT: IEEE 754, big-endian
+    {
+        std::uint64_t bits = 0;
+        for (char ch : take(8))
+            bits = (bits << 8) | static_cast<unsigned char>(ch);
+        double x = 0;
+        std::memcpy(&x, &bits, sizeof bits);
+        return x;
+    }
+
+    double parseFloatLine(std::string_view line)  // FLOAT: repr() text
+    {
+        double x = 0;
+        const char* b = line.data();
+        const char* e = line.data() + line.size();
+        if (b != e && *b == '+')
+            ++b;
+        const auto [p, ec] = std::from_chars(b, e, x);
+        if (ec != std::errc() || p != e)
+            fail("bad float '" + printable(line) + "'");
+        return x;
+    }
+
+    // LONG4 and BINSTRING: a signed 4-byte length, then that many bytes.
+    std::string_view takeSigned4(const char* what)
+    {
+        const auto n = static_cast<std::int32_t>(static_cast<std::uint32_t>(readLE(4)));
+        if (n < 0)
+            fail(std::string("negative ") + what + " length");
+        if (static_cast<std::uint64_t>(n) > remaining())
+            fail("declared length " + std::to_string(n) + " exceeds the " + std::to_string(remaining())
+                 + " bytes left in the pickle");
+        return take(static_cast<std::uint64_t>(n));
+    }
+
+    std::uint64_t readMemoIndexLine()  // PUT / GET: a decimal index on its own line
+    {
+        const auto index = parseDecimal(readLine());
+        if (index < 0)
+            fail("negative memo index");
+        return static_cast<std::uint64_t>(index);
+    }
+
+    // BUILD: the state for the object on the top of the stack (its __setstate__ argument).
+    void build(PickleId state)
+    {
+        const PickleId target = top();
+        if (at(target).kind != PickleKind::Call)
+            fail("BUILD on a " + kindOf(target) + " (only objects made by REDUCE/NEWOBJ take state)");
+        if (at(target).state != kNoPickleValue)
+            fail("BUILD applied twice to the same object");
+        deepen(target, state);
+        m_values[target].state = state;
+    }
+
+    void pushPersistentId(PickleId pid, std::uint32_t depth)
+    {
+        PickleValue v;
+        v.kind = PickleKind::PersistentId;
+        v.args = pid;
+        v.depth = depth;
+        push(add(std::move(v)));
     }
 
     std::string_view m_data;

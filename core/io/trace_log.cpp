@@ -138,54 +138,81 @@ std::string lineRange(int first, int count)
     return "lines " + std::to_string(first) + "-" + std::to_string(first + count - 1);
 }
 
+// A payload from the raw bytes of its lines: each line less its leading tab (blank lines, whose tab an editor
+// stripped, as they are), joined with "\n"; a line's trailing "\r" is dropped unless keepCr.
+std::string payloadFromRegion(std::string_view region, bool keepCr)
+{
+    std::string out;
+    out.reserve(region.size());
+    std::size_t pos = 0;
+    bool first = true;
+    while (pos <= region.size()) {
+        std::size_t nl = region.find('\n', pos);
+        if (nl == std::string_view::npos)
+            nl = region.size();
+        std::string_view line = region.substr(pos, nl - pos);
+        if (!keepCr && !line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (!first)
+            out += '\n';
+        first = false;
+        if (!line.empty() && line.front() == '\t')
+            line.remove_prefix(1);
+        out.append(line);
+        pos = nl + 1;
+    }
+    return out;
+}
+
+// Where the parser finds the raw bytes of a payload region again (its lines with their tabs and "\r"): the text in
+// memory, or the file being read in chunks.
+struct RawSource {
+    std::string_view text;        // the whole log, when parsed from memory
+    std::FILE* file = nullptr;    // else the log being indexed
+    std::string region(std::uint64_t begin, std::uint64_t end) const;
+};
+
 class TraceLogParser {
 public:
-    TraceLogParser(TraceLog& log, std::string_view text, bool keepPayloads)
-        : m_log(log), m_text(text), m_keepPayloads(keepPayloads)
+    TraceLogParser(TraceLog& log, RawSource raw, bool keepPayloads)
+        : m_log(log), m_raw(raw), m_keepPayloads(keepPayloads)
     {
     }
 
-    void run()
+    // One line of the log, without its "\n" (and its "\r", hadCr); begin/end: its bytes in the file.
+    void line(std::string_view line, bool hadCr, int lineNo, std::uint64_t begin, std::uint64_t end, bool last)
     {
-        std::size_t pos = m_text.substr(0, kUtf8Bom.size()) == kUtf8Bom ? kUtf8Bom.size() : 0;
-        const std::size_t size = m_text.size();
-        int lineNo = 0;
-        while (pos < size) {
-            const void* nl = std::memchr(m_text.data() + pos, '\n', size - pos);
-            const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - m_text.data()) : size;
-            const std::size_t next = nl ? end + 1 : size;
-            if (lineNo < std::numeric_limits<int>::max())  // saturate rather than overflow on absurd files
-                ++lineNo;
-            std::string_view line = m_text.substr(pos, end - pos);
-            const bool hadCr = !line.empty() && line.back() == '\r';
-            if (hadCr)
-                line.remove_suffix(1);
-
-            HeaderPrefix prefix;
-            if (!line.empty() && line.front() == '\t') {
-                if (m_open != kNone)
-                    appendPayloadLine(line, hadCr, lineNo, pos, end);
-                else
-                    stray(StrayKind::OrphanPayload, lineNo);
-            } else if (line.empty()) {
-                // PyTorch writes a payload's empty line as a lone tab, but an editor that strips trailing
-                // whitespace leaves it empty (tlparse's export logs): inside a payload it is an empty payload
-                // line if more payload lines follow; otherwise it ends the record.
-                if (m_open != kNone) {
-                    m_blankLines.push_back(lineNo);
-                } else {
-                    flushStray();
-                }
-            } else if (parseHeaderPrefix(line, prefix)) {
-                closeRecord();
-                flushStray();
-                openRecord(prefix, line, lineNo, nl == nullptr);
+        HeaderPrefix prefix;
+        if (!line.empty() && line.front() == '\t') {
+            if (m_open != kNone)
+                appendPayloadLine(line, hadCr, lineNo, begin, end);
+            else
+                stray(StrayKind::OrphanPayload, lineNo);
+        } else if (line.empty()) {
+            // PyTorch writes a payload's empty line as a lone tab, but an editor that strips trailing
+            // whitespace leaves it empty (tlparse's export logs): inside a payload it is an empty payload
+            // line if more payload lines follow; otherwise it ends the record.
+            if (m_open != kNone) {
+                if (m_blankLines.empty())
+                    m_firstBlankBegin = begin;
+                m_blankLines.push_back(lineNo);
             } else {
-                closeRecord();
-                stray(StrayKind::Text, lineNo);
+                flushStray();
             }
-            pos = next;
+        } else if (parseHeaderPrefix(line, prefix)) {
+            closeRecord();
+            flushStray();
+            openRecord(prefix, line, lineNo, last);
+        } else {
+            closeRecord();
+            stray(StrayKind::Text, lineNo);
         }
+    }
+
+    void finish(int lineNo, std::uint64_t size)
+    {
+        m_size = size;
+        m_atEnd = true;
         closeRecord();
         flushStray();
         if (m_suppressed > 0) {
@@ -202,9 +229,16 @@ private:
     static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
     enum class StrayKind { None, Text, OrphanPayload };
 
-    std::string& payloadBuffer()
+    // Payload text as it arrives: kept in the record, or only hashed (and searched for "def forward(", which
+    // the graph test needs of a few kinds) when the log is indexed.
+    void payloadText(std::string_view piece)
     {
-        return m_keepPayloads ? m_log.records[m_open].payload : m_scratch;
+        if (m_keepPayloads) {
+            m_log.records[m_open].payload.append(piece);
+            return;
+        }
+        m_md5.update(piece);
+        m_forward = m_forward || piece.find("def forward(") != std::string_view::npos;
     }
 
     void openRecord(const HeaderPrefix& prefix, std::string_view line, int lineNo, bool unterminated)
@@ -254,57 +288,42 @@ private:
         m_log.records.push_back(std::move(rec));
         m_open = m_log.records.size() - 1;
         m_sawCr = false;
+        m_forward = false;
         m_payloadBegin = m_payloadEnd = 0;
     }
 
-    void appendPayloadLine(std::string_view line, bool hadCr, int lineNo, std::size_t rawBegin, std::size_t rawEnd)
+    void appendPayloadLine(std::string_view line, bool hadCr, int lineNo, std::uint64_t rawBegin, std::uint64_t rawEnd)
     {
         TraceRecord& rec = m_log.records[m_open];
-        std::string& buf = payloadBuffer();
+        if (m_payloadEnd == 0) {
+            m_payloadBegin = rawBegin;  // (leading blank lines are left out of the raw region: no "\r" to keep)
+            rec.payloadOffset = m_blankLines.empty() ? rawBegin : m_firstBlankBegin;
+        }
         // Blank lines before this payload line: payload lines whose whitespace was stripped.
         for (int blank : m_blankLines) {
             if (rec.payloadLineCount == 0)
                 rec.payloadLine = blank;
             else
-                buf += '\n';
+                payloadText("\n");
             ++rec.payloadLineCount;
             m_strippedLines.push_back(blank);
         }
         m_blankLines.clear();
-        if (m_payloadEnd == 0)
-            m_payloadBegin = rawBegin;  // (leading blank lines are left out of the raw region: no "\r" to keep)
-        if (rec.payloadLineCount == 0) {
+        if (rec.payloadLineCount == 0)
             rec.payloadLine = lineNo;
-        } else {
-            buf += '\n';
-        }
+        else
+            payloadText("\n");
         ++rec.payloadLineCount;
         m_payloadEnd = rawEnd;
+        rec.payloadEnd = rawEnd;
         m_sawCr = m_sawCr || hadCr;
-        buf.append(line.substr(1));
+        payloadText(line.substr(1));
     }
 
     // The payload with each line's trailing "\r" kept: for the rare payload whose lines really ended in "\r".
     std::string rawPayload() const
     {
-        std::string out;
-        std::string_view region = m_text.substr(m_payloadBegin, m_payloadEnd - m_payloadBegin);
-        std::size_t pos = 0;
-        bool first = true;
-        while (pos <= region.size()) {
-            std::size_t nl = region.find('\n', pos);
-            if (nl == std::string_view::npos)
-                nl = region.size();
-            if (!first)
-                out += '\n';
-            first = false;
-            if (nl > pos && region[pos] == '\t')  // blank lines (stripped payload lines) have no tab
-                out.append(region.substr(pos + 1, nl - pos - 1));
-            else if (nl > pos)
-                out.append(region.substr(pos, nl - pos));
-            pos = nl + 1;
-        }
-        return out;
+        return payloadFromRegion(m_raw.region(m_payloadBegin, m_payloadEnd), true);
     }
 
     void closeRecord()
@@ -312,39 +331,10 @@ private:
         if (m_open == kNone)
             return;
         TraceRecord& rec = m_log.records[m_open];
-        std::string& buf = payloadBuffer();
         if (m_headerOk && rec.payloadOk) {
-            if (rec.hasPayload) {
-                const std::string& expected = std::as_const(rec.header)["has_payload"].asString();
-                std::string actual = md5Hex(buf);
-                if (actual != expected && m_sawCr) {
-                    std::string raw = rawPayload();
-                    std::string rawMd5 = md5Hex(raw);
-                    if (rawMd5 == expected) {
-                        actual = std::move(rawMd5);
-                        buf = std::move(raw);
-                    }
-                }
-                if (actual != expected && !m_strippedLines.empty()) {
-                    // The log was edited, but only in whitespace: the hash cannot be checked, the text is usable.
-                    rec.warning = formatError("payload md5 mismatch: header says " + expected + ", payload ("
-                                                  + lineRange(rec.payloadLine, rec.payloadLineCount) + ") hashes to "
-                                                  + actual + "; " + strippedLinesText()
-                                                  + " blank where PyTorch writes a tab (whitespace stripped by an "
-                                                    "editor?), so the payload is used unverified",
-                                              at(m_log.path, rec.line), {});
-                } else if (actual != expected) {
-                    rec.payloadOk = false;
-                    std::string what = "payload md5 mismatch: header says " + expected + ", ";
-                    if (rec.payloadLineCount == 0)
-                        what += "but no payload lines follow";
-                    else
-                        what += "payload (" + lineRange(rec.payloadLine, rec.payloadLineCount) + ") hashes to " + actual;
-                    if (rec.payloadLineCount > 0 && m_payloadEnd == m_text.size())
-                        what += " (the file ends inside this payload: truncated?)";
-                    rec.error = formatError(what, at(m_log.path, rec.line), {});
-                }
-            } else if (rec.payloadLineCount > 0) {
+            if (rec.hasPayload)
+                checkPayload(rec);
+            else if (rec.payloadLineCount > 0) {
                 rec.payloadOk = false;
                 rec.error = formatError("payload lines (" + lineRange(rec.payloadLine, rec.payloadLineCount)
                                             + ") follow a header without \"has_payload\"",
@@ -352,12 +342,51 @@ private:
             }
         }
         if (m_headerOk)
-            rec.isGraph = isGraphRecord(rec, buf);
-        if (!m_keepPayloads)
-            m_scratch.clear();  // keeps its capacity for the next record
+            rec.isGraph = m_keepPayloads ? isGraphRecord(rec, rec.payload) : isGraphRecord(rec, m_forward);
+        // An index keeps no header of a chromium_event (a timing span): three in four records of a log, read by
+        // nothing in fxray, and most of an index's memory (a 1 GB log: 254k records).
+        if (!m_keepPayloads && rec.kind == "chromium_event" && rec.error.empty() && !rec.header.find("rank"))
+            rec.header = json::Object{};
+        m_md5.finish();  // (resets it for the next record)
         m_open = kNone;
         m_blankLines.clear();
         m_strippedLines.clear();
+    }
+
+    // The payload against the header's MD5.
+    void checkPayload(TraceRecord& rec)
+    {
+        const std::string& expected = std::as_const(rec.header)["has_payload"].asString();
+        std::string actual = m_keepPayloads ? md5Hex(rec.payload) : m_md5.finishHex();
+        if (actual != expected && m_sawCr) {
+            std::string raw = rawPayload();
+            std::string rawMd5 = md5Hex(raw);
+            if (rawMd5 == expected) {
+                actual = std::move(rawMd5);
+                rec.payloadKeepsCr = true;
+                if (m_keepPayloads)
+                    rec.payload = std::move(raw);
+            }
+        }
+        if (actual != expected && !m_strippedLines.empty()) {
+            // The log was edited, but only in whitespace: the hash cannot be checked, the text is usable.
+            rec.warning = formatError("payload md5 mismatch: header says " + expected + ", payload ("
+                                          + lineRange(rec.payloadLine, rec.payloadLineCount) + ") hashes to " + actual
+                                          + "; " + strippedLinesText()
+                                          + " blank where PyTorch writes a tab (whitespace stripped by an "
+                                            "editor?), so the payload is used unverified",
+                                      at(m_log.path, rec.line), {});
+        } else if (actual != expected) {
+            rec.payloadOk = false;
+            std::string what = "payload md5 mismatch: header says " + expected + ", ";
+            if (rec.payloadLineCount == 0)
+                what += "but no payload lines follow";
+            else
+                what += "payload (" + lineRange(rec.payloadLine, rec.payloadLineCount) + ") hashes to " + actual;
+            if (rec.payloadLineCount > 0 && m_atEnd && m_payloadEnd >= m_size)
+                what += " (the file ends inside this payload: truncated?)";
+            rec.error = formatError(what, at(m_log.path, rec.line), {});
+        }
     }
 
     // "line 12 is" / "lines 12, 15 and 3 more are": the blank lines taken into the open record's payload.
@@ -409,15 +438,19 @@ private:
     }
 
     TraceLog& m_log;
-    std::string_view m_text;
+    RawSource m_raw;
     bool m_keepPayloads;
+    std::uint64_t m_size = 0;  // of the whole log, known at the end
+    bool m_atEnd = false;      // the last record is being closed
+    Md5 m_md5;                 // of the open record's payload, when payloads are not kept
+    bool m_forward = false;    // ... and whether it holds "def forward("
+    std::uint64_t m_firstBlankBegin = 0;
 
     std::size_t m_open = kNone;  // index of the record whose payload lines may follow
     bool m_headerOk = false;
     bool m_sawCr = false;
-    std::size_t m_payloadBegin = 0;  // raw text of the open record's payload lines
-    std::size_t m_payloadEnd = 0;
-    std::string m_scratch;  // payload buffer when payloads are not kept
+    std::uint64_t m_payloadBegin = 0;  // raw bytes of the open record's payload lines
+    std::uint64_t m_payloadEnd = 0;
     std::vector<int> m_blankLines;     // blank lines since the open record's last payload line
     std::vector<int> m_strippedLines;  // blank lines taken into the open record's payload
 
@@ -469,6 +502,11 @@ bool isGraphRecord(const TraceRecord& record, std::string_view payload)
     return endsWith(record.kind, "_graph") && payload.find(kForward) != std::string_view::npos;
 }
 
+bool isGraphRecord(const TraceRecord& record, bool payloadHasForward)
+{
+    return isGraphRecord(record, payloadHasForward ? std::string_view("def forward(") : std::string_view());
+}
+
 std::vector<TraceGraphRecord> graphRecords(const TraceLog& log)
 {
     std::vector<TraceGraphRecord> out;
@@ -506,15 +544,6 @@ int traceLogRank(std::string_view path)
     return rank;
 }
 
-TraceLog parseTraceLog(std::string_view text, const std::string& path, bool keepPayloads)
-{
-    TraceLog log;
-    log.path = path;
-    log.rank = traceLogRank(path);
-    TraceLogParser(log, text, keepPayloads).run();
-    return log;
-}
-
 namespace {
 
 struct FileCloser {
@@ -522,9 +551,83 @@ struct FileCloser {
 };
 using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
+std::string readRegion(std::FILE* file, std::uint64_t begin, std::uint64_t end, const std::string& path)
+{
+    std::string out(static_cast<std::size_t>(end - begin), '\0');
+    if (fseeko(file, static_cast<off_t>(begin), SEEK_SET) != 0 || std::fread(out.data(), 1, out.size(), file) != out.size())
+        throw Error("cannot read TORCH_TRACE log: read error at byte " + std::to_string(begin), at(path));
+    return out;
+}
+
 }  // namespace
 
-TraceLog readTraceLog(const std::string& path, bool keepPayloads)
+std::string RawSource::region(std::uint64_t begin, std::uint64_t end) const
+{
+    if (!file)
+        return std::string(text.substr(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin)));
+    // Indexing reads the file front to back: come back to where it was.
+    const off_t here = ftello(file);
+    std::string out = readRegion(file, begin, end, {});
+    fseeko(file, here, SEEK_SET);
+    return out;
+}
+
+namespace {
+
+// Splits text into lines for the parser: "\n" ends a line, a "\r" before it is dropped (CRLF tolerated).
+class LineSplitter {
+public:
+    explicit LineSplitter(TraceLogParser& parser) : m_parser(parser) {}
+
+    // Every complete line of `text`, which starts at byte `offset` of the log; returns how much was used (a last
+    // line without "\n" is left for the next call unless `end`).
+    std::size_t feed(std::string_view text, std::uint64_t offset, bool end)
+    {
+        std::size_t pos = 0;
+        if (offset == 0 && text.substr(0, kUtf8Bom.size()) == kUtf8Bom)
+            pos = kUtf8Bom.size();
+        const std::size_t size = text.size();
+        while (pos < size) {
+            const void* nl = std::memchr(text.data() + pos, '\n', size - pos);
+            if (!nl && !end)
+                break;
+            const std::size_t stop = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : size;
+            if (m_lineNo < std::numeric_limits<int>::max())  // saturate rather than overflow on absurd files
+                ++m_lineNo;
+            std::string_view line = text.substr(pos, stop - pos);
+            const bool hadCr = !line.empty() && line.back() == '\r';
+            if (hadCr)
+                line.remove_suffix(1);
+            m_parser.line(line, hadCr, m_lineNo, offset + pos, offset + stop, nl == nullptr);
+            pos = nl ? stop + 1 : size;
+        }
+        return pos;
+    }
+    int lineCount() const { return m_lineNo; }
+
+private:
+    TraceLogParser& m_parser;
+    int m_lineNo = 0;
+};
+
+}  // namespace
+
+TraceLog parseTraceLog(std::string_view text, const std::string& path, bool keepPayloads)
+{
+    TraceLog log;
+    log.path = path;
+    log.rank = traceLogRank(path);
+    log.payloadsKept = keepPayloads;
+    TraceLogParser parser(log, RawSource{text, nullptr}, keepPayloads);
+    LineSplitter lines(parser);
+    lines.feed(text, 0, true);
+    parser.finish(lines.lineCount(), text.size());
+    return log;
+}
+
+namespace {
+
+FilePtr openLog(const std::string& path)
 {
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
@@ -536,23 +639,77 @@ TraceLog readTraceLog(const std::string& path, bool keepPayloads)
     FilePtr file(std::fopen(path.c_str(), "rb"));
     if (!file)
         throw Error(std::string("cannot read TORCH_TRACE log: ") + std::strerror(errno), at(path));
-    // Read straight into the string (the size is known); keep reading in case the file grew meanwhile.
-    std::string text;
-    const std::uintmax_t expected = fs::file_size(path, ec);
-    std::size_t size = ec ? 0 : static_cast<std::size_t>(expected);
-    text.resize(size);
-    size = std::fread(text.data(), 1, size, file.get());
-    text.resize(size);
-    char chunk[1 << 16];
-    for (;;) {
-        const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
-        text.append(chunk, got);
-        if (got < sizeof chunk)
-            break;
+    return file;
+}
+
+}  // namespace
+
+TraceLog readTraceLog(const std::string& path, bool keepPayloads)
+{
+    FilePtr file = openLog(path);
+    if (keepPayloads) {
+        // Read straight into the string (the size is known); keep reading in case the file grew meanwhile.
+        std::error_code ec;
+        std::string text;
+        const std::uintmax_t expected = fs::file_size(path, ec);
+        std::size_t size = ec ? 0 : static_cast<std::size_t>(expected);
+        text.resize(size);
+        size = std::fread(text.data(), 1, size, file.get());
+        text.resize(size);
+        char chunk[1 << 16];
+        for (;;) {
+            const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
+            text.append(chunk, got);
+            if (got < sizeof chunk)
+                break;
+        }
+        if (std::ferror(file.get()))
+            throw Error("cannot read TORCH_TRACE log: read error", at(path));
+        return parseTraceLog(text, path, true);
     }
-    if (std::ferror(file.get()))
-        throw Error("cannot read TORCH_TRACE log: read error", at(path));
-    return parseTraceLog(text, path, keepPayloads);
+    // The index: one pass in chunks, payloads hashed as they stream by, never held (a 1 GB log in a few MB).
+    TraceLog log;
+    log.path = path;
+    log.rank = traceLogRank(path);
+    log.payloadsKept = false;
+    TraceLogParser parser(log, RawSource{{}, file.get()}, false);
+    LineSplitter lines(parser);
+    constexpr std::size_t kChunk = 4 << 20;
+    std::string buffer;  // unused tail of the last chunk (a line cut in two), then the next chunk
+    std::uint64_t offset = 0;  // of buffer[0] in the file
+    for (;;) {
+        const std::size_t kept = buffer.size();
+        buffer.resize(kept + kChunk);
+        const std::size_t got = std::fread(buffer.data() + kept, 1, kChunk, file.get());
+        buffer.resize(kept + got);
+        if (std::ferror(file.get()))
+            throw Error("cannot read TORCH_TRACE log: read error", at(path));
+        const bool end = got == 0;
+        const std::size_t used = lines.feed(buffer, offset, end);
+        if (end)
+            break;
+        buffer.erase(0, used);
+        offset += used;
+    }
+    parser.finish(lines.lineCount(), offset + buffer.size());
+    return log;
+}
+
+std::string tracePayload(const TraceLog& log, const TraceRecord& record)
+{
+    if (log.payloadsKept || record.payloadLineCount == 0)
+        return record.payload;
+    FilePtr file = openLog(log.path);
+    std::string text = payloadFromRegion(readRegion(file.get(), record.payloadOffset, record.payloadEnd, log.path),
+                                         record.payloadKeepsCr);
+    // The log may have been rewritten since it was indexed: its MD5 says whether this is still the payload.
+    if (record.hasPayload && record.payloadOk && record.warning.empty() && record.header.isObject()) {
+        const json::Value& expected = record.header["has_payload"];
+        if (expected.isString() && md5Hex(text) != expected.asString())
+            throw Error("the log changed since it was read: this record's payload no longer matches its MD5 (open it again)",
+                        at(log.path, record.line));
+    }
+    return text;
 }
 
 bool looksLikeTraceLog(const std::string& path)

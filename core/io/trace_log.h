@@ -22,6 +22,7 @@
 #include "base/json.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,7 +44,10 @@ struct TraceRecord {
     int compiledAutogradId = -1;  // header "compiled_autograd_id", when present
     int payloadLine = 0;          // line of the first payload line; 0 when there is none
     int payloadLineCount = 0;
-    std::string payload;          // empty when read with keepPayloads = false
+    std::string payload;          // empty when read with keepPayloads = false: see tracePayload
+    // Where the payload's lines are in the file: bytes [payloadOffset, payloadEnd), tabs and "\r" included.
+    std::uint64_t payloadOffset = 0, payloadEnd = 0;
+    bool payloadKeepsCr = false;  // its MD5 holds only with each line's "\r" kept (see the top of this file)
     bool hasPayload = false;      // the header announces one ("has_payload")
     // False when the payload must not be trusted: MD5 mismatch (e.g. truncated or edited log), payload
     // lines without "has_payload", or a header that did not parse. True for records without a payload.
@@ -70,6 +74,7 @@ struct TraceLog {
     std::string path;
     int rank = -1;  // from the file name (traceLogRank); -1 when the name carries none
     int lineCount = 0;
+    bool payloadsKept = true;  // records hold their payloads; else tracePayload reads them from the file
     std::vector<TraceRecord> records;
     std::vector<TraceDiagnostic> diagnostics;
 
@@ -77,10 +82,14 @@ struct TraceLog {
     std::size_t problemCount() const;
 };
 
-// Reads and checks a whole log. keepPayloads = false drops payload text after checking it (listing and
-// discovery need only headers, MD5 verdicts and the graph flags). Throws fxray::Error when the file cannot
-// be read (missing, a directory, not a regular file).
+// Reads and checks a whole log. keepPayloads = false makes an index: one pass over the file in chunks, every
+// header parsed and every payload checked against its MD5 as it streams by, but no payload kept (each record
+// says where its payload is; tracePayload reads one back). A 1 GB log is indexed in a few MB. Throws fxray::Error
+// when the file cannot be read (missing, a directory, not a regular file).
 TraceLog readTraceLog(const std::string& path, bool keepPayloads = true);
+// A record's payload: the one kept, or read back from the file of an index (its MD5 checked again: a log
+// rewritten since it was indexed is an error naming the record's line, never another record's text).
+std::string tracePayload(const TraceLog& log, const TraceRecord& record);
 // The same over text already in memory; path is only used in messages and for the rank.
 TraceLog parseTraceLog(std::string_view text, const std::string& path = {}, bool keepPayloads = true);
 
@@ -111,5 +120,7 @@ std::vector<TraceGraphRecord> graphRecords(const TraceLog& log);
 
 // The rule behind TraceRecord::isGraph, for one record (payload needed only for the "*_graph" fallback).
 bool isGraphRecord(const TraceRecord& record, std::string_view payload);
+// The same when only known is whether the payload holds "def forward(".
+bool isGraphRecord(const TraceRecord& record, bool payloadHasForward);
 
 }  // namespace fxray::io

@@ -140,25 +140,41 @@ void ZipReader::parse()
         fail("this is a raw pickle, not a zip archive (legacy torch.save format is not supported)");
     if (m_size < kEocdSize)
         fail("file too small to be a zip archive (" + std::to_string(m_size) + " bytes; truncated?)");
+    const CentralDirectory cd = readEndRecords(findEndRecord());
+    m_entries.reserve(static_cast<std::size_t>(cd.entries));
+    std::uint64_t pos = cd.offset;
+    const std::uint64_t cdEnd = cd.offset + cd.size;
+    for (std::uint64_t i = 0; i < cd.entries; ++i) {
+        ZipEntry entry = readCentralEntry(i, pos, cdEnd);
+        locateData(entry);
+        if (!m_index.emplace(entry.name, m_entries.size()).second)
+            fail("duplicate entry '" + entry.name + "'");
+        m_entries.push_back(std::move(entry));
+    }
+}
 
-    // End of central directory: the last signature within the 64 KiB comment window whose comment fits.
-    std::size_t eocd = std::string_view::npos;
+// End of central directory: the last signature within the 64 KiB comment window whose comment fits.
+std::size_t ZipReader::findEndRecord() const
+{
     const std::size_t lowest = m_size - kEocdSize > 0xFFFF ? m_size - kEocdSize - 0xFFFF : 0;
     for (std::size_t pos = m_size - kEocdSize + 1; pos-- > lowest;) {
-        if (le32(m_data + pos) == kEocdSig && pos + kEocdSize + le16(m_data + pos + 20) <= m_size) {
-            eocd = pos;
-            break;
-        }
+        if (le32(m_data + pos) == kEocdSig && pos + kEocdSize + le16(m_data + pos + 20) <= m_size)
+            return pos;
     }
-    if (eocd == std::string_view::npos)
-        fail("end of central directory not found (truncated or not a zip archive)");
+    fail("end of central directory not found (truncated or not a zip archive)");
+}
 
+// Where the central directory is and how many entries it holds: from the end record, or from the ZIP64 end
+// record that its locator (just before the end record) points to.
+ZipReader::CentralDirectory ZipReader::readEndRecords(std::size_t eocd) const
+{
     const char* e = m_data + eocd;
     std::uint64_t diskNo = le16(e + 4);
     std::uint64_t cdDisk = le16(e + 6);
-    std::uint64_t entryCount = le16(e + 10);
-    std::uint64_t cdSize = le32(e + 12);
-    std::uint64_t cdOffset = le32(e + 16);
+    CentralDirectory cd;
+    cd.entries = le16(e + 10);
+    cd.size = le32(e + 12);
+    cd.offset = le32(e + 16);
     std::uint64_t cdLimit = eocd;  // the central directory ends before the end records
 
     if (eocd >= kZip64LocatorSize && le32(m_data + eocd - kZip64LocatorSize) == kZip64LocatorSig) {
@@ -174,109 +190,112 @@ void ZipReader::parse()
             fail("bad ZIP64 end-of-central-directory signature at offset " + std::to_string(recOffset));
         diskNo = le32(r + 16);
         cdDisk = le32(r + 20);
-        entryCount = le64(r + 32);
-        cdSize = le64(r + 40);
-        cdOffset = le64(r + 48);
+        cd.entries = le64(r + 32);
+        cd.size = le64(r + 40);
+        cd.offset = le64(r + 48);
         cdLimit = recOffset;
-    } else if (entryCount == 0xFFFF || cdSize == 0xFFFFFFFFu || cdOffset == 0xFFFFFFFFu) {
+    } else if (cd.entries == 0xFFFF || cd.size == 0xFFFFFFFFu || cd.offset == 0xFFFFFFFFu) {
         fail("ZIP64 sizes without a ZIP64 end-of-central-directory locator");
     }
     if (diskNo != 0 || cdDisk != 0)
         fail("multi-part zip archives are not supported");
-    if (!fits(cdOffset, cdSize, cdLimit))
-        fail("central directory (offset " + std::to_string(cdOffset) + ", " + std::to_string(cdSize)
+    if (!fits(cd.offset, cd.size, cdLimit))
+        fail("central directory (offset " + std::to_string(cd.offset) + ", " + std::to_string(cd.size)
              + " bytes) lies outside the file (truncated?)");
-    if (entryCount > cdSize / kCentralHeaderSize)
-        fail("central directory declares " + std::to_string(entryCount) + " entries but has room for "
-             + std::to_string(cdSize / kCentralHeaderSize));
+    if (cd.entries > cd.size / kCentralHeaderSize)
+        fail("central directory declares " + std::to_string(cd.entries) + " entries but has room for "
+             + std::to_string(cd.size / kCentralHeaderSize));
+    return cd;
+}
 
-    m_entries.reserve(static_cast<std::size_t>(entryCount));
-    std::uint64_t pos = cdOffset;
-    const std::uint64_t cdEnd = cdOffset + cdSize;
-    for (std::uint64_t i = 0; i < entryCount; ++i) {
-        if (!fits(pos, kCentralHeaderSize, cdEnd))
-            fail("central directory entry " + std::to_string(i) + " is truncated");
-        const char* h = m_data + pos;
-        if (le32(h) != kCentralHeaderSig)
-            fail("bad central directory signature for entry " + std::to_string(i) + " at offset "
-                 + std::to_string(pos));
-        ZipEntry entry;
-        entry.flags = le16(h + 8);
-        entry.method = le16(h + 10);
-        entry.crc32 = le32(h + 16);
-        entry.compressedSize = le32(h + 20);
-        entry.size = le32(h + 24);
-        const std::size_t nameLen = le16(h + 28);
-        const std::size_t extraLen = le16(h + 30);
-        const std::size_t commentLen = le16(h + 32);
-        std::uint64_t startDisk = le16(h + 34);
-        entry.localHeaderOffset = le32(h + 42);
-        if (!fits(pos + kCentralHeaderSize, nameLen + extraLen + commentLen, cdEnd))
-            fail("central directory entry " + std::to_string(i) + " runs past the directory");
-        entry.name.assign(h + kCentralHeaderSize, nameLen);
+// Central directory entry i at `pos` (moved past it): name, method, sizes and local header offset.
+ZipEntry ZipReader::readCentralEntry(std::uint64_t i, std::uint64_t& pos, std::uint64_t cdEnd) const
+{
+    if (!fits(pos, kCentralHeaderSize, cdEnd))
+        fail("central directory entry " + std::to_string(i) + " is truncated");
+    const char* h = m_data + pos;
+    if (le32(h) != kCentralHeaderSig)
+        fail("bad central directory signature for entry " + std::to_string(i) + " at offset "
+             + std::to_string(pos));
+    ZipEntry entry;
+    entry.flags = le16(h + 8);
+    entry.method = le16(h + 10);
+    entry.crc32 = le32(h + 16);
+    entry.compressedSize = le32(h + 20);
+    entry.size = le32(h + 24);
+    const std::size_t nameLen = le16(h + 28);
+    const std::size_t extraLen = le16(h + 30);
+    const std::size_t commentLen = le16(h + 32);
+    std::uint64_t startDisk = le16(h + 34);
+    entry.localHeaderOffset = le32(h + 42);
+    if (!fits(pos + kCentralHeaderSize, nameLen + extraLen + commentLen, cdEnd))
+        fail("central directory entry " + std::to_string(i) + " runs past the directory");
+    entry.name.assign(h + kCentralHeaderSize, nameLen);
+    const char* extra = h + kCentralHeaderSize + nameLen;
+    readZip64Extra(entry, startDisk, extra, extra + extraLen);
+    if (startDisk != 0)
+        fail("multi-part zip archives are not supported");
+    pos += kCentralHeaderSize + nameLen + extraLen + commentLen;
+    return entry;
+}
 
-        // ZIP64 extra field: 64-bit values for the fields that hold all ones, in this order.
-        const char* x = h + kCentralHeaderSize + nameLen;
-        const char* xEnd = x + extraLen;
-        while (xEnd - x >= 4) {
-            const std::uint16_t id = le16(x);
-            const std::size_t len = le16(x + 2);
-            const char* body = x + 4;
-            if (static_cast<std::size_t>(xEnd - body) < len)
-                fail("extra field of entry '" + entry.name + "' runs past its header");
-            if (id == 0x0001) {
-                const char* b = body;
-                const char* bEnd = body + len;
-                auto next64 = [&](std::uint64_t& field, const char* what) {
-                    if (bEnd - b < 8)
-                        fail("ZIP64 extra field of entry '" + entry.name + "' lacks the " + what);
-                    field = le64(b);
-                    b += 8;
-                };
-                if (entry.size == 0xFFFFFFFFu)
-                    next64(entry.size, "size");
-                if (entry.compressedSize == 0xFFFFFFFFu)
-                    next64(entry.compressedSize, "compressed size");
-                if (entry.localHeaderOffset == 0xFFFFFFFFu)
-                    next64(entry.localHeaderOffset, "header offset");
-                if (startDisk == 0xFFFF) {
-                    if (bEnd - b < 4)
-                        fail("ZIP64 extra field of entry '" + entry.name + "' lacks the disk number");
-                    startDisk = le32(b);
-                }
+// ZIP64 extra field: 64-bit values for the fields that hold all ones, in this order.
+void ZipReader::readZip64Extra(ZipEntry& entry, std::uint64_t& startDisk, const char* x, const char* xEnd) const
+{
+    while (xEnd - x >= 4) {
+        const std::uint16_t id = le16(x);
+        const std::size_t len = le16(x + 2);
+        const char* body = x + 4;
+        if (static_cast<std::size_t>(xEnd - body) < len)
+            fail("extra field of entry '" + entry.name + "' runs past its header");
+        if (id == 0x0001) {
+            const char* b = body;
+            const char* bEnd = body + len;
+            auto next64 = [&](std::uint64_t& field, const char* what) {
+                if (bEnd - b < 8)
+                    fail("ZIP64 extra field of entry '" + entry.name + "' lacks the " + what);
+                field = le64(b);
+                b += 8;
+            };
+            if (entry.size == 0xFFFFFFFFu)
+                next64(entry.size, "size");
+            if (entry.compressedSize == 0xFFFFFFFFu)
+                next64(entry.compressedSize, "compressed size");
+            if (entry.localHeaderOffset == 0xFFFFFFFFu)
+                next64(entry.localHeaderOffset, "header offset");
+            if (startDisk == 0xFFFF) {
+                if (bEnd - b < 4)
+                    fail("ZIP64 extra field of entry '" + entry.name + "' lacks the disk number");
+                startDisk = le32(b);
             }
-            x = body + len;
         }
-        if (startDisk != 0)
-            fail("multi-part zip archives are not supported");
-
-        // The local header gives where the data starts (its extra field is torch's alignment padding).
-        const std::uint64_t lh = entry.localHeaderOffset;
-        if (!fits(lh, kLocalHeaderSize, m_size))
-            fail("local header of entry '" + entry.name + "' is outside the file (offset " + std::to_string(lh)
-                 + ")");
-        const char* l = m_data + lh;
-        if (le32(l) != kLocalHeaderSig)
-            fail("bad local header signature for entry '" + entry.name + "' at offset " + std::to_string(lh));
-        const std::size_t lNameLen = le16(l + 26);
-        const std::size_t lExtraLen = le16(l + 28);
-        if (!fits(lh + kLocalHeaderSize, lNameLen + lExtraLen, m_size))
-            fail("local header of entry '" + entry.name + "' is truncated");
-        if (std::string_view(l + kLocalHeaderSize, lNameLen) != entry.name)
-            fail("local header name of entry '" + entry.name + "' does not match the central directory");
-        entry.dataOffset = lh + kLocalHeaderSize + lNameLen + lExtraLen;
-        if (!fits(entry.dataOffset, entry.compressedSize, m_size))
-            fail("data of entry '" + entry.name + "' (" + std::to_string(entry.compressedSize)
-                 + " bytes at offset " + std::to_string(entry.dataOffset) + ") runs past the end of the file"
-                 + " (truncated?)");
-        if (entry.method == 0 && entry.compressedSize != entry.size)
-            fail("stored entry '" + entry.name + "' has different compressed and uncompressed sizes");
-
-        if (!m_index.emplace(entry.name, m_entries.size()).second)
-            fail("duplicate entry '" + entry.name + "'");
-        m_entries.push_back(std::move(entry));
-        pos += kCentralHeaderSize + nameLen + extraLen + commentLen;
+        x = body + len;
     }
+}
+
+// The local header gives where the data starts (its extra field is torch's alignment padding).
+void ZipReader::locateData(ZipEntry& entry) const
+{
+    const std::uint64_t lh = entry.localHeaderOffset;
+    if (!fits(lh, kLocalHeaderSize, m_size))
+        fail("local header of entry '" + entry.name + "' is outside the file (offset " + std::to_string(lh)
+             + ")");
+    const char* l = m_data + lh;
+    if (le32(l) != kLocalHeaderSig)
+        fail("bad local header signature for entry '" + entry.name + "' at offset " + std::to_string(lh));
+    const std::size_t lNameLen = le16(l + 26);
+    const std::size_t lExtraLen = le16(l + 28);
+    if (!fits(lh + kLocalHeaderSize, lNameLen + lExtraLen, m_size))
+        fail("local header of entry '" + entry.name + "' is truncated");
+    if (std::string_view(l + kLocalHeaderSize, lNameLen) != entry.name)
+        fail("local header name of entry '" + entry.name + "' does not match the central directory");
+    entry.dataOffset = lh + kLocalHeaderSize + lNameLen + lExtraLen;
+    if (!fits(entry.dataOffset, entry.compressedSize, m_size))
+        fail("data of entry '" + entry.name + "' (" + std::to_string(entry.compressedSize)
+             + " bytes at offset " + std::to_string(entry.dataOffset) + ") runs past the end of the file"
+             + " (truncated?)");
+    if (entry.method == 0 && entry.compressedSize != entry.size)
+        fail("stored entry '" + entry.name + "' has different compressed and uncompressed sizes");
 }
 
 std::vector<std::string> ZipReader::entryNames() const

@@ -47,7 +47,15 @@ public:
     std::string archivePrefix() const;
 
 private:
+    struct CentralDirectory {
+        std::uint64_t offset = 0, size = 0, entries = 0;
+    };
     void parse();
+    std::size_t findEndRecord() const;
+    CentralDirectory readEndRecords(std::size_t eocd) const;
+    ZipEntry readCentralEntry(std::uint64_t i, std::uint64_t& pos, std::uint64_t cdEnd) const;
+    void readZip64Extra(ZipEntry& entry, std::uint64_t& startDisk, const char* x, const char* xEnd) const;
+    void locateData(ZipEntry& entry) const;
     [[noreturn]] void fail(const std::string& message) const;
 
     std::string m_path;

@@ -31,6 +31,13 @@ enum class StubPolicy {
 
 enum class Toggle { Auto, On, Off };
 
+// A box drawn around some vertices (a Graphviz cluster, "subgraph cluster_<k>"): the GUI draws an open module scope
+// as one, labelled, nested in its parent scope's, so the hierarchy stays visible once opened.
+struct DotCluster {
+    std::string label;  // plain text, drawn at its top left in large type
+    int parent = -1;    // the enclosing cluster (index into DotOptions::clusters), or -1; parents come first
+};
+
 struct DotOptions {
     bool metadata = true;   // recorded annotation ("f32[4, 64][64, 1]cuda:0") as the label's third line
     bool tooltips = true;   // full expression and source line as tooltip (hover text in SVG)
@@ -54,7 +61,19 @@ struct DotOptions {
     bool unconstrainedBackEdges = false;
     // A label of its own for some nodes (plain text, first line bold): the collapsed blocks of a large graph.
     std::function<std::optional<std::string>(int node)> customLabel;
+    // Clusters, and per node the innermost cluster it is drawn in (-1: none). A stub goes in its user's cluster.
+    // A cluster with nothing in it (nor in its children) is not written.
+    std::vector<DotCluster> clusters;
+    std::function<int(int node)> clusterOf;
 };
+
+// The DOT name of cluster k ("cluster_3": Graphviz draws a subgraph as a cluster when its name starts so).
+std::string clusterId(int cluster);
+// Cluster k from a DOT subgraph name, or -1.
+int clusterFromId(std::string_view id);
+
+// Type size of cluster labels.
+inline constexpr int kClusterLabelPoints = 20;
 
 // Type sizes of custom-labelled boxes (blocks, module scopes): the drawing is laid out and painted with them.
 inline constexpr int kBlockTitlePoints = 22;

@@ -155,16 +155,25 @@ CollapsedGraph collapseBlocks(const graph::Graph& g, const Grouping& grouping, c
     const auto isExpanded = [&](int block) {
         return block < 0 || (static_cast<std::size_t>(block) < expanded.size() && expanded[static_cast<std::size_t>(block)]);
     };
-    // Nodes first get their quotient index, in program order (a block sits where its first node was).
+    // Nodes first get their quotient index, in program order. A block sits where its first computing node was: a
+    // module scope's parameters are placeholders at the top of the graph, and a layer placed there would come
+    // before the layers that feed it (their edges then turned back, the chain of layers laid out side by side).
+    std::vector<int> anchor(grouping.blocks.size(), -1);
+    for (std::size_t b = 0; b < grouping.blocks.size(); ++b) {
+        const std::vector<int>& nodes = grouping.blocks[b].nodes;
+        const auto computing = std::find_if(nodes.begin(), nodes.end(), [&](int i) { return !isInput(g.nodes[static_cast<std::size_t>(i)]); });
+        anchor[b] = computing != nodes.end() ? *computing : nodes.front();
+    }
     for (std::size_t i = 0; i < count; ++i) {
         const int block = grouping.blockOf.empty() ? -1 : grouping.blockOf[i];
-        if (isExpanded(block) || grouping.blocks[static_cast<std::size_t>(block)].nodes.front() == static_cast<int>(i)) {
+        if (isExpanded(block) || anchor[static_cast<std::size_t>(block)] == static_cast<int>(i)) {
             quotientOf[i] = static_cast<int>(out.origin.size());
             out.origin.push_back(isExpanded(block) ? static_cast<int>(i) : -1 - block);
-        } else {
-            quotientOf[i] = quotientOf[static_cast<std::size_t>(grouping.blocks[static_cast<std::size_t>(block)].nodes.front())];
         }
     }
+    for (std::size_t i = 0; i < count; ++i)
+        if (quotientOf[i] < 0)
+            quotientOf[i] = quotientOf[static_cast<std::size_t>(anchor[static_cast<std::size_t>(grouping.blockOf[i])])];
     out.graph.nodes.resize(out.origin.size());
     const auto remap = [&](auto& self, graph::Arg& a) -> void {
         if (a.kind == graph::Arg::Kind::Node && a.node >= 0 && static_cast<std::size_t>(a.node) < count)
@@ -208,6 +217,22 @@ CollapsedGraph collapseBlocks(const graph::Graph& g, const Grouping& grouping, c
             node.args.push_back(graph::Arg::ofNode(qp));
     }
     return out;
+}
+
+void addClusters(DotOptions& options, const Grouping& grouping, const CollapsedGraph& collapsed)
+{
+    options.clusters.clear();
+    if (grouping.clusters.empty())
+        return;
+    for (const Cluster& c : grouping.clusters)
+        options.clusters.push_back({c.label, c.parent});
+    options.clusterOf = [&grouping, &collapsed](int q) {
+        if (q < 0 || static_cast<std::size_t>(q) >= collapsed.origin.size())
+            return -1;
+        const int origin = collapsed.origin[static_cast<std::size_t>(q)];
+        const int node = origin >= 0 ? origin : grouping.blocks[static_cast<std::size_t>(-1 - origin)].nodes.front();
+        return static_cast<std::size_t>(node) < grouping.clusterOf.size() ? grouping.clusterOf[static_cast<std::size_t>(node)] : -1;
+    };
 }
 
 }  // namespace fxray::render

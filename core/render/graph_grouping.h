@@ -8,6 +8,7 @@
 // layer's statements apart and keep the drawing's top-to-bottom flow. Blocks are contiguous in program order, so
 // the collapsed graph is still topologically ordered and `dot` ranks it like the original.
 #include "graph/graph.h"
+#include "render/dot_writer.h"
 
 #include <cstddef>
 #include <string>
@@ -30,9 +31,22 @@ struct Block {
     int size() const { return static_cast<int>(nodes.size()); }
 };
 
+// An open module scope or open fold, drawn as a box (a Graphviz cluster) around what it holds, so that the
+// hierarchy stays visible once opened. Clusters nest as the scopes do.
+struct Cluster {
+    std::string label;   // "layers.5 · Qwen2DecoderLayer", "modeling_qwen2:47–297 #5 of ×24", "layers.0–23 ×24"
+    int parent = -1;     // enclosing cluster, or -1 (drawn at the top level)
+    int scope = -1;      // the open scope it stands for, or -1
+    int fold = -1;       // the open fold it stands for, or -1
+    int depth = 0;       // 0 for a top-level cluster
+};
+
 struct Grouping {
     std::vector<Block> blocks;
     std::vector<int> blockOf;  // per node: its block
+    // Module hierarchy only (render/scope_tree.h); parents come before their children.
+    std::vector<Cluster> clusters;
+    std::vector<int> clusterOf;  // per node: the innermost cluster its box (itself or its block) is drawn in, or -1
     bool empty() const { return blocks.empty(); }
 };
 
@@ -45,12 +59,16 @@ Grouping groupIntoBlocks(const graph::Graph& g, std::size_t maxBlocks);
 void describeBlock(const graph::Graph& g, Block& b);
 
 // The graph with every collapsed block replaced by one node ("group#<k>", its inputs the values it reads from
-// outside, placed where its first node was). Nodes of no block (blockOf -1) are drawn as themselves. `origin[i]` says what quotient node i stands for: an original node index (>= 0) or block k as -1-k.
+// outside, placed where its first computing node was, else its first node). Nodes of no block (blockOf -1) are drawn as themselves. `origin[i]` says what quotient node i stands for: an original node index (>= 0) or block k as -1-k.
 struct CollapsedGraph {
     graph::Graph graph;
     std::vector<int> origin;
 };
 CollapsedGraph collapseBlocks(const graph::Graph& g, const Grouping& grouping, const std::vector<bool>& expanded);
+
+// Gives `options` the grouping's clusters, for drawing `collapsed` (made from `grouping`): a block sits in the cluster
+// its nodes are drawn in. `options` refers to both, which must outlive its use.
+void addClusters(DotOptions& options, const Grouping& grouping, const CollapsedGraph& collapsed);
 
 // The quotient node name of block k (not a Python identifier, so it never collides with an FX name).
 std::string blockNodeName(int block);

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <unordered_map>
 
 #ifdef FXRAY_HAVE_GRAPHVIZ
@@ -72,6 +73,8 @@ void attachVertices(Layout& layout, const DotDocument& doc)
             box.merged = it->second->merged;
         }
     }
+    for (Layout::ClusterBox& c : layout.clusters)
+        c.cluster = clusterFromId(c.id);
     for (Layout::EdgePath& e : layout.edges) {
         if (const auto it = byId.find(e.from); it != byId.end())
             e.fromNode = it->second->node;
@@ -189,6 +192,7 @@ pointf nodeCentre(Agnode_t* n) { return ND_coord(n); }
 double nodeWidth(Agnode_t* n) { return ND_width(n); }
 double nodeHeight(Agnode_t* n) { return ND_height(n); }
 boxf graphBox(Agraph_t* g) { return GD_bb(g); }
+double graphLabelHeight(Agraph_t* g) { return GD_label(g) ? GD_label(g)->dimen.y : 0.0; }
 splines* edgeSplines(Agedge_t* e) { return ED_spl(e); }
 Agnode_t* edgeTail(Agedge_t* e) { return agtail(e); }
 Agnode_t* edgeHead(Agedge_t* e) { return aghead(e); }
@@ -239,6 +243,26 @@ Layout computeLayout(std::string_view dot, std::string_view engine)
         box.h = nodeHeight(n) * kPointsPerInch;
         layout.nodes.push_back(std::move(box));
     }
+    // Clusters, parents before children (depth first, as nested in the DOT text).
+    const std::function<void(Agraph_t*)> clustersOf = [&](Agraph_t* parent) {
+        for (Agraph_t* sub = agfstsubg(parent); sub; sub = agnxtsubg(sub)) {
+            const std::string name = agnameof(sub);
+            if (name.rfind("cluster", 0) == 0) {
+                const boxf b = graphBox(sub);
+                Layout::ClusterBox box;
+                box.id = name;
+                const Point topLeft = flip(pointf{b.LL.x, b.UR.y});
+                box.x = topLeft.x;
+                box.y = topLeft.y;
+                box.w = b.UR.x - b.LL.x;
+                box.h = b.UR.y - b.LL.y;
+                box.labelHeight = graphLabelHeight(sub);
+                layout.clusters.push_back(std::move(box));
+            }
+            clustersOf(sub);
+        }
+    };
+    clustersOf(g);
     for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
         for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
             Layout::EdgePath path;

@@ -30,7 +30,17 @@ struct Layout {
         std::vector<Point> points;
         std::optional<Point> arrowTip;  // where the arrowhead points; the spline ends at its base
     };
+    // A cluster's box (an open module scope): its label is drawn at the top left, inside the box, in
+    // kClusterLabelPoints type (dot_writer.h), in the band Graphviz keeps for it.
+    struct ClusterBox {
+        std::string id;     // DOT subgraph name ("cluster_3")
+        int cluster = -1;   // index into the DotOptions::clusters it was made from (clusterFromId)
+        double x = 0.0, y = 0.0;  // top left
+        double w = 0.0, h = 0.0;
+        double labelHeight = 0.0;  // height of the label band at the top (Graphviz's label size)
+    };
     std::vector<NodeBox> nodes;
+    std::vector<ClusterBox> clusters;  // parents before children
     std::vector<EdgePath> edges;
     double width = 0.0, height = 0.0;  // bounding box of the drawing
     double seconds = 0.0;              // time the layout took (Graphviz only)

@@ -59,6 +59,9 @@ std::string writeLayoutText(const Layout& layout)
     std::string out = "layout " + number(layout.width) + " " + number(layout.height) + " " + number(layout.seconds) + "\n";
     for (const Layout::NodeBox& n : layout.nodes)
         out += "n " + number(n.x) + " " + number(n.y) + " " + number(n.w) + " " + number(n.h) + " " + encodeId(n.id) + "\n";
+    for (const Layout::ClusterBox& c : layout.clusters)
+        out += "c " + number(c.x) + " " + number(c.y) + " " + number(c.w) + " " + number(c.h) + " " + number(c.labelHeight) +
+               " " + encodeId(c.id) + "\n";
     for (const Layout::EdgePath& e : layout.edges) {
         out += "e " + encodeId(e.from) + " " + encodeId(e.to) + " " + (e.arrowTip ? "1 " : "0 ") +
                number(e.arrowTip ? e.arrowTip->x : 0) + " " + number(e.arrowTip ? e.arrowTip->y : 0) + " " +
@@ -98,6 +101,13 @@ Layout readLayoutText(std::string_view text)
                 fail("bad node");
             box.id = decodeId(id);
             layout.nodes.push_back(std::move(box));
+        } else if (kind == "c") {
+            Layout::ClusterBox box;
+            std::string id;
+            if (!(fields >> box.x >> box.y >> box.w >> box.h >> box.labelHeight >> id))
+                fail("bad cluster");
+            box.id = decodeId(id);
+            layout.clusters.push_back(std::move(box));
         } else if (kind == "e") {
             Layout::EdgePath e;
             std::string from, to;

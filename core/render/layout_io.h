@@ -4,6 +4,7 @@
 //
 //   layout <width> <height> <seconds>
 //   n <x> <y> <w> <h> <id>
+//   c <x> <y> <w> <h> <label-height> <id>          (a cluster: top-left corner, size)
 //   e <from> <to> <has-arrow> <tip-x> <tip-y> <point count> <x y>...
 // Ids are percent-encoded (%, space, tab, newline, CR), so every field is one whitespace-free token.
 #include "render/layout.h"

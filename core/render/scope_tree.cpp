@@ -64,6 +64,17 @@ bool isInput(const graph::Node& n)
     return n.kind == graph::NodeKind::Placeholder || n.kind == graph::NodeKind::GetAttr;
 }
 
+// `text` cut to at most `max` bytes with "…" when longer, never inside a UTF-8 character.
+std::string cutText(const std::string& text, std::size_t max)
+{
+    if (text.size() <= max)
+        return text;
+    std::size_t cut = max > 3 ? max - 3 : 0;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    return text.substr(0, cut) + "…";
+}
+
 // "layers.3" -> ("layers", 3); "modeling_qwen2:47–297 #3" (render of graph/repeat_scopes) -> ("modeling_qwen2:47–297", 3);
 // other names -> ("name", -1)
 std::pair<std::string, long> splitIndex(const std::string& name)
@@ -111,6 +122,7 @@ std::string foldTitle(const ScopeTree& tree, const std::vector<int>& scopes)
 // the statement changes when possible; inputs never share a block with computation.
 std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vector<int>& direct)
 {
+    constexpr int kChildGap = 16;  // more nodes than this between two own nodes: a child scope lies there
     std::vector<std::vector<int>> out;
     if (direct.empty())
         return out;
@@ -120,8 +132,10 @@ std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vec
         bool cut = out.empty();
         if (!cut) {
             const graph::Node& prev = g.nodes[static_cast<std::size_t>(out.back().back())];
+            // A child scope between two own nodes (a model's embedding before its layers, its head after them)
+            // cuts too: a block on both sides of the layers would be read by them and feed them.
             cut = isInput(prev) != isInput(n) || out.back().size() >= 2 * target ||
-                  (out.back().size() >= target && prev.stack != n.stack);
+                  (out.back().size() >= target && prev.stack != n.stack) || direct[k] - direct[k - 1] > kChildGap;
         }
         if (cut)
             out.emplace_back();
@@ -342,12 +356,19 @@ bool isOpen(const std::vector<char>& v, int i)
     return i >= 0 && static_cast<std::size_t>(i) < v.size() && v[static_cast<std::size_t>(i)];
 }
 
-// Child `c` of an open scope is an instance of an open large fold that is not drawn by itself: it goes into a box
-// with the neighbouring instances that are not either.
+// Child `c` of an open scope is an instance of an open fold that is not drawn by itself: it goes into a box with
+// the neighbouring instances that are not either. Instances of a large fold are drawn only when shown; those of a
+// small fold all are, until one of them is opened: then the others shrink to a box before it and one after it
+// (an open layer between 23 boxes is a column too long to read at fit zoom).
 bool hiddenInstance(const ScopeTree& tree, const ScopeView& view, int c)
 {
     const int fold = tree.scopes[static_cast<std::size_t>(c)].fold;
-    return fold >= 0 && isOpen(view.foldOpen, fold) && isLargeFold(tree, fold) && !isOpen(view.shown, c);
+    if (fold < 0 || !isOpen(view.foldOpen, fold) || isOpen(view.shown, c) || isOpen(view.scopeOpen, c))
+        return false;
+    if (isLargeFold(tree, fold))
+        return true;
+    const std::vector<int>& scopes = tree.folds[static_cast<std::size_t>(fold)].scopes;  // at most kFoldInstancesDrawn
+    return std::any_of(scopes.begin(), scopes.end(), [&](int s) { return isOpen(view.scopeOpen, s); });
 }
 
 // The run of hidden instances that starts at children[k]: how many.
@@ -362,13 +383,16 @@ std::size_t hiddenRun(const ScopeTree& tree, const ScopeView& view, const std::v
 }
 
 // Walks what an open scope draws: its own nodes (or their chunks) and its children (shut scope, shut fold, or the
-// open child's own items, recursively).
+// open child's own items, recursively). enter/leave bracket what an open child scope or an open fold draws (the
+// clusters of the drawing); instances of a fold are consecutive siblings, so the brackets nest.
 struct Visitor {
     std::function<void(int node)> node;
     std::function<void(int scope, std::vector<int> nodes)> direct;  // a chunk of an open scope's own nodes
     std::function<void(int scope)> shutScope;
     std::function<void(int fold)> shutFold;
     std::function<void(int fold, int firstScope, int count)> rest;  // hidden instances of an open large fold
+    std::function<void(int scope, int fold)> enter;  // an open scope (fold -1) or an open fold (scope -1) begins
+    std::function<void()> leave;                     // ... and ends
 };
 
 void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, int scope, const Visitor& v)
@@ -378,7 +402,17 @@ void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, 
         for (int n : s.direct)
             v.node(n);
     } else {
-        for (std::vector<int>& chunk : directChunks(g, s.direct))
+        // A few own inputs (a layer's parameters) are drawn as themselves, which the drawing makes small stubs
+        // beside their users, not as boxes of one or two nodes each; many (a model's hundreds) go into blocks.
+        std::vector<int> inputs, computing;
+        for (int n : s.direct)
+            (isInput(g.nodes[static_cast<std::size_t>(n)]) ? inputs : computing).push_back(n);
+        constexpr std::size_t kInputsDrawn = 32;  // a transformer layer reads 9 to 16 parameters
+        const bool fewInputs = inputs.size() <= kInputsDrawn;
+        if (fewInputs)
+            for (int n : inputs)
+                v.node(n);
+        for (std::vector<int>& chunk : directChunks(g, fewInputs ? computing : s.direct))
             v.direct(scope, std::move(chunk));
     }
     for (std::size_t k = 0; k < s.children.size(); ++k) {
@@ -389,16 +423,24 @@ void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, 
                 v.shutFold(fold);
             continue;
         }
+        const Fold* open = fold >= 0 ? &tree.folds[static_cast<std::size_t>(fold)] : nullptr;
+        if (open && open->scopes.front() == c && v.enter)
+            v.enter(-1, fold);
         if (hiddenInstance(tree, view, c)) {
             const std::size_t run = hiddenRun(tree, view, s.children, k);
             v.rest(fold, c, static_cast<int>(run));
             k += run - 1;
-            continue;
-        }
-        if (isOpen(view.scopeOpen, c))
+        } else if (isOpen(view.scopeOpen, c)) {
+            if (v.enter)
+                v.enter(c, -1);
             visit(g, tree, view, c, v);
-        else
+            if (v.leave)
+                v.leave();
+        } else {
             v.shutScope(c);
+        }
+        if (open && open->scopes.back() == s.children[k] && v.leave)
+            v.leave();
     }
 }
 
@@ -526,6 +568,17 @@ void closeScope(const ScopeTree& tree, ScopeView& view, int scope)
     shut(scope);
 }
 
+void closeFold(const ScopeTree& tree, ScopeView& view, int fold)
+{
+    if (fold < 0 || static_cast<std::size_t>(fold) >= tree.folds.size())
+        return;
+    view.foldOpen[static_cast<std::size_t>(fold)] = 0;
+    for (int s : tree.folds[static_cast<std::size_t>(fold)].scopes) {
+        closeScope(tree, view, s);
+        view.shown[static_cast<std::size_t>(s)] = 0;
+    }
+}
+
 bool isLargeFold(const ScopeTree& tree, int fold)
 {
     return fold >= 0 && static_cast<std::size_t>(fold) < tree.folds.size() &&
@@ -580,6 +633,29 @@ std::string shortSummary(const graph::Graph& g, const std::vector<int>& nodes, s
     return b.summary.substr(0, at);
 }
 
+// An open scope's cluster label: its name and class; an instance of a fold says which one of how many
+// ("layers.5 · #5 of ×24 · Qwen2DecoderLayer", "modeling_qwen2:47–297 #5 of ×24").
+std::string clusterLabel(const ScopeTree& tree, int scope)
+{
+    const Scope& s = tree.scopes[static_cast<std::size_t>(scope)];
+    std::string label = s.name;
+    if (s.fold >= 0) {
+        const std::vector<int>& scopes = tree.folds[static_cast<std::size_t>(s.fold)].scopes;
+        const std::string count = " of ×" + std::to_string(scopes.size());
+        if (graph::splitRepeatIndex(s.name).second >= 0) {
+            label += count;  // a repeat copy's name ends in its number already
+        } else {
+            const auto at = std::find(scopes.begin(), scopes.end(), scope);
+            label += " · #" + std::to_string(at - scopes.begin()) + count;
+        }
+    }
+    // The class, or for a repeat copy its functions: cut short, as a cluster is drawn at least as wide as its label.
+    constexpr std::size_t kTypeShown = 28;
+    if (!s.type.empty())
+        label += " · " + cutText(s.type, kTypeShown);
+    return label;
+}
+
 }  // namespace
 
 Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view)
@@ -588,14 +664,32 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
     out.blockOf.assign(g.nodes.size(), -1);
     if (tree.scopes.empty())
         return out;
+    out.clusterOf.assign(g.nodes.size(), -1);
+    int current = -1;  // the cluster being filled
     const auto add = [&](Block b) {
         const int id = static_cast<int>(out.blocks.size());
-        for (int n : b.nodes)
+        for (int n : b.nodes) {
             out.blockOf[static_cast<std::size_t>(n)] = id;
+            out.clusterOf[static_cast<std::size_t>(n)] = current;
+        }
         out.blocks.push_back(std::move(b));
     };
     Visitor v;
-    v.node = [](int) {};
+    v.node = [&](int n) { out.clusterOf[static_cast<std::size_t>(n)] = current; };
+    v.enter = [&](int scope, int fold) {
+        Cluster c;
+        c.label = scope >= 0 ? clusterLabel(tree, scope) : tree.folds[static_cast<std::size_t>(fold)].title;
+        c.scope = scope;
+        c.fold = fold;
+        c.parent = current;
+        c.depth = current >= 0 ? out.clusters[static_cast<std::size_t>(current)].depth + 1 : 0;
+        out.clusters.push_back(std::move(c));
+        current = static_cast<int>(out.clusters.size()) - 1;
+    };
+    v.leave = [&] {
+        if (current >= 0)
+            current = out.clusters[static_cast<std::size_t>(current)].parent;
+    };
     std::vector<int> chunkCount(tree.scopes.size(), 0);
     v.direct = [&](int scope, std::vector<int> nodes) {
         Block b;
@@ -609,7 +703,12 @@ Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const Sco
         const std::string what = inputs ? "inputs" : phase == graph::Phase::Backward ? "backward" : phase == graph::Phase::Forward ? "forward" : "own nodes";
         const std::string& name = tree.scopes[static_cast<std::size_t>(scope)].name;
         const std::size_t k = static_cast<std::size_t>(++chunkCount[static_cast<std::size_t>(scope)]);
-        if (name == what && !inputs) {
+        if (scope != 0) {
+            // Inside its scope's cluster, which names the scope: what these are and their statement, kept short
+            // (narrow boxes are drawn larger at fit zoom). "forward 2 · q = self.q_proj(hid…"
+            const std::string statement = cutText(b.title, 26);
+            b.title = what + " " + std::to_string(k) + (inputs || statement.empty() ? "" : " · " + statement);
+        } else if (name == what && !inputs) {
             // A "forward"/"backward" half's own nodes (repeated structure): "forward 2" twice says nothing; its
             // statement does ("forward 2 · position_ids = torch.arange(...)").
             std::string statement = b.title.size() > 24 ? b.title.substr(0, 22) + "…" : b.title;  // narrow boxes, larger at fit

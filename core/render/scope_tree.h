@@ -65,7 +65,7 @@ struct ScopeView {
     std::vector<char> directOpen;  // per scope: its own nodes drawn one by one even when many
     // Per scope, for instances of a large fold (more than kFoldInstancesDrawn): drawn by itself when its fold is
     // open. The others of an open large fold are drawn as one box per run ("#1–9998 ×9998"), so opening a ×9,999
-    // fold lays out one instance and a box, not 9,999 boxes.
+    // fold lays out one instance and a box, not 9,999 boxes. The same for a small fold with an open instance.
     std::vector<char> shown;
 };
 
@@ -87,7 +87,10 @@ void openPathTo(const ScopeTree& tree, ScopeView& view, int node);
 void revealScope(const ScopeTree& tree, ScopeView& view, int scope);
 // Shuts `scope` and everything under it.
 void closeScope(const ScopeTree& tree, ScopeView& view, int scope);
+// Shuts an open fold and everything in its instances.
+void closeFold(const ScopeTree& tree, ScopeView& view, int fold);
 // Opens a shut fold: every instance as a box, or for a large fold its first instance open and the rest as a box.
+// Once an instance of a small fold is open, the instances neither open nor shown are drawn as runs too.
 void openFold(const ScopeTree& tree, ScopeView& view, int fold);
 // A box of not yet drawn instances of an open large fold (Block::restCount > 0): its first kFoldInstancesStep
 // instances drawn as boxes, the rest stays one box.
@@ -96,7 +99,8 @@ void showMoreOf(const ScopeTree& tree, ScopeView& view, const Block& rest);
 void openEverything(ScopeView& view);
 
 // The drawing of `view`: one block per shut scope, shut fold, run of own nodes of an open scope with many, or run
-// of instances of an open large fold not drawn by themselves.
+// of instances of an open large fold not drawn by themselves; and one cluster (Grouping::clusters) per open scope
+// (the root excepted) and per open fold, nested as they are, holding what they draw.
 Grouping groupingForView(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view);
 
 }  // namespace fxray::render

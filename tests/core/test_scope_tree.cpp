@@ -4,6 +4,7 @@
 #include "graph/fx_parser.h"
 #include "graph/module_scopes.h"
 #include "io/graph_source.h"
+#include "render/graphviz_renderer.h"
 #include "render/scope_tree.h"
 #include "test_support.h"
 
@@ -13,7 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <map>
 #include <set>
+#include <sstream>
 
 using namespace fxray;
 
@@ -86,6 +89,37 @@ int scopeNamed(const render::ScopeTree& t, const std::string& path)
         if (t.scopes[i].path == path)
             return static_cast<int>(i);
     return -1;
+}
+
+// The clusters of DOT text as written by buildDot: per "subgraph cluster_<k> {", its parent cluster (-1 at the top)
+// and the vertex ids listed directly in it.
+struct DotClusters {
+    std::map<int, int> parent;
+    std::map<int, std::set<std::string>> members;
+};
+
+DotClusters clustersOfDot(const std::string& dot)
+{
+    DotClusters out;
+    std::vector<int> open;
+    std::istringstream in(dot);
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t first = line.find_first_not_of(' ');
+        if (first == std::string::npos)
+            continue;
+        const std::string_view t = std::string_view(line).substr(first);
+        if (t.starts_with("subgraph cluster_")) {
+            const int k = render::clusterFromId(t.substr(9, t.find(' ', 9) - 9));
+            out.parent[k] = open.empty() ? -1 : open.back();
+            out.members[k];
+            open.push_back(k);
+        } else if (t == "}" && !open.empty()) {
+            open.pop_back();
+        } else if (!open.empty() && t.starts_with("\"") && t.ends_with("\";")) {
+            out.members[open.back()].insert(std::string(t.substr(1, t.size() - 3)));
+        }
+    }
+    return out;
 }
 
 }  // namespace
@@ -352,6 +386,85 @@ private Q_SLOTS:
         for (const render::Block& b : sgr.blocks)
             layerBoxes += QString::fromStdString(b.title).startsWith(QStringLiteral("layers."));
         QCOMPARE(layerBoxes, 12);
+    }
+
+    // An open scope is drawn as a Graphviz cluster labelled with its name, nested in the cluster of the open scope
+    // (or fold) around it, holding what it draws: its own nodes, and the boxes of its shut children. With nothing
+    // open there is no cluster. Laid out, each cluster's box holds its nodes' boxes.
+    void openScopesAreNestedClusters()
+    {
+        const Model m = makeModel(6, false);
+        const graph::Graph g = parse(m.text);
+        const render::ScopeTree t = render::buildScopeTree(g, graph::parseNodeMeta(g, m.sidecar, "node_meta.json"));
+        const auto dotOf = [&](const render::ScopeView& v, render::Grouping& gr, render::CollapsedGraph& c) {
+            gr = render::groupingForView(g, t, v);
+            c = render::collapseBlocks(g, gr, std::vector<bool>(gr.blocks.size(), false));
+            render::DotOptions options;
+            options.unconstrainedBackEdges = true;
+            render::addClusters(options, gr, c);
+            return render::buildDot(c.graph, options);
+        };
+        render::ScopeView v = render::initialView(t, 0);
+        render::Grouping gr;
+        render::CollapsedGraph c;
+        QVERIFY(dotOf(v, gr, c).text.find("subgraph cluster") == std::string::npos);
+        QVERIFY(gr.clusters.empty());
+
+        // Select mm_3: the layers' fold, layers.3 and layers.3.fc open.
+        render::openPathTo(t, v, g.findNode("mm_3"));
+        const render::DotDocument doc = dotOf(v, gr, c);
+        const DotClusters dc = clustersOfDot(doc.text);
+        QCOMPARE(dc.parent.size(), std::size_t{3});
+        int fold = -1, layer = -1, fc = -1;
+        for (const auto& [k, parent] : dc.parent) {
+            const std::string& label = gr.clusters[static_cast<std::size_t>(k)].label;
+            if (label == "layers.0–5 ×6")
+                fold = k;
+            else if (label == "layers.3 · #3 of ×6 · Block")
+                layer = k;
+            else if (label == "fc · Linear")
+                fc = k;
+            else
+                QFAIL(qPrintable(QString::fromStdString("unexpected cluster label " + label)));
+        }
+        QVERIFY(fold >= 0 && layer >= 0 && fc >= 0);
+        QCOMPARE(dc.parent.at(fold), -1);
+        QCOMPARE(dc.parent.at(layer), fold);
+        QCOMPARE(dc.parent.at(fc), layer);
+        // fc holds its nodes (forward and the backward twin), layers.3 its own, the fold the other layers as two
+        // boxes (layers 0-2 before the open one, 4-5 after it).
+        const std::set<std::string>& inFc = dc.members.at(fc);
+        for (const char* n : {"t_3", "mm_3", "g_3"})
+            QVERIFY2(inFc.count(n), n);
+        const std::set<std::string>& inLayer = dc.members.at(layer);
+        QVERIFY(inLayer.count("relu_3") && inLayer.count("add_3") && !inLayer.count("mm_3"));
+        std::set<std::string> layerBoxes;
+        int instances = 0;
+        for (std::size_t b = 0; b < gr.blocks.size(); ++b)
+            if (gr.blocks[b].scope >= 0 && t.scopes[static_cast<std::size_t>(gr.blocks[b].scope)].fold == 0) {
+                layerBoxes.insert(render::blockNodeName(static_cast<int>(b)));
+                instances += gr.blocks[b].restCount;
+                QCOMPARE(gr.blocks[b].restFold, 0);
+            }
+        QCOMPARE(layerBoxes.size(), std::size_t{2});
+        QCOMPARE(instances, 5);
+        for (const std::string& box : layerBoxes)
+            QVERIFY2(dc.members.at(fold).count(box), box.c_str());
+        // Nodes outside every open scope (the input x, the output) are in no cluster.
+        for (const auto& [k, members] : dc.members)
+            QVERIFY(!members.count("x") && !members.count("output"));
+
+        if (!render::graphvizAvailable())
+            return;
+        const render::Layout layout = render::computeLayout(doc);
+        QCOMPARE(layout.clusters.size(), std::size_t{3});
+        std::map<int, QRectF> boxOf;
+        for (const render::Layout::ClusterBox& b : layout.clusters)
+            boxOf[b.cluster] = QRectF(b.x, b.y, b.w, b.h);
+        QVERIFY(boxOf[fold].contains(boxOf[layer]) && boxOf[layer].contains(boxOf[fc]));
+        for (const render::Layout::NodeBox& n : layout.nodes)
+            if (n.id == "mm_3" || n.id == "g_3")
+                QVERIFY(boxOf[fc].contains(QPointF(n.x, n.y)));
     }
 
     void derivedJointGetsBackwardScope()

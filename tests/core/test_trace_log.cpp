@@ -6,6 +6,7 @@
 #include "io/graph_source.h"
 #include "io/trace_log.h"
 
+#include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <algorithm>
@@ -242,6 +243,75 @@ private Q_SLOTS:
         }
         QCOMPARE(graphRecords(lean).size(), graphRecords(full).size());
         QCOMPARE(graphRecords(lean).size(), std::size_t(24));
+    }
+
+    // The index (keepPayloads = false) reads the file in 4 MiB chunks and keeps only where each payload is: for
+    // the sample, every broken log, and a log of three samples (lines cut across chunk boundaries), each record
+    // has the same verdict, error, warning and line numbers as a full read, and tracePayload gives its payload
+    // byte for byte (CRLF, a "\r" that belongs to the payload, blank lines whose tab an editor stripped).
+    void indexGivesEveryPayloadAsAFullRead()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string tripled = dir.filePath("tripled.log").toStdString();
+        {
+            std::ifstream in(kSample, std::ios::binary);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            std::ofstream out(tripled, std::ios::binary);
+            for (int k = 0; k < 3; ++k)
+                out << text;
+        }
+        std::vector<std::string> logs = {kSample, tripled};
+        for (const auto& e : std::filesystem::directory_iterator(kBad))
+            if (e.path().extension() == ".log")
+                logs.push_back(e.path().string());
+        QVERIFY(logs.size() > 10);
+        for (const std::string& path : logs) {
+            const TraceLog full = readTraceLog(path);
+            const TraceLog index = readTraceLog(path, false);
+            QVERIFY2(!index.payloadsKept, cstr(path));
+            QCOMPARE(index.records.size(), full.records.size());
+            QCOMPARE(index.lineCount, full.lineCount);
+            QCOMPARE(index.diagnostics.size(), full.diagnostics.size());
+            for (std::size_t i = 0; i < index.records.size(); ++i) {
+                const TraceRecord& a = index.records[i];
+                const TraceRecord& b = full.records[i];
+                const std::string where = path + " record " + std::to_string(i);
+                QVERIFY2(a.payload.empty(), cstr(where));
+                QVERIFY2(a.payloadOk == b.payloadOk && a.isGraph == b.isGraph && a.line == b.line, cstr(where));
+                QVERIFY2(a.payloadLine == b.payloadLine && a.payloadLineCount == b.payloadLineCount, cstr(where));
+                QVERIFY2(a.error == b.error, cstr(where + ": " + a.error + " vs " + b.error));
+                QVERIFY2(a.warning == b.warning, cstr(where));
+                QVERIFY2(tracePayload(index, a) == b.payload, cstr(where));
+            }
+        }
+        QCOMPARE(graphRecords(readTraceLog(tripled, false)).size(), std::size_t(72));
+    }
+
+    // A log rewritten after it was indexed: reading a payload back is an error naming the record's line, never
+    // another record's text.
+    void payloadOfAChangedLogIsAnError()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("x.log").toStdString();
+        std::filesystem::copy_file(kSample, path);
+        const TraceLog index = readTraceLog(path, false);
+        const std::vector<TraceGraphRecord> graphs = graphRecords(index);
+        QVERIFY(!graphs.empty());
+        const TraceRecord& r = index.records[graphs.front().index];
+        QVERIFY(tracePayload(index, r).find("def forward(") != std::string::npos);
+        {
+            std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(static_cast<std::streamoff>(r.payloadOffset + 10));
+            f.put('#');
+        }
+        try {
+            tracePayload(index, r);
+            QFAIL("a changed payload was read back");
+        } catch (const Error& e) {
+            QVERIFY2(contains(e.what(), "changed since it was read") && contains(e.what(), ":" + std::to_string(r.line)), e.what());
+        }
     }
 
     void readsSampleQuickly()

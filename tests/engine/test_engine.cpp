@@ -12,6 +12,8 @@
 
 #include <ATen/ATen.h>
 
+#include <QDir>
+#include <QFile>
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -114,6 +116,49 @@ private Q_SLOTS:
         QCOMPARE(custom.kind, NodePlan::Kind::Unsupported);
         QVERIFY2(custom.why.find("registered from Python") != std::string::npos, custom.why.c_str());
         QCOMPARE(planOf(g, plans, "neg").kind, NodePlan::Kind::Op);
+    }
+
+    // A packet call without an overload (Dynamo's graphs call custom ops so: Qwen2-MoE's and Mixtral's
+    // transformers.grouped_mm_fallback, 66 graphs of the GPU corpus) runs as its one registered overload, its keyword
+    // argument bound by name; a packet with several overloads (aten.add) says why it is not chosen.
+    void aPacketCallRunsItsOnlyOverloadAndSaysWhyWhenThereAreSeveral()
+    {
+        const auto g = parse("x: \"f32[4, 2]\", w: \"f32[2, 2, 3]\", o: \"i32[2]\"",
+                             "        mm: \"f32[4, 3]\" = torch.ops.transformers.grouped_mm_fallback(x, w, offs = o)\n"
+                             "        add: \"f32[4, 2]\" = torch.ops.aten.add(x, x)\n"
+                             "        return (mm, add)\n");
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        const NodePlan& mm = planOf(g, plans, "mm");
+        QVERIFY2(mm.kind == NodePlan::Kind::Op && mm.op, mm.why.c_str());
+        QCOMPARE(mm.op->schema().name(), std::string("transformers::grouped_mm_fallback"));
+        const NodePlan& add = planOf(g, plans, "add");
+        QCOMPARE(add.kind, NodePlan::Kind::Unsupported);
+        QVERIFY2(add.why.find("names no overload") != std::string::npos, add.why.c_str());
+    }
+
+    // Dropout that draws nothing (p = 0 in training: timm ViT's head dropout of the class token x[:, 0]) returns
+    // its input in eager, where fake tensors recorded a dense clone: a fake-vs-eager layout, set apart, not a
+    // mismatch (6 ViT trace graphs on the H100).
+    void anIdentityDropoutsLayoutIsTorchsFakeVsEagerDifference()
+    {
+        const QString path = QDir(QDir::tempPath()).filePath("fxray_engine_identity_dropout.py");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("class GraphModule(torch.nn.Module):\n"
+                "    def forward(self, L_x_: \"f32[2, 65, 64][4160, 64, 1]cpu\"):\n"
+                "        l_x_ = L_x_\n"
+                "        x_32: \"f32[2, 64][4160, 1]cpu\" = l_x_[(slice(None, None, None), 0)];  l_x_ = None\n"
+                "        x_33: \"f32[2, 64][64, 1]cpu\" = torch.nn.functional.dropout(x_32, 0.0, True, False);  x_32 = None\n"
+                "        return (x_33,)\n");
+        f.close();
+        const io::LoadedGraph lg = io::loadAddress(path.toStdString());
+        const replay::ReplayReport r = replay::replayGraph(lg, replay::ReplayOptions{});
+        QFile::remove(path);
+        QVERIFY2(r.fatal.empty(), r.fatal.c_str());
+        QCOMPARE(r.verdict(), std::string("pass"));
+        const auto& dropout = r.nodes[static_cast<std::size_t>(lg.graph.findNode("x_33"))];
+        QVERIFY(dropout.mismatches.empty());
+        QCOMPARE(dropout.kernelLayouts.size(), std::size_t(1));
     }
 
     // Generated integer inputs stay inside their value domain: embedding indices below num_embeddings and

@@ -6,6 +6,7 @@
 #include "replay/api/replay_types.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
 #include "views/main_window.h"
 #include "views/panels/graph_panel.h"
 #include "views/panels/graph_text_panel.h"
@@ -122,6 +123,56 @@ private Q_SLOTS:
         p.closeScope(0);
         QVERIFY(waitDrawn(p));
         QVERIFY(foldItem(p));
+    }
+
+    // Open scopes are drawn as boxes around what they hold (Graphviz clusters), labelled and nested as the scopes
+    // are: after selecting a node in layer 5, the open fold holds the layer, the layer holds fc1, fc1 holds the
+    // node's item. Double-clicking a cluster's title shuts that scope again.
+    void openScopesDrawnAsNestedClusters()
+    {
+        auto loaded = std::make_shared<const io::LoadedGraph>(io::loadAddress(kJoint));
+        GraphPanel p;
+        p.resize(900, 700);
+        p.setGraph(loaded);
+        QVERIFY(waitDrawn(p));
+        const auto clusterNamed = [&](const QString& prefix) -> views::ClusterItem* {
+            for (views::ClusterItem* c : p.scene()->clusterItems())
+                if (c->label().startsWith(prefix))
+                    return c;
+            return nullptr;
+        };
+        QVERIFY(!clusterNamed(QStringLiteral("layers.")));  // the fold is shut: no layer drawn open
+        const int deep = loaded->graph.findNode("addmm_11");  // layers.5.fc1
+        p.selectNode(deep);
+        QVERIFY(waitDrawn(p));
+        QVERIFY(QTest::qWaitFor([&] { return p.scene()->itemForNode(deep) && p.scene()->itemForNode(deep)->kind() == NodeItem::Kind::Node; }, kTimeoutMs));
+        views::ClusterItem* fold = clusterNamed(QStringLiteral("layers.0–11 ×12"));
+        views::ClusterItem* layer = clusterNamed(QStringLiteral("layers.5 · #5 of ×12"));
+        views::ClusterItem* fc1 = clusterNamed(QStringLiteral("fc1"));
+        QVERIFY(fold && layer && fc1);
+        QVERIFY(fold->sceneBoundingRect().contains(layer->sceneBoundingRect()));
+        QVERIFY(layer->sceneBoundingRect().contains(fc1->sceneBoundingRect()));
+        QVERIFY(fc1->sceneBoundingRect().contains(p.scene()->itemForNode(deep)->sceneBoundingRect()));
+        QVERIFY(layer->zValue() > fold->zValue());  // drawn above the box around it
+        // The other layers are two boxes inside the fold's cluster: 0–4 before the open one, 6–11 after it.
+        QStringList runs;
+        for (NodeItem* item : items(p, NodeItem::Kind::Block))
+            if (blockOf(p, item).restCount > 0 && fold->sceneBoundingRect().contains(item->sceneBoundingRect()))
+                runs << QString::fromStdString(blockOf(p, item).title);
+        runs.sort();
+        QCOMPARE(runs, (QStringList{QStringLiteral("layers.0–4 ×5"), QStringLiteral("layers.6–11 ×6")}));
+
+        // Double-click layer 5's title: it is one box again, and its cluster is gone.
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        const QPointF title = layer->labelBand().topLeft() + QPointF(30, layer->labelBand().height() / 2);
+        p.view()->centerOn(title);
+        const QPoint at = p.view()->mapFromScene(title);
+        QTest::mouseDClick(p.view()->viewport(), Qt::LeftButton, {}, at);
+        QVERIFY(waitDrawn(p));
+        QVERIFY(QTest::qWaitFor([&] { return !clusterNamed(QStringLiteral("layers.5")); }, kTimeoutMs));
+        QVERIFY(clusterNamed(QStringLiteral("layers.0–11 ×12")));  // the fold stays open
+        QCOMPARE(p.scene()->itemForNode(deep)->kind(), NodeItem::Kind::Block);
     }
 
     void outlineListsScopesAndFolds()

@@ -9,6 +9,7 @@ stages compared, all agree / diverge / failed, time -- totals, and the divergenc
 Exit 0 when every compile agrees, 1 otherwise (2 when fxray itself could not be run)."""
 import argparse
 import collections
+import concurrent.futures
 import json
 import os
 import re
@@ -86,6 +87,40 @@ def compare_log(fxray, log, device, seed, timeout, stage_timeout, output_code=Tr
     return d
 
 
+def compile_addresses(fxray, log):
+    """The log's compiles as `fxray compare` addresses (<log>#<frame>/<compile>, in the log's order), from `fxray
+    info --json`; None when fxray cannot list them (the whole log is then compared in one process)."""
+    p = subprocess.run([fxray, "info", log, "--json"], capture_output=True, text=True)
+    try:
+        graphs = json.loads(p.stdout)["graphs"]
+    except (ValueError, KeyError):
+        return None
+    seen = []
+    for g in graphs:
+        t = g.get("trace") or {}
+        key = (t.get("rank", -1), t.get("frame_id"), t.get("frame_compile_id"))
+        if key[1] is not None and key not in seen:
+            seen.append(key)
+    return [f"{log}#{f}/{c}" for _, f, c in seen] or None
+
+
+def compare_log_per_compile(pool, fxray, log, device, seed, timeout, stage_timeout, output_code):
+    """compare_log's answer for a whole log, its compiles compared at once (one fxray process each): a log of many
+    compiles (BART's graph breaks: 24) is otherwise one long sequential run of Python children."""
+    addresses = compile_addresses(fxray, log)
+    if not addresses:
+        return compare_log(fxray, log, device, seed, timeout, stage_timeout, output_code)
+    answers = [f.result() for f in [pool.submit(compare_log, fxray, a, device, seed, timeout, stage_timeout, output_code)
+                                    for a in addresses]]
+    compiles, errors = [], []
+    for a, d in zip(addresses, answers):
+        if "error" in d:
+            compiles.append({"address": a, "verdict": "failed", "reason": "fxray compare: " + d["error"], "stages": []})
+        else:
+            compiles.append({k: v for k, v in d.items() if k != "seconds"})
+    return {"compiles": compiles, "seconds": max(d["seconds"] for d in answers)}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="+", help="folders, TORCH_TRACE logs or .tgz archives of them")
@@ -95,6 +130,10 @@ def main():
     ap.add_argument("--timeout", type=float, default=3600, help="per log (seconds)")
     ap.add_argument("--stage-timeout", type=float, default=300, help="per stage replay (seconds)")
     ap.add_argument("--json", help="write every compile's report and the summary here")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="logs compared at once (each an fxray process; on a GPU machine they share the GPU)")
+    ap.add_argument("--per-compile", action="store_true",
+                    help="one fxray process per compile (they run --jobs at once) instead of one per log")
     ap.add_argument("--no-output-code", action="store_true",
                     help="leave out the last stage, inductor's generated code (a Python child per compile)")
     args = ap.parse_args()
@@ -108,8 +147,18 @@ def main():
         diverge_reasons, fail_reasons = collections.Counter(), collections.Counter()
         fmt = "%-52s %8s %7s %6s %8s %7s %8s"
         print(fmt % ("model/log", "compiles", "stages", "agree", "diverge", "failed", "time s"))
-        for log, name in logs:
-            d = compare_log(args.fxray, log, args.device, args.seed, args.timeout, args.stage_timeout, not args.no_output_code)
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+        if args.per_compile:
+            # The logs' threads only wait on their compiles' futures, so they get a pool of their own.
+            log_pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(logs)))
+            futures = [log_pool.submit(compare_log_per_compile, pool, args.fxray, log, args.device, args.seed, args.timeout,
+                                       args.stage_timeout, not args.no_output_code) for log, _ in logs]
+        else:
+            futures = [pool.submit(compare_log, args.fxray, log, args.device, args.seed, args.timeout, args.stage_timeout,
+                                   not args.no_output_code) for log, _ in logs]
+        # Rows print in the logs' order as their compares finish (the threads only wait on fxray processes).
+        for (log, name), future in zip(logs, futures):
+            d = future.result()
             if "error" in d and "no compile with graphs" in d["error"]:
                 d = {"compiles": [], "seconds": d["seconds"]}  # an export log, or one without compiles: nothing to do
             if "error" in d:

@@ -2,7 +2,9 @@
 bug (`cpp.inject_relu_bug_TESTING_ONLY = "accuracy"` on the CPU, `triton.` on CUDA: relu(x) becomes x + 1).
 
     python tools/runtime/make_output_code_traces.py --out DIR [--device cpu|cuda] [--layers N] [--width W]
-writes DIR/correct.log and DIR/planted.log (one inference compile each, frame 0/0). Each compile runs in a child
+writes DIR/correct.log and DIR/planted.log (one inference compile each, frame 0/0), and DIR/layout.log: a Linear
+under bf16 autocast whose second input is an expanded mask (stride 0, as BART's and Whisper's attention masks are),
+the two things the GPU corpus' correct compiles first failed on in the output_code stage. Each compile runs in a child
 process of its own so that TORCH_TRACE and the inductor config apply from import time and nothing is cached
 between the two (a fresh inductor cache dir per child). The stage-compare tests and scripts/output-code-cuda.sh use
 it; tests/data/output_code holds the CPU pair it generated (scrubbed of this machine's paths).
@@ -22,6 +24,7 @@ from pathlib import Path
 CHILD = r'''
 import sys, torch
 device, planted, layers, width = sys.argv[1], sys.argv[2] == "1", int(sys.argv[3]), int(sys.argv[4])
+variant = sys.argv[5] if len(sys.argv) > 5 else "mlp"
 import torch._inductor.config as cfg
 if planted:
     if device == "cpu":
@@ -29,6 +32,19 @@ if planted:
     else:
         cfg.triton.inject_relu_bug_TESTING_ONLY = "accuracy"
 torch.manual_seed(0)
+if variant == "layout":
+    lin = torch.nn.Linear(width, width).to(device)
+    def f(x, mask):
+        with torch.autocast(device, dtype=torch.bfloat16):
+            h = lin(x)
+        return torch.relu(h).float() * mask + 1.0
+    x = torch.randn(4, width, device=device)
+    mask = torch.rand(width, device=device).expand(4, width)  # strides (0, 1)
+    with torch.no_grad():
+        out = torch.compile(f)(x, mask)
+        ref = f(x, mask)
+    print("max abs vs eager:", (out - ref).abs().max().item())
+    sys.exit(0)
 mods = []
 for _ in range(layers):
     mods += [torch.nn.Linear(width, width), torch.nn.ReLU()]
@@ -73,11 +89,11 @@ def scrub(text: str, paths: list[str]) -> str:
     return "\n".join(out)
 
 
-def capture(device: str, planted: bool, layers: int, width: int, dest: Path) -> None:
+def capture(device: str, planted: bool, layers: int, width: int, dest: Path, variant: str = "mlp") -> None:
     with tempfile.TemporaryDirectory(prefix="fxray_oc_") as tmp:
         env = dict(os.environ, TORCH_TRACE=os.path.join(tmp, "trace"), TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "cache"))
         env.pop("TORCH_COMPILE_DEBUG", None)
-        r = subprocess.run([sys.executable, "-c", CHILD, device, "1" if planted else "0", str(layers), str(width)],
+        r = subprocess.run([sys.executable, "-c", CHILD, device, "1" if planted else "0", str(layers), str(width), variant],
                            env=env, capture_output=True, text=True, timeout=900)
         if r.returncode != 0:
             raise SystemExit(f"capture failed ({'planted' if planted else 'correct'}):\n{r.stderr[-4000:]}")
@@ -102,6 +118,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     capture(a.device, False, a.layers, a.width, out / "correct.log")
     capture(a.device, True, a.layers, a.width, out / "planted.log")
+    capture(a.device, False, a.layers, a.width, out / "layout.log", "layout")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,19 @@ def load_inputs(path: str, device: str) -> list:
         raise BadInput(f"{path}: expected a list of inputs, got {type(values).__name__}")
     dev = torch.device(device)
     # fxray writes every tensor on the CPU; the generated code asserts the device it was compiled for.
-    return [v.to(dev) if isinstance(v, torch.Tensor) and dev.type != "cpu" else v for v in values]
+    return [to_device_keeping_layout(v, dev) if isinstance(v, torch.Tensor) and dev.type != "cpu" else v
+            for v in values]
+
+
+def to_device_keeping_layout(t: torch.Tensor, dev: torch.device) -> torch.Tensor:
+    """t on dev with its exact strides: the generated code asserts them (assert_size_stride), an expand's stride 0
+    included, and Tensor.to makes a tensor that is not dense contiguous. The storage span the strides reach is
+    moved and viewed again."""
+    if t.numel() == 0 or any(st < 0 for st in t.stride()) or t.layout != torch.strided:
+        return t.to(dev)
+    extent = 1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride()))
+    span = t.as_strided((extent,), (1,), t.storage_offset()).to(dev)
+    return span.as_strided(t.shape, t.stride(), 0)
 
 
 def load_module(path: str, name: str, source: str | None = None):

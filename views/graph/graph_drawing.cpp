@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QFile>
 
 #include <chrono>
 
@@ -147,9 +148,31 @@ GraphDrawing computeDrawing(const DrawingRequest& request, const std::atomic<boo
                 return title + "\n" + b.summary;
             };
         }
-        const render::DotDocument doc = render::buildDot(*drawn, options);
+        if (out.grouping)  // open scopes as clusters around what they hold
+            render::addClusters(options, *out.grouping, collapsed);
+        render::DotDocument doc = render::buildDot(*drawn, options);
+        // FXRAY_DUMP_DOT=<file>: what Graphviz is given, written there (to look at a drawing with `dot` itself).
+        if (const QString dump = qEnvironmentVariable("FXRAY_DUMP_DOT"); !dump.isEmpty()) {
+            QFile f(dump);
+            if (f.open(QIODevice::WriteOnly))
+                f.write(doc.text.data(), static_cast<qint64>(doc.text.size()));
+        }
         bool cancelled = false;
-        const std::string text = runLayoutProcess(request.layoutProgram, doc.text, request.timeoutMs, cancel, cancelled);
+        std::string text;
+        const auto firstTry = std::chrono::steady_clock::now();
+        try {
+            text = runLayoutProcess(request.layoutProgram, doc.text, request.timeoutMs, cancel, cancelled);
+        } catch (const Error&) {
+            // (A layout that ran out of time is not tried again: it would take as long.)
+            if (options.clusters.empty() ||
+                std::chrono::steady_clock::now() - firstTry >= std::chrono::milliseconds(request.timeoutMs))
+                throw;
+            // dot's cluster code has crashes of its own: the same drawing without the boxes beats no drawing.
+            options.clusters.clear();
+            doc = render::buildDot(*drawn, options);
+            text = runLayoutProcess(request.layoutProgram, doc.text, request.timeoutMs, cancel, cancelled);
+            out.clustersDropped = true;
+        }
         if (cancelled) {
             out.cancelled = true;
             return out;

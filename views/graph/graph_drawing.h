@@ -55,6 +55,7 @@ struct GraphDrawing {
     double graphvizSeconds = 0;  // inside Graphviz
     double totalSeconds = 0;     // DOT text, child process, reading back
     QString error;               // set when no layout could be made (layout is then empty)
+    bool clustersDropped = false;  // the layout with open scopes as clusters failed; drawn without them
     bool cancelled = false;
 
     bool grouped() const { return grouping != nullptr; }

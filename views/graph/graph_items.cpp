@@ -8,6 +8,8 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
+#include <algorithm>
+
 namespace fxray::views {
 
 QColor markColor(NodeMark mark)
@@ -98,9 +100,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawRect(m_rect.adjusted(-2.5, -2.5, 2.5, 2.5));
     }
     // Blocks carry large type (render::kBlockTitlePoints): legible when a whole drawing of them is fitted.
-    const bool block = m_kind == Kind::Block;
-    const qreal sizes[] = {block ? qreal(render::kBlockTitlePoints) : 10, block ? qreal(render::kBlockSummaryPoints) : 9,
-                           block ? qreal(render::kBlockSummaryPoints) : 8};
+    const bool isBlock = m_kind == Kind::Block;
+    const qreal sizes[] = {isBlock ? qreal(render::kBlockTitlePoints) : 10, isBlock ? qreal(render::kBlockSummaryPoints) : 9,
+                           isBlock ? qreal(render::kBlockSummaryPoints) : 8};
     if (lod * sizes[0] < 3.5 || m_lines.isEmpty())
         return;  // too small to read: shapes only
     painter->setPen(Qt::black);
@@ -217,6 +219,52 @@ void EdgeItem::setHighlighted(bool on)
         setZValue(on ? 1.5 : 0);
         update();
     }
+}
+
+ClusterItem::ClusterItem(const QRectF& rect, QString label, qreal labelHeight, int depth, QColor fill, QColor border)
+    : m_rect(rect)
+    , m_label(std::move(label))
+    , m_labelHeight(labelHeight)
+    , m_fill(std::move(fill))
+    , m_border(std::move(border))
+{
+    // Behind edges (0) and nodes; a nested cluster above the one around it.
+    setZValue(-10 + std::min(depth, 8));
+    // Clicks on the title reach the scene (GraphScene::mousePressEvent); taking them here would stop the view's
+    // drag-to-pan over the large area a cluster covers.
+    setAcceptedMouseButtons(Qt::NoButton);
+}
+
+QRectF ClusterItem::boundingRect() const
+{
+    return m_rect.adjusted(-2, -2, 2, 2);
+}
+
+QRectF ClusterItem::labelBand() const
+{
+    return QRectF(m_rect.left(), m_rect.top(), m_rect.width(), std::max<qreal>(m_labelHeight, render::kClusterLabelPoints * 1.3));
+}
+
+void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    QPen pen(m_border, 2.0);
+    pen.setCosmetic(lod < 0.5);  // far out the outline stays visible
+    painter->setPen(pen);
+    painter->setBrush(m_fill);
+    painter->drawRoundedRect(m_rect, 8, 8);
+    const qreal size = render::kClusterLabelPoints;
+    if (lod * size < 3.5 || m_label.isEmpty())
+        return;
+    QFont font = painter->font();
+    font.setFamily(QStringLiteral("Helvetica"));
+    font.setPixelSize(static_cast<int>(size));  // scene units are Graphviz points (see NodeItem::paint)
+    font.setBold(true);
+    painter->setFont(font);
+    painter->setPen(QColor(0x50, 0x40, 0x20));
+    const QRectF band = labelBand().adjusted(10, 2, -10, 0);
+    painter->drawText(band, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+                      painter->fontMetrics().elidedText(m_label, Qt::ElideMiddle, static_cast<int>(band.width())));
 }
 
 }  // namespace fxray::views

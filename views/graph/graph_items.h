@@ -76,4 +76,24 @@ private:
     bool m_highlighted = false;
 };
 
+// An open module scope or fold: a rounded box behind the items it holds, its label at the top left in large type
+// (render::kClusterLabelPoints), in the band Graphviz left for it. Double-click the label band to close it.
+class ClusterItem : public QGraphicsItem {
+public:
+    static constexpr int Type = UserType + 3;
+    ClusterItem(const QRectF& rect, QString label, qreal labelHeight, int depth, QColor fill, QColor border);
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    QRectF labelBand() const;  // where the label is: the part that takes clicks
+    const QString& label() const { return m_label; }
+    int cluster = -1;  // index into the drawing's Grouping::clusters
+
+private:
+    QRectF m_rect;
+    QString m_label;
+    qreal m_labelHeight;
+    QColor m_fill, m_border;
+};
+
 }  // namespace fxray::views

@@ -55,6 +55,7 @@ void GraphScene::clearDrawing()
     m_selecting = false;
     m_items.clear();
     m_edges.clear();
+    m_clusters.clear();
     m_itemOfNode.clear();
     m_itemOfBlock.clear();
     m_drawing.reset();
@@ -81,6 +82,14 @@ void GraphScene::setDrawing(std::shared_ptr<const GraphDrawing> drawing)
     m_items.reserve(m_spec->items.size());
     m_edges.reserve(m_spec->edges.size());
     setSceneRect(m_spec->sceneRect);
+    // A few boxes at most (one per open scope): made at once, behind what is built in slices.
+    for (const ClusterSpec& c : m_spec->clusters) {
+        auto* item = new ClusterItem(c.rect, c.label, c.labelHeight, c.depth, c.fill, c.border);
+        item->cluster = c.cluster;
+        item->setToolTip(c.tooltip);
+        addItem(item);
+        m_clusters.push_back(item);
+    }
     if (m_spec->items.size() + m_spec->edges.size() <= m_syncLimit) {
         buildSlice(-1);
         finishBuild();
@@ -198,15 +207,44 @@ void GraphScene::onSelectionChanged()
     }
 }
 
+namespace {
+
+// The innermost cluster whose title band is under `pos`, when no node is (items() lists the topmost first).
+ClusterItem* clusterTitleAt(const QList<QGraphicsItem*>& under, const QPointF& pos)
+{
+    for (QGraphicsItem* it : under) {
+        if (qgraphicsitem_cast<NodeItem*>(it))
+            return nullptr;
+        if (auto* c = qgraphicsitem_cast<ClusterItem*>(it))
+            return c->labelBand().contains(pos) ? c : nullptr;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
-    for (QGraphicsItem* it : items(event->scenePos())) {
+    const QList<QGraphicsItem*> under = items(event->scenePos());
+    for (QGraphicsItem* it : under) {
         if (auto* item = qgraphicsitem_cast<NodeItem*>(it); item && item->block >= 0) {
             Q_EMIT blockActivated(item->block);
             return;
         }
     }
+    if (ClusterItem* c = clusterTitleAt(under, event->scenePos())) {
+        Q_EMIT clusterActivated(c->cluster);
+        return;
+    }
     QGraphicsScene::mouseDoubleClickEvent(event);
+}
+
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton)
+        if (ClusterItem* c = clusterTitleAt(items(event->scenePos()), event->scenePos()))
+            Q_EMIT clusterSelected(c->cluster);
+    QGraphicsScene::mousePressEvent(event);
 }
 
 void GraphScene::setMarks(const std::vector<NodeMark>& marks)

@@ -30,6 +30,7 @@ public:
     NodeItem* itemForNode(int node) const;
     NodeItem* itemForBlock(int block) const;
     const std::vector<NodeItem*>& nodeItems() const { return m_items; }
+    const std::vector<ClusterItem*>& clusterItems() const { return m_clusters; }
     std::size_t edgeCount() const { return m_edges.size(); }
 
     // Selects the node's item (or its block's) without emitting nodeSelected. -1 clears.
@@ -48,10 +49,13 @@ Q_SIGNALS:
     void nodeSelected(int node);      // the user picked a node (or a stub of one)
     void blockSelected(int block);    // the user picked a collapsed block
     void blockActivated(int block);   // double click on a block: expand it
+    void clusterSelected(int cluster);   // click on an open scope's title (render::Grouping::clusters)
+    void clusterActivated(int cluster);  // double click on it: close it
     void built();                     // the drawing given to setDrawing has all its items
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
 
 private:
     void onSelectionChanged();
@@ -70,6 +74,7 @@ private:
     std::vector<int> m_hits;
     std::vector<NodeItem*> m_items;     // per layout box
     std::vector<EdgeItem*> m_edges;
+    std::vector<ClusterItem*> m_clusters;
     std::vector<int> m_itemOfNode;      // per FX node: its own item (-1 if none)
     std::vector<int> m_itemOfBlock;     // per block: its item (-1 when expanded)
     std::vector<NodeMark> m_marks;

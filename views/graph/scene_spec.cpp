@@ -6,6 +6,7 @@
 #include "render/node_category.h"
 #include "views/graph/graph_drawing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string_view>
@@ -110,6 +111,33 @@ ItemSpec nodeSpec(const graph::Graph& g, int node, const std::unordered_map<int,
     return item;
 }
 
+// The clusters' boxes, coloured by depth as the DOT writer fills them (so an export and the view agree).
+std::vector<ClusterSpec> clusterSpecs(const GraphDrawing& drawing)
+{
+    std::vector<ClusterSpec> out;
+    if (!drawing.grouping)
+        return out;
+    const std::vector<render::Cluster>& clusters = drawing.grouping->clusters;
+    static const QColor kFill[] = {QColor(0xfd, 0xfb, 0xf3), QColor(0xf8, 0xf3, 0xe1), QColor(0xf2, 0xea, 0xd0),
+                                   QColor(0xeb, 0xe1, 0xc0)};
+    for (const render::Layout::ClusterBox& box : drawing.layout.clusters) {
+        if (box.cluster < 0 || static_cast<std::size_t>(box.cluster) >= clusters.size())
+            continue;
+        const render::Cluster& c = clusters[static_cast<std::size_t>(box.cluster)];
+        ClusterSpec spec;
+        spec.rect = QRectF(box.x, box.y, box.w, box.h);
+        spec.label = QString::fromStdString(c.label);
+        spec.labelHeight = box.labelHeight;
+        spec.depth = c.depth;
+        spec.cluster = box.cluster;
+        spec.fill = kFill[std::min(c.depth, 3)];
+        spec.border = QColor(0xa8, 0x92, 0x5a);
+        spec.tooltip = QStringLiteral("%1\nDouble-click the title to close it").arg(spec.label);
+        out.push_back(std::move(spec));
+    }
+    return out;
+}
+
 }  // namespace
 
 SceneSpec buildSceneSpec(const GraphDrawing& drawing)
@@ -158,6 +186,7 @@ SceneSpec buildSceneSpec(const GraphDrawing& drawing)
         out.items.push_back(std::move(item));
         byId.emplace(box.id, static_cast<int>(i));
     }
+    out.clusters = clusterSpecs(drawing);
     out.edges.reserve(layout.edges.size());
     for (const render::Layout::EdgePath& e : layout.edges) {
         if (e.points.empty())

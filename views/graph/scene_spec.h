@@ -33,7 +33,19 @@ struct EdgeSpec {
     int from = -1, to = -1;  // item indices
 };
 
+// An open scope or fold drawn around what it holds (render::Cluster).
+struct ClusterSpec {
+    QRectF rect;
+    QString label;
+    qreal labelHeight = 0;
+    int depth = 0;
+    int cluster = -1;  // index into the drawing's Grouping::clusters
+    QColor fill, border;
+    QString tooltip;
+};
+
 struct SceneSpec {
+    std::vector<ClusterSpec> clusters;  // parents before children
     std::vector<ItemSpec> items;  // per layout box
     std::vector<EdgeSpec> edges;  // drawn edges (those with points)
     QRectF sceneRect;

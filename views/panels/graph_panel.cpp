@@ -46,6 +46,7 @@ std::vector<NodeMark> marksFromReport(const replay::ReplayReport* report, std::s
 GraphPanel::GraphPanel(QWidget* parent)
     : QWidget(parent)
     , m_layoutProgram(locateLayoutProgram())
+    , m_breadcrumb(new QLabel(this))  // declared (so made) before the scene and the tool bar
     , m_scene(new GraphScene(this))
     , m_view(new GraphView(this))
     , m_search(new QLineEdit(this))
@@ -54,7 +55,6 @@ GraphPanel::GraphPanel(QWidget* parent)
     , m_expandAll(new QToolButton(this))
     , m_collapseAll(new QToolButton(this))
     , m_status(new QLabel(this))
-    , m_breadcrumb(new QLabel(this))
 {
     m_view->setScene(m_scene);
     m_view->setObjectName(QStringLiteral("graphView"));
@@ -136,6 +136,11 @@ GraphPanel::GraphPanel(QWidget* parent)
     });
     connect(m_scene, &GraphScene::blockActivated, this, &GraphPanel::expandBlock);
     connect(m_scene, &GraphScene::built, this, &GraphPanel::onSceneBuilt);
+    connect(m_scene, &GraphScene::clusterSelected, this, [this](int cluster) {
+        if (const render::Cluster* c = clusterOf(cluster))
+            setFocusScope(c->scope >= 0 ? c->scope : m_tree->folds[static_cast<std::size_t>(c->fold)].parent);
+    });
+    connect(m_scene, &GraphScene::clusterActivated, this, &GraphPanel::closeCluster);
     connect(m_scene, &GraphScene::blockSelected, this, [this](int block) {
         if (m_tree && m_grouping && block >= 0 && static_cast<std::size_t>(block) < m_grouping->blocks.size())
             setFocusScope(m_grouping->blocks[static_cast<std::size_t>(block)].scope);
@@ -406,6 +411,30 @@ void GraphPanel::closeScope(int scope)
     applyScopeView(m_tree->scopes[static_cast<std::size_t>(scope)].nodes.front());
 }
 
+const render::Cluster* GraphPanel::clusterOf(int cluster) const
+{
+    if (!m_tree || !m_grouping || cluster < 0 || static_cast<std::size_t>(cluster) >= m_grouping->clusters.size())
+        return nullptr;
+    return &m_grouping->clusters[static_cast<std::size_t>(cluster)];
+}
+
+void GraphPanel::closeCluster(int cluster)
+{
+    const render::Cluster* c = clusterOf(cluster);
+    if (!c)
+        return;
+    if (c->scope >= 0) {
+        closeScope(c->scope);
+        return;
+    }
+    const render::Fold& fold = m_tree->folds[static_cast<std::size_t>(c->fold)];
+    render::closeFold(*m_tree, m_scopeView, c->fold);
+    m_selected = -1;
+    m_scene->selectNode(-1);
+    setFocusScope(fold.parent);
+    applyScopeView(fold.nodes.empty() ? -1 : fold.nodes.front());
+}
+
 void GraphPanel::setFocusScope(int scope)
 {
     if (!m_tree || scope < 0 || static_cast<std::size_t>(scope) >= m_tree->scopes.size() || scope == m_focusScope) {
@@ -562,11 +591,13 @@ void GraphPanel::updateStatus()
     }
     QString text = tr("%1 nodes").arg(m_graph->graph.nodes.size());
     if (m_tree)
-        text += tr(" · module hierarchy from %1 · %2 boxes (double-click one to open it)")
+        text += tr(" · module hierarchy from %1 · %2 boxes (double-click one to open it, an open one's title to close it)")
                     .arg(QString::fromStdString(m_graph->modules.describe()))
                     .arg(d->collapsedBlocks());
     else if (grouped)
         text += tr(" · %1 of %2 blocks collapsed (double-click one to expand)").arg(d->collapsedBlocks()).arg(m_grouping->blocks.size());
+    if (d->clustersDropped)
+        text += tr(" · open scopes drawn without their boxes (Graphviz failed on them)");
     text += tr(" · layout %1 s").arg(d->totalSeconds, 0, 'f', 2);
     m_status->setText(text);
     m_status->setToolTip(text);

@@ -56,6 +56,8 @@ public:
     void revealScope(int scope);
     void openScope(int scope);
     void closeScope(int scope);  // the scope as one box again; 0: the first view
+    // An open scope or fold drawn as a box around its contents (render::Grouping::clusters): shut it again.
+    void closeCluster(int cluster);
     int focusScope() const { return m_focusScope; }
     QString breadcrumbText() const;
     void expandAll();  // lays out every node: slow for thousands of nodes, runs in the background like any layout
@@ -90,6 +92,7 @@ private:
     void applyScopeView(int centerNode);  // new grouping from m_scopeView, laid out; centre on the node's item
     void setFocusScope(int scope);
     void updateBreadcrumb();
+    const render::Cluster* clusterOf(int cluster) const;  // of the drawing shown; null when out of range
 
     std::shared_ptr<const io::LoadedGraph> m_graph;
     std::shared_ptr<const render::Grouping> m_grouping;

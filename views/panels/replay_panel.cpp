@@ -117,6 +117,19 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     , m_table(new QTableView)
 {
     setObjectName(QStringLiteral("replayPanel"));
+    setUpOptions();
+    setUpResultsTable();
+    m_reportTimer->setSingleShot(true);
+    m_reportTimer->setInterval(kReportThrottleMs);
+    layOut();
+    connectControls();
+    updateInputsChoice();
+    setRunning(false);
+}
+
+// The options' names (tests and settings find them by name), ranges, defaults and tooltips.
+void ReplayPanel::setUpOptions()
+{
     m_graphLabel->setWordWrap(true);
     m_graphLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_device->setObjectName(QStringLiteral("replayDevice"));
@@ -151,7 +164,11 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problemsOnly->setObjectName(QStringLiteral("replayProblemsOnly"));
     m_problemsOnly->setToolTip(tr("Show only mismatches, errors, skipped and unsupported nodes and the NaN origin"));
+}
 
+// A row per node, through a proxy that "Problems only" filters.
+void ReplayPanel::setUpResultsTable()
+{
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterRole(ReplayResultsModel::ProblemRole);
     m_proxy->setFilterKeyColumn(0);
@@ -172,10 +189,11 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     m_table->setColumnWidth(ReplayResultsModel::StatusColumn, 100);
     m_table->setColumnWidth(ReplayResultsModel::DetailsColumn, 320);
     m_table->setColumnWidth(ReplayResultsModel::TimeColumn, 80);
+}
 
-    m_reportTimer->setSingleShot(true);
-    m_reportTimer->setInterval(kReportThrottleMs);
-
+// Options in a column on the left, results on the right: the dock sits under the graph, wide and low.
+void ReplayPanel::layOut()
+{
     auto* intRange = new QHBoxLayout;
     intRange->addWidget(m_intLow);
     intRange->addWidget(new QLabel(tr("to")));
@@ -205,7 +223,6 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     auto* filter = new QHBoxLayout;
     filter->addWidget(m_status, 1);
     filter->addWidget(m_problemsOnly);
-    // Options in a column on the left, results on the right: the dock sits under the graph, wide and low.
     auto* options = new QWidget(this);
     auto* optionsLayout = new QVBoxLayout(options);
     optionsLayout->setContentsMargins(0, 0, 0, 0);
@@ -220,7 +237,10 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(options);
     layout->addLayout(results, 1);
+}
 
+void ReplayPanel::connectControls()
+{
     connect(m_run, &QPushButton::clicked, this, &ReplayPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &ReplayPanel::cancel);
     connect(m_inputs, &QComboBox::activated, this,
@@ -236,8 +256,6 @@ ReplayPanel::ReplayPanel(QWidget* parent)
             m_status->setText(summaryText());
         Q_EMIT reportChanged();
     });
-    updateInputsChoice();
-    setRunning(false);
 }
 
 ReplayPanel::~ReplayPanel()

@@ -105,6 +105,12 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    // The constructor's steps.
+    void setUpOptions();
+    void setUpResultsTable();
+    void layOut();
+    void connectControls();
+
     replay::ReplayOptions options() const;
     ReplayRequest runRequest(const replay::ReplayOptions& o, const QString& label) const;
     void showQueue();

@@ -231,235 +231,339 @@ std::string StageResult::verdict() const
     return compared > 0 || comparisons.empty() ? "agree" : "not compared";
 }
 
-StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runner, const StageCompareOptions& options,
-                                 CancelToken* cancel, const ProgressSink& progress, const StageSink& stageDone)
-{
-    const auto start = Clock::now();
-    StageCompareReport out;
-    out.address = cs.address;
-    out.compileId = cs.compileId;
-    out.device = options.replay.device;
-    out.seed = options.replay.seed;
-    for (const io::CompileStage& st : cs.stages) {
-        StageResult s;
-        s.stage = st.name;
-        s.record = st.entry.trace ? st.entry.trace->record : st.entry.title;
-        s.address = st.entry.address;
-        out.stages.push_back(std::move(s));
+namespace {
+
+// One compare, in the order it runs: the stages listed, their graphs loaded and lined up with the AOT graph, each
+// replayed on the same inputs (the first clean one becomes the reference), the generated code last, the verdict.
+class StageComparison {
+public:
+    StageComparison(const io::CompileStages& cs, ReplayRunner& runner, const StageCompareOptions& options, CancelToken* cancel,
+                    const ProgressSink& progress, const StageSink& stageDone)
+        : m_cs(cs), m_runner(runner), m_options(options), m_cancel(cancel), m_progress(progress), m_stageDone(stageDone)
+    {
     }
-    // The last stage, when the compile has generated code (older logs and other backends have none).
-    std::optional<io::OutputCode> outputCode;
-    std::string outputCodeError;
-    if (options.outputCode.enabled) {
+
+    StageCompareReport run()
+    {
+        listStages();
+        findOutputCode();
+        if (m_outputCode || !m_outputCodeError.empty())
+            addOutputCodeRow();
+        loadGraphs();
+        if (!findAotGraph())
+            return finish();
+        noteMutatedInputs();
         try {
-            outputCode = options.outputCode.file.empty() ? io::outputCodeOf(cs) : io::outputCodeFile(cs, options.outputCode.file);
+            m_scratch = std::make_unique<ScratchDir>();
         } catch (const Error& e) {
-            outputCodeError = e.what();
+            m_out.reason = e.what();
+            return finish();
         }
-    }
-    // Code generated for another kind of device (Triton for CUDA, C++ for the CPU) cannot run on this one.
-    if (outputCode) {
-        const std::string& t = outputCode->text;
-        const bool cudaCode = t.find("empty_strided_cuda(") != std::string::npos || t.find("async_compile.triton(") != std::string::npos;
-        const bool cudaRun = options.replay.device.rfind("cuda", 0) == 0;
-        if (cudaCode != cudaRun) {
-            out.notes.push_back(std::string("output_code left out: the generated code is for ") + (cudaCode ? "CUDA" : "the CPU") +
-                                ", the stages run on " + options.replay.device);
-            outputCode.reset();
-        }
-    }
-    if (outputCode || !outputCodeError.empty()) {
-        StageResult s;
-        s.stage = "output_code";
-        s.record = options.outputCode.file.empty() ? "inductor_output_code" : "output_code.py";
-        // The post-grad graph's address: the code computes its nodes (the GUI opens it when the stage is clicked);
-        // where the code itself came from is in the notes.
-        for (const io::CompileStage& st : cs.stages)
-            if (st.name == "post_grad")
-                s.address = st.entry.address;
-        if (!outputCodeError.empty()) {
-            s.status = "failed";
-            s.detail = outputCodeError;
-        }
-        out.stages.push_back(std::move(s));
-    }
-    auto finish = [&] {
-        out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        return out;
-    };
-    // Every stage's graph, loaded here (plain C++) to line their inputs and outputs up.
-    std::vector<std::optional<io::LoadedGraph>> graphs(cs.stages.size());
-    for (std::size_t k = 0; k < cs.stages.size(); ++k) {
-        try {
-            graphs[k] = io::loadGraph(cs.stages[k].entry);
-            out.stages[k].nodes = static_cast<int>(graphs[k]->graph.nodes.size());
-        } catch (const Error& e) {
-            out.stages[k].status = "failed";
-            out.stages[k].detail = e.what();
-        }
-    }
-    if (cs.aotStage < 0 || !graphs[static_cast<std::size_t>(cs.aotStage)]) {
-        std::string have;
-        for (const io::CompileStage& st : cs.stages)
-            have += (have.empty() ? "" : ", ") + st.name;
-        out.reason = cs.aotStage < 0 ? "no AOT graph (aot_forward_graph, aot_inference_graph or aot_joint_graph) in this compile "
-                                       "(it logged: " + have + "): the stages' inputs cannot be lined up"
-                                     : "the AOT graph did not load: " + out.stages[static_cast<std::size_t>(cs.aotStage)].detail;
-        for (StageResult& s : out.stages)
-            if (s.status == "not run") {
-                s.status = "unmappable";
-                s.detail = out.reason;
-            }
+        for (std::size_t k = 0; k < m_cs.stages.size(); ++k)
+            replayGraphStage(k);
+        if (m_outputCode && m_outputCodeError.empty())
+            replayOutputCodeStage();
+        decideVerdict();
+        if (m_userOutputs == 0)
+            m_out.notes.push_back("the compile has no user outputs: nothing to compare");
         return finish();
     }
-    const io::LoadedGraph& aot = *graphs[static_cast<std::size_t>(cs.aotStage)];
-    const graph::Graph* dynamo = nullptr;
-    for (std::size_t k = 0; k < cs.stages.size(); ++k)
-        if (cs.stages[k].role == graph::StageRole::Dynamo && graphs[k])
-            dynamo = &graphs[k]->graph;
-    const int userOutputs = graph::userOutputCount(dynamo, aot.graph);
+
+private:
+    bool cancelRequested() const { return m_cancel && m_cancel->cancelled.load(); }
+
+    StageCompareReport finish()
+    {
+        m_out.seconds = std::chrono::duration<double>(Clock::now() - m_start).count();
+        return std::move(m_out);
+    }
+
+    // The report's header and a "not run" row per logged stage.
+    void listStages()
+    {
+        m_out.address = m_cs.address;
+        m_out.compileId = m_cs.compileId;
+        m_out.device = m_options.replay.device;
+        m_out.seed = m_options.replay.seed;
+        for (const io::CompileStage& st : m_cs.stages) {
+            StageResult s;
+            s.stage = st.name;
+            s.record = st.entry.trace ? st.entry.trace->record : st.entry.title;
+            s.address = st.entry.address;
+            m_out.stages.push_back(std::move(s));
+        }
+    }
+
+    // The last stage, when the compile has generated code (older logs and other backends have none).
+    void findOutputCode()
+    {
+        if (m_options.outputCode.enabled) {
+            try {
+                m_outputCode = m_options.outputCode.file.empty() ? io::outputCodeOf(m_cs)
+                                                                 : io::outputCodeFile(m_cs, m_options.outputCode.file);
+            } catch (const Error& e) {
+                m_outputCodeError = e.what();
+            }
+        }
+        // Code generated for another kind of device (Triton for CUDA, C++ for the CPU) cannot run on this one.
+        if (m_outputCode) {
+            const std::string& t = m_outputCode->text;
+            const bool cudaCode = t.find("empty_strided_cuda(") != std::string::npos || t.find("async_compile.triton(") != std::string::npos;
+            const bool cudaRun = m_options.replay.device.rfind("cuda", 0) == 0;
+            if (cudaCode != cudaRun) {
+                m_out.notes.push_back(std::string("output_code left out: the generated code is for ") + (cudaCode ? "CUDA" : "the CPU") +
+                                      ", the stages run on " + m_options.replay.device);
+                m_outputCode.reset();
+            }
+        }
+    }
+
+    void addOutputCodeRow()
+    {
+        StageResult s;
+        s.stage = "output_code";
+        s.record = m_options.outputCode.file.empty() ? "inductor_output_code" : "output_code.py";
+        // The post-grad graph's address: the code computes its nodes (the GUI opens it when the stage is clicked);
+        // where the code itself came from is in the notes.
+        for (const io::CompileStage& st : m_cs.stages)
+            if (st.name == "post_grad")
+                s.address = st.entry.address;
+        if (!m_outputCodeError.empty()) {
+            s.status = "failed";
+            s.detail = m_outputCodeError;
+        }
+        m_out.stages.push_back(std::move(s));
+    }
+
+    // Every stage's graph, loaded here (plain C++) to line their inputs and outputs up.
+    void loadGraphs()
+    {
+        m_graphs.resize(m_cs.stages.size());
+        for (std::size_t k = 0; k < m_cs.stages.size(); ++k) {
+            try {
+                m_graphs[k] = io::loadGraph(m_cs.stages[k].entry);
+                m_out.stages[k].nodes = static_cast<int>(m_graphs[k]->graph.nodes.size());
+            } catch (const Error& e) {
+                m_out.stages[k].status = "failed";
+                m_out.stages[k].detail = e.what();
+            }
+        }
+    }
+
+    // The AOT graph every stage is lined up with, the Dynamo graph that says which outputs the user sees; without
+    // an AOT graph every stage that has not failed is unmappable (false).
+    bool findAotGraph()
+    {
+        if (m_cs.aotStage < 0 || !m_graphs[static_cast<std::size_t>(m_cs.aotStage)]) {
+            std::string have;
+            for (const io::CompileStage& st : m_cs.stages)
+                have += (have.empty() ? "" : ", ") + st.name;
+            m_out.reason = m_cs.aotStage < 0 ? "no AOT graph (aot_forward_graph, aot_inference_graph or aot_joint_graph) in this compile "
+                                               "(it logged: " + have + "): the stages' inputs cannot be lined up"
+                                             : "the AOT graph did not load: " + m_out.stages[static_cast<std::size_t>(m_cs.aotStage)].detail;
+            for (StageResult& s : m_out.stages)
+                if (s.status == "not run") {
+                    s.status = "unmappable";
+                    s.detail = m_out.reason;
+                }
+            return false;
+        }
+        m_aot = &*m_graphs[static_cast<std::size_t>(m_cs.aotStage)];
+        for (std::size_t k = 0; k < m_cs.stages.size(); ++k)
+            if (m_cs.stages[k].role == graph::StageRole::Dynamo && m_graphs[k])
+                m_dynamo = &m_graphs[k]->graph;
+        m_userOutputs = graph::userOutputCount(m_dynamo, m_aot->graph);
+        return true;
+    }
+
     // Inputs the compile mutates are compared too, after the user outputs, as each stage leaves them.
-    const auto mutated = graph::mutatedInputs(aot.graph);
-    if (!mutated.empty()) {
+    void noteMutatedInputs()
+    {
+        const auto mutated = graph::mutatedInputs(m_aot->graph);
+        if (mutated.empty())
+            return;
         std::string names;
         for (std::size_t k = 0; k < mutated.size(); ++k) {
             const int n = mutated[k].dynamoInput;
             std::string name = "input " + std::to_string(n);
-            if (dynamo && n >= 0 && static_cast<std::size_t>(n) < dynamo->placeholders().size()) {
-                const graph::Node& p = dynamo->nodes[static_cast<std::size_t>(dynamo->placeholders()[static_cast<std::size_t>(n)])];
+            if (m_dynamo && n >= 0 && static_cast<std::size_t>(n) < m_dynamo->placeholders().size()) {
+                const graph::Node& p = m_dynamo->nodes[static_cast<std::size_t>(m_dynamo->placeholders()[static_cast<std::size_t>(n)])];
                 name = p.attr.empty() ? p.name : p.attr;
             }
             if (k < 6)
-                names += (k ? ", " : "") + std::to_string(userOutputs + static_cast<int>(k)) + " = " + name;
+                names += (k ? ", " : "") + std::to_string(m_userOutputs + static_cast<int>(k)) + " = " + name;
         }
         if (mutated.size() > 6)
             names += ", ... (" + std::to_string(mutated.size()) + " in all)";
-        out.notes.push_back("outputs after the " + std::to_string(userOutputs) +
-                            " user output(s) are the inputs the compile mutates, as each stage leaves them: " + names);
+        m_out.notes.push_back("outputs after the " + std::to_string(m_userOutputs) +
+                              " user output(s) are the inputs the compile mutates, as each stage leaves them: " + names);
     }
 
-    std::unique_ptr<ScratchDir> scratch;
-    try {
-        scratch = std::make_unique<ScratchDir>();
-    } catch (const Error& e) {
-        out.reason = e.what();
-        return finish();
-    }
-    std::string referenceFile;
-    PostGradRun postGrad;
-    const std::size_t total = out.stages.size();
-    for (std::size_t k = 0; k < cs.stages.size(); ++k) {
-        StageResult& s = out.stages[k];
-        if (cancel && cancel->cancelled.load()) {
-            out.cancelled = true;
+    // Stage k lined up with the AOT graph and replayed; the first clean replay's outputs become the reference.
+    void replayGraphStage(std::size_t k)
+    {
+        StageResult& s = m_out.stages[k];
+        if (cancelRequested()) {
+            m_out.cancelled = true;
             s.status = "cancelled";
-            continue;
+            return;
         }
-        if (!graphs[k])
-            continue;
-        const graph::StageIoMap map = graph::mapStage(graphs[k]->graph, cs.stages[k].role, aot.graph, userOutputs);
-        if (cs.stages[k].name == "post_grad" && outputCode)
-            postGrad = PostGradRun{&*graphs[k], map, scratch->file("inputs.pt")};
+        if (!m_graphs[k])
+            return;
+        const io::LoadedGraph& g = *m_graphs[k];
+        const graph::StageIoMap map = graph::mapStage(g.graph, m_cs.stages[k].role, m_aot->graph, m_userOutputs);
+        if (m_cs.stages[k].name == "post_grad" && m_outputCode)
+            m_postGrad = PostGradRun{&g, map, m_scratch->file("inputs.pt")};
         s.notes = map.notes;
         s.notes.insert(s.notes.end(), map.inputNotes.begin(), map.inputNotes.end());
         if (!map.unmappable.empty()) {
             s.status = "unmappable";
             s.detail = map.unmappable;
         } else {
-            ReplayOptions o = options.replay;
-            o.chain = false;
-            o.inputs = ReplayOptions::Inputs::Random;
-            // Each stage calls dropout its own way (F.dropout, rand_like > p, inductor_random): only aligned draws
-            // make the same random call draw the same values at every stage (random_ops.h).
-            o.rng = ReplayOptions::Rng::Aligned;
-            o.stage = StageIo{aot.entry.address, map.inputs, map.outputs, "", referenceFile, "", "", "", {}, {}};
-            if (referenceFile.empty())
-                o.stage->saveOutputs = scratch->file("stage" + std::to_string(k) + ".pkl");
-            if (postGrad.graph == &*graphs[k])
-                o.stage->saveInputs = postGrad.inputsFile;
-            auto nodeProgress = [&](std::size_t done, std::size_t all) {
-                if (progress && all > 0)
-                    progress(k * 1000 + done * 1000 / all, total * 1000);
-            };
-            const auto t0 = Clock::now();
-            s.report = runner.run(*graphs[k], o, cancel, nodeProgress);
-            s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-            classify(s);
-            if (s.replayed() && referenceFile.empty()) {
-                std::error_code ec;
-                if (fs::exists(o.stage->saveOutputs, ec)) {
-                    referenceFile = o.stage->saveOutputs;
-                    s.reference = true;
-                    out.referenceStage = static_cast<int>(k);
-                }
-            } else if (s.replayed()) {
-                summarizeComparisons(s);
-            }
-            if (s.report.cancelled)
-                out.cancelled = true;
+            replayMapped(k, s, g, map);
         }
-        if (progress)
-            progress((k + 1) * 1000, total * 1000);
-        if (stageDone)
-            stageDone(k, s);
+        const std::size_t total = m_out.stages.size();
+        if (m_progress)
+            m_progress((k + 1) * 1000, total * 1000);
+        if (m_stageDone)
+            m_stageDone(k, s);
     }
-    if (outputCode && outputCodeError.empty()) {
-        StageResult& s = out.stages.back();
-        if (cancel && cancel->cancelled.load()) {
-            out.cancelled = true;
+
+    void replayMapped(std::size_t k, StageResult& s, const io::LoadedGraph& g, const graph::StageIoMap& map)
+    {
+        ReplayOptions o = m_options.replay;
+        o.chain = false;
+        o.inputs = ReplayOptions::Inputs::Random;
+        // Each stage calls dropout its own way (F.dropout, rand_like > p, inductor_random): only aligned draws
+        // make the same random call draw the same values at every stage (random_ops.h).
+        o.rng = ReplayOptions::Rng::Aligned;
+        o.stage = StageIo{};
+        o.stage->inputsFrom = m_aot->entry.address;
+        o.stage->inputMap = map.inputs;
+        o.stage->outputMap = map.outputs;
+        o.stage->referenceOutputs = m_referenceFile;
+        if (m_referenceFile.empty())
+            o.stage->saveOutputs = m_scratch->file("stage" + std::to_string(k) + ".pkl");
+        if (m_postGrad.graph == &g)
+            o.stage->saveInputs = m_postGrad.inputsFile;
+        const std::size_t total = m_out.stages.size();
+        auto nodeProgress = [&](std::size_t done, std::size_t all) {
+            if (m_progress && all > 0)
+                m_progress(k * 1000 + done * 1000 / all, total * 1000);
+        };
+        const auto t0 = Clock::now();
+        s.report = m_runner.run(g, o, m_cancel, nodeProgress);
+        s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        classify(s);
+        if (s.replayed() && m_referenceFile.empty()) {
+            std::error_code ec;
+            if (fs::exists(o.stage->saveOutputs, ec)) {
+                m_referenceFile = o.stage->saveOutputs;
+                s.reference = true;
+                m_out.referenceStage = static_cast<int>(k);
+            }
+        } else if (s.replayed()) {
+            summarizeComparisons(s);
+        }
+        if (s.report.cancelled)
+            m_out.cancelled = true;
+    }
+
+    void replayOutputCodeStage()
+    {
+        StageResult& s = m_out.stages.back();
+        if (cancelRequested()) {
+            m_out.cancelled = true;
             s.status = "cancelled";
         } else {
             const auto t0 = Clock::now();
             try {
-                runOutputCodeStage(s, *outputCode, postGrad, aot.entry.address, referenceFile, *scratch, runner, options, cancel);
+                runOutputCodeStage(s, *m_outputCode, m_postGrad, m_aot->entry.address, m_referenceFile, *m_scratch, m_runner,
+                                   m_options, m_cancel);
             } catch (const Error& e) {
                 s.status = "failed";
                 s.detail = e.what();
             }
             s.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-            out.cancelled = out.cancelled || s.status == "cancelled";
+            m_out.cancelled = m_out.cancelled || s.status == "cancelled";
         }
-        if (progress)
-            progress(total * 1000, total * 1000);
-        if (stageDone)
-            stageDone(out.stages.size() - 1, s);
+        const std::size_t total = m_out.stages.size();
+        if (m_progress)
+            m_progress(total * 1000, total * 1000);
+        if (m_stageDone)
+            m_stageDone(m_out.stages.size() - 1, s);
     }
+
     // The verdict: the first stage (in pipeline order) whose outputs diverge from the reference's; otherwise a stage
     // that could not be compared makes the compare fail; otherwise all agree.
-    int failed = -1, compared = 0;
-    for (std::size_t k = 0; k < out.stages.size(); ++k) {
-        const StageResult& s = out.stages[k];
-        const std::string v = s.verdict();
-        if (v == "diverge" && out.firstDivergentStage < 0) {
-            out.firstDivergentStage = static_cast<int>(k);
-            out.firstDivergentOutput = s.firstDivergentOutput;
+    void decideVerdict()
+    {
+        StageCompareReport& out = m_out;
+        int failed = -1, compared = 0;
+        for (std::size_t k = 0; k < out.stages.size(); ++k) {
+            const StageResult& s = out.stages[k];
+            const std::string v = s.verdict();
+            if (v == "diverge" && out.firstDivergentStage < 0) {
+                out.firstDivergentStage = static_cast<int>(k);
+                out.firstDivergentOutput = s.firstDivergentOutput;
+            }
+            // A stage that ran clean with every output left uncompared for a reason it states (an output of a constant
+            // the log holds no value for: BART's decoder start token) neither fails the compile nor agrees: a note.
+            if (v == "not compared" && s.status == "clean" && !s.comparisons.empty()) {
+                out.notes.push_back("stage " + s.stage + " ran clean; its outputs were not compared: " + s.comparisons.front().note);
+                continue;
+            }
+            if ((v == "failed" || v == "unmappable" || v == "not compared") && failed < 0)
+                failed = static_cast<int>(k);
+            compared += v == "agree" || v == "diverge" ? 1 : 0;
         }
-        if ((v == "failed" || v == "unmappable" || v == "not compared") && failed < 0)
-            failed = static_cast<int>(k);
-        compared += v == "agree" || v == "diverge" ? 1 : 0;
+        if (out.firstDivergentStage >= 0) {
+            const StageResult& s = out.stages[static_cast<std::size_t>(out.firstDivergentStage)];
+            out.verdict = "diverge";
+            out.reason = "stage " + s.stage + " diverges from " + out.stages[static_cast<std::size_t>(out.referenceStage)].stage +
+                         " at " + s.divergence;
+        } else if (out.cancelled) {
+            out.verdict = "failed";
+            out.reason = "cancelled";
+        } else if (failed >= 0) {
+            const StageResult& s = out.stages[static_cast<std::size_t>(failed)];
+            out.verdict = "failed";
+            out.reason = "stage " + s.stage + " " + (s.status == "unmappable" ? "cannot be lined up with the AOT graph" : s.status) +
+                         (s.detail.empty() ? "" : ": " + s.detail);
+        } else if (compared == 0) {
+            out.verdict = "failed";
+            out.reason = out.notes.empty() ? "fewer than two stages replayed: nothing to compare"
+                                           : "no stage's outputs could be compared with the reference's (see the notes)";
+        } else {
+            out.verdict = "agree";
+        }
     }
-    if (out.firstDivergentStage >= 0) {
-        const StageResult& s = out.stages[static_cast<std::size_t>(out.firstDivergentStage)];
-        out.verdict = "diverge";
-        out.reason = "stage " + s.stage + " diverges from " + out.stages[static_cast<std::size_t>(out.referenceStage)].stage +
-                     " at " + s.divergence;
-    } else if (out.cancelled) {
-        out.verdict = "failed";
-        out.reason = "cancelled";
-    } else if (failed >= 0) {
-        const StageResult& s = out.stages[static_cast<std::size_t>(failed)];
-        out.verdict = "failed";
-        out.reason = "stage " + s.stage + " " + (s.status == "unmappable" ? "cannot be lined up with the AOT graph" : s.status) +
-                     (s.detail.empty() ? "" : ": " + s.detail);
-    } else if (compared == 0) {
-        out.verdict = "failed";
-        out.reason = "fewer than two stages replayed: nothing to compare";
-    } else {
-        out.verdict = "agree";
-    }
-    if (userOutputs == 0)
-        out.notes.push_back("the compile has no user outputs: nothing to compare");
-    return finish();
+
+    const io::CompileStages& m_cs;
+    ReplayRunner& m_runner;
+    const StageCompareOptions& m_options;
+    CancelToken* m_cancel;
+    const ProgressSink& m_progress;
+    const StageSink& m_stageDone;
+    const Clock::time_point m_start = Clock::now();
+    StageCompareReport m_out;
+    std::optional<io::OutputCode> m_outputCode;
+    std::string m_outputCodeError;
+    std::vector<std::optional<io::LoadedGraph>> m_graphs;
+    const io::LoadedGraph* m_aot = nullptr;
+    const graph::Graph* m_dynamo = nullptr;
+    int m_userOutputs = 0;
+    std::unique_ptr<ScratchDir> m_scratch;
+    std::string m_referenceFile;  // the reference stage's outputs, once a stage replayed cleanly
+    PostGradRun m_postGrad;
+};
+
+}  // namespace
+
+StageCompareReport compareStages(const io::CompileStages& cs, ReplayRunner& runner, const StageCompareOptions& options,
+                                 CancelToken* cancel, const ProgressSink& progress, const StageSink& stageDone)
+{
+    return StageComparison(cs, runner, options, cancel, progress, stageDone).run();
 }
 
 json::Value stageCompareToJson(const StageCompareReport& r)

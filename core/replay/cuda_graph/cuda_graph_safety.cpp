@@ -193,7 +193,11 @@ std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, co
             here.atomics.insert(from.atomics.begin(), from.atomics.end());
             here.random.insert(from.random.begin(), from.random.end());
             here.generatedConstants.insert(from.generatedConstants.begin(), from.generatedConstants.end());
+            here.lowPrecision.insert(from.lowPrecision.begin(), from.lowPrecision.end());
         });
+        if (n.meta && n.meta->isTensor() &&
+            (n.meta->tensor.dtype == graph::DType::BFloat16 || n.meta->tensor.dtype == graph::DType::Float16))
+            here.lowPrecision.insert(std::string(graph::dtypeTorchName(n.meta->tensor.dtype)));
         if (n.kind == NodeKind::GetAttr && generated.contains(n.attr))
             here.generatedConstants.insert(n.attr);
         if (isAtomicOp(n))

@@ -24,6 +24,10 @@ struct OutputNondeterminism {
     std::set<std::string> random;   // "aten.native_dropout.default", "aten._scaled_dot_product_efficient_attention.default philox_seed"
     std::set<std::string> uninitialised;  // the output is an empty*() op's memory itself ("aten.empty.memory_format")
     std::set<std::string> generatedConstants;  // get_attr constants the dump holds no value for (`generated` below)
+    // "bfloat16", "float16": an upstream node's recorded output is of that dtype (autocast, explicit casts). Two
+    // compiles of it round at other places (inductor keeps a fused kernel's intermediates in f32), so its f32
+    // outputs differ between stages by that dtype's rounding, not f32's.
+    std::set<std::string> lowPrecision;
 };
 // One entry per graph output, flattened in output-node order as the replayer collects them.
 // `generated` names the constants whose values were made up for this replay (no logged value).

@@ -56,8 +56,21 @@ bool isCudaError(const std::string& text)
 DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vector<NodePlan>& plans,
                                          std::vector<NodeResult>& results, bool eachNode, std::size_t rows)
     : m_graph(g), m_plans(plans), m_results(results), m_eachNode(eachNode), m_buffer(eachNode ? 64 : rowsPerReadBack(rows)),
-      m_nonFinite(g.nodes.size(), false), m_returnNonFinite(g.nodes.size())
+      m_mayWrite(plans.size(), true), m_nonFinite(g.nodes.size(), false), m_returnNonFinite(g.nodes.size())
 {
+    using Kind = NodePlan::Kind;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        const NodePlan& p = plans[i];
+        m_mayWrite[i] = !(p.kind == Kind::Getitem || p.kind == Kind::Operator || p.kind == Kind::SymFloat ||
+                          p.kind == Kind::Input || p.kind == Kind::Output || p.kind == Kind::Constant ||
+                          p.kind == Kind::Unsupported || (p.kind == Kind::Op && p.op && !p.op->schema().is_mutable()));
+    }
+}
+
+void DeferredValueChecks::beforeNode(std::size_t i)
+{
+    if (m_buffer.unlaunched() && (i >= m_mayWrite.size() || m_mayWrite[i]))
+        m_buffer.flush();  // a CUDA error surfaces as the node's own (interpreter: blame)
 }
 
 void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& t)
@@ -114,6 +127,7 @@ void DeferredValueChecks::queueGraphOutputs(std::size_t i, const std::vector<c10
         else
             m_results[i].outputs.push_back(statsOf(v, false));
     }
+    m_buffer.flush();
     m_pending.push_back(std::move(p));
 }
 

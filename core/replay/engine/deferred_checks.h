@@ -34,6 +34,13 @@ public:
     // The graph outputs' statistics, on the output node i (NaN/Inf there was traced to its origin upstream).
     void queueGraphOutputs(std::size_t i, const std::vector<c10::IValue>& outputs);
 
+    // Before node i runs: launches the statistics still queued (consecutive nodes' CUDA outputs share one launch)
+    // when node i may write to memory they read: an op whose schema mutates an argument, a native step, anything
+    // but a functional op, getitem, Python arithmetic or the output node.
+    void beforeNode(std::size_t i);
+    // Launches whatever is still queued (the end of a pass: a CUDA-graph capture must hold every launch).
+    void flush() { m_buffer.flush(); }
+
     // A read-back is due: after every node with `eachNode`, else when the buffer is full.
     bool due() const { return !m_pending.empty() && (m_eachNode || m_buffer.full()); }
 
@@ -78,6 +85,7 @@ private:
     bool m_eachNode;
     StatsBuffer m_buffer;
     std::vector<Tag> m_tags;  // per queued row
+    std::vector<bool> m_mayWrite;  // per node: beforeNode flushes (see there)
     std::vector<Pending> m_pending;
     // What is known after the read-backs so far, per node: some output holds NaN/Inf; and per return (a getitem
     // reads one return: attention's finite output is not downstream of the inf padding its logsumexp sibling holds).

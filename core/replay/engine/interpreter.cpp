@@ -11,7 +11,10 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
+#include <string_view>
 
 namespace fxray::replay::engine {
 namespace {
@@ -271,9 +274,35 @@ void setAsideCrossDeviceLayouts(const graph::Graph& g, const graph::Node& node, 
 // trace records a layout that eager never makes: _log_softmax_backward_data's Python meta follows grad_output's
 // strides, the structured kernel's meta makes it contiguous (wav2vec2's CTC loss: recorded [32, 64, 1], eager
 // [5088, 32, 1]). Checked against torch 2.11 with FakeTensorMode.
+// Dropout that draws nothing (p == 0, or not training): torch's Python decomposition of aten.dropout, which fake
+// tensors run, returns input.clone() (dense), the eager kernel the input itself (timm ViT's head dropout of the
+// class token x[:, 0]: recorded [64, 1], eager [4160, 1]).
+bool isIdentityDropout(const graph::Node& n)
+{
+    static const std::set<std::string, std::less<>> kTorchLevel = {
+        "torch.nn.functional.dropout", "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
+        "torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout", "torch.dropout", "torch.feature_dropout",
+        "torch.alpha_dropout"};
+    const bool aten = n.isOp() && n.target.ns == "aten" &&
+                      (n.target.op == "dropout" || n.target.op == "feature_dropout" || n.target.op == "alpha_dropout");
+    if (!aten && !(n.target.kind == graph::Target::Kind::Python && kTorchLevel.contains(n.target.op)))
+        return false;
+    auto arg = [&](std::size_t pos, std::initializer_list<std::string_view> names) -> const graph::Arg* {
+        for (const auto& [k, v] : n.kwargs)
+            if (std::find(names.begin(), names.end(), k) != names.end())
+                return &v;
+        return pos < n.args.size() ? &n.args[pos] : nullptr;
+    };
+    const graph::Arg* p = arg(1, {"p"});
+    const graph::Arg* train = arg(2, {"training", "train"});
+    const bool zero = p && ((p->kind == graph::Arg::Kind::Float && p->f == 0) || (p->kind == graph::Arg::Kind::Int && p->i == 0));
+    const bool notTraining = train && train->kind == graph::Arg::Kind::Bool && !train->b;
+    return zero || notTraining;
+}
+
 bool fakeLayoutDiffersFromEager(const graph::Node& n)
 {
-    return n.isOp() && n.target.ns == "aten" && n.target.op == "_log_softmax_backward_data";
+    return (n.isOp() && n.target.ns == "aten" && n.target.op == "_log_softmax_backward_data") || isIdentityDropout(n);
 }
 
 // Stride-only differences at such an op whose inputs hold their recorded layouts, and at the nodes that only carry
@@ -333,6 +362,8 @@ void runNode(const Prepared& p, const ReplayOptions& options, std::size_t i, con
     const bool isOp = p.plans[i].kind == NodePlan::Kind::Op;
     try {
         const bool timeIt = checked && options.timing;
+        if (s.checks)
+            s.checks->beforeNode(i);  // statistics of earlier nodes launched before this one may write to them
         const auto t0 = timeIt ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         if (timer && isOp)
             timer->begin(i);
@@ -423,6 +454,8 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         if (options.stopOnFirst && (r.status == NodeStatus::Mismatch || r.status == NodeStatus::Error || r.nanOrigin))
             break;
     }
+    if (s.checks && capturedChecks)
+        s.checks->flush();  // inside the capture, whatever ended the pass
     if (s.checks && !capturedChecks)
         for (std::size_t k : s.checks->readBack(report))
             if (nodeDone)

@@ -322,6 +322,21 @@ std::optional<NodePlan> planIota(const graph::Graph& g, const graph::Node& n, co
     return p;
 }
 
+// A packet call (torch.ops.transformers.grouped_mm_fallback(...) in Dynamo's graphs: custom ops are called so)
+// resolves as Python's OpOverloadPacket does when there is nothing to choose: the one overload registered.
+std::optional<std::string> soleOverload(const std::string& qualifiedName)
+{
+    std::optional<std::string> found;
+    for (const c10::OperatorName& name : c10::Dispatcher::singleton().getAllOpNames()) {
+        if (name.name != qualifiedName)
+            continue;
+        if (found)
+            return std::nullopt;
+        found = name.overload_name;
+    }
+    return found;
+}
+
 NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::Device& device)
 {
     graph::Node n = original;
@@ -346,10 +361,15 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
         p.why = "higher-order op " + n.target.str() + " needs its subgraph interpreted (not supported yet)";
         return p;
     }
-    const std::string overload = n.target.overload == "default" ? "" : n.target.overload;
+    std::string overload = n.target.overload == "default" ? "" : n.target.overload;
     if (n.target.overload.empty() && n.target.ns != "_c10d_functional") {  // a collective packet has one overload
-        p.why = "operator packet " + n.target.str() + " names no overload";
-        return p;
+        const std::optional<std::string> only = soleOverload(n.target.qualifiedName());
+        if (!only) {
+            p.why = "operator packet " + n.target.str() + " names no overload, and the dispatcher knows " +
+                    (n.target.ns == "aten" ? "several" : "none or several");
+            return p;
+        }
+        overload = *only;
     }
     auto handle = c10::Dispatcher::singleton().findSchema({n.target.qualifiedName(), overload});
     if (!handle) {

@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -26,8 +27,8 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
     } else {
         // Loaded from its address for every stage, the AOT stage included (whose own graph came over the wire as
         // printed text): every stage's inputs come from the very same graph, hence the same values.
-        const io::LoadedGraph from = io::loadAddress(stage.inputsFrom);
-        reference = makeInputs(from, plain, device, report);
+        const io::LoadedGraph sourceGraph = io::loadAddress(stage.inputsFrom);
+        reference = makeInputs(sourceGraph, plain, device, report);
     }
     const std::size_t count = lg.graph.placeholders().size();
     if (stage.inputMap.size() != count)
@@ -111,11 +112,30 @@ std::vector<c10::IValue> externalOutputs(const std::string& path, const c10::Dev
     return outputs;
 }
 
+namespace {
+
+// A CPU copy of t with its exact strides and only the storage they reach. The generated code of the output_code
+// stage asserts its inputs' strides (assert_size_stride), an expand's stride 0 included (BART's and Whisper's
+// attention masks), and .cpu() or .contiguous() would hand it a dense tensor instead.
+at::Tensor cpuCopyKeepingLayout(const at::Tensor& t)
+{
+    const auto strides = t.strides();
+    if (t.numel() == 0 || t.layout() != at::kStrided || std::any_of(strides.begin(), strides.end(), [](std::int64_t s) { return s < 0; }))
+        return t.cpu().contiguous();
+    std::int64_t extent = 1;
+    for (std::size_t d = 0; d < strides.size(); ++d)
+        extent += (t.size(static_cast<std::int64_t>(d)) - 1) * strides[d];
+    const at::Tensor span = t.as_strided({extent}, {1}, t.storage_offset()).to(at::kCPU, /*non_blocking=*/false, /*copy=*/true);
+    return span.as_strided(t.sizes(), strides, 0);
+}
+
+}  // namespace
+
 void saveValues(const std::vector<c10::IValue>& values, const std::string& path)
 {
     c10::impl::GenericList list(c10::AnyType::get());
     for (const c10::IValue& v : values)
-        list.push_back(v.isTensor() ? c10::IValue(v.toTensor().resolve_conj().resolve_neg().cpu().contiguous()) : v);
+        list.push_back(v.isTensor() ? c10::IValue(cpuCopyKeepingLayout(v.toTensor().resolve_conj().resolve_neg())) : v);
     const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
     std::ofstream f(path, std::ios::binary);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

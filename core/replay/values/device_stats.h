@@ -3,6 +3,10 @@
 // tensor ops that stay on the tensor's device and write into one preallocated [rows, 5] double buffer per device.
 // The host reads a buffer back when it is full or when the replay asks: one device sync per read-back instead of
 // one per node output. Queuing never waits for the device, so the same ops can be captured into a CUDA graph.
+// The numbers come from the one-pass statistics (fused_stats.h: a CPU loop, a CUDA kernel per node) where they
+// handle the tensor, else from ATen's reductions (float8, complex, CUDA without the kernel, FXRAY_FUSED_STATS=0).
+#include "replay/values/fused_stats.h"
+
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
@@ -27,9 +31,16 @@ public:
     static bool hasStats(const at::Tensor& t);
 
     // Queues t's statistics into the next free row of its device's buffer, under `tag` (handed back by readBack).
-    // Launches a handful of kernels and never waits for the device. Throws c10::Error when a kernel refuses the dtype
-    // (float8 has no min): nothing is queued then.
+    // Never waits for the device. A CPU tensor's row is computed now; a CUDA tensor's waits for flush() (or the next
+    // read-back), which reduces everything queued since in one kernel launch. The ATen path launches a handful of
+    // kernels now, and throws c10::Error when one refuses the dtype (float8 has no min): nothing is queued then.
     void queue(const at::Tensor& t, std::size_t tag);
+    // Launches the one-pass kernel for the CUDA rows queued since the last flush (up to kStatsMaxJobs per launch:
+    // queue() flushes when a batch is full). The tensors are held until then, so the caching allocator cannot hand
+    // their memory to a later node; the caller flushes before anything may write to them (an in-place op).
+    // Throws c10::Error ("CUDA error: ...") when the launch fails; those rows are then lost.
+    void flush();
+    bool unlaunched() const { return !m_unlaunched.empty(); }
 
     bool full() const;
     bool empty() const { return m_order.empty(); }
@@ -41,29 +52,35 @@ public:
     // Forgets what was queued without reading it back (the buffers stay, zeroed where rows were used).
     void discard();
 
-    // Reads every device's rows back (one copy to the host per device used) and hands them out in queue order, then
-    // empties the buffers. A device error of a kernel queued earlier surfaces here, as a c10::Error.
+    // Reads every device's rows back (one copy to the host per device used; flushes first) and hands them out in
+    // queue order, then empties the buffers. A device error of a kernel queued earlier surfaces here, as a c10::Error.
     void readBack(const std::function<void(std::size_t tag, const StatsRow& row)>& take);
 
     // Reads the rows queued so far without emptying the buffers: a captured CUDA graph rewrites the same rows on
-    // every replay, and each replay's numbers are read from them.
-    void peek(const std::function<void(std::size_t tag, const StatsRow& row)>& take) const;
+    // every replay, and each replay's numbers are read from them. Flushes first.
+    void peek(const std::function<void(std::size_t tag, const StatsRow& row)>& take);
 
 private:
     struct PerDevice {
         c10::Device device;
         at::Tensor rows;  // [capacity, 5] double, zeros where nothing was written (integer tensors' NaN/Inf counts)
+        at::Tensor counters;  // CUDA only: [capacity] int32 zeros, the one-pass kernel's block ticket per row
         std::size_t used = 0;
     };
     struct Queued {
         std::size_t tag, slot, row;
     };
     PerDevice& slotFor(const c10::Device& device, std::size_t& index);
+    void queueAten(PerDevice& d, const at::Tensor& t);
+    void cpuSum(const at::Tensor& t, at::Tensor out);
+    void resize(PerDevice& d, std::int64_t rows);
 
     std::size_t m_capacity;
     bool m_fixed = false;
     std::vector<PerDevice> m_devices;
     std::vector<Queued> m_order;
+    at::Tensor m_cpuScratch;  // CPU sums: a tensor converted to double (cpuSum)
+    std::vector<CudaStatsItem> m_unlaunched;  // CUDA rows queued since the last flush (their rows, one device)
 };
 
 }  // namespace fxray::replay::detail

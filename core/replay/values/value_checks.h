@@ -29,7 +29,9 @@ OutputStats statsOf(const c10::IValue& value, bool values);
 // exactly). NaNs must sit in the same places. With `exact`, floats must be equal bit for bit too (tolerance 0).
 // `tf32`: the output is downstream of convolutions that cuDNN ran in TF32 (PyTorch's default on CUDA, here and in
 // eager), where two runs may pick different algorithms: f32/c64 get TF32's 1e-3 instead of 1e-4.
+// `computedIn`: "bfloat16" or "float16" when the output is computed from values of that dtype (stage compare: two
+// compiles round those at other places); f32/f64 outputs then get that dtype's tolerance, with a note saying so.
 OutputComparison compareOutput(const c10::IValue& actual, const c10::IValue& reference, int index, bool exact = false,
-                               bool tf32 = false);
+                               bool tf32 = false, const std::string& computedIn = "");
 
 }  // namespace fxray::replay::detail

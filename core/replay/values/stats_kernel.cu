@@ -1,0 +1,230 @@
+// The one-pass output statistics on CUDA: one launch reduces up to kStatsMaxJobs tensors (a node's outputs), each
+// read once, each into its row of the statistics buffer. Replaces five ATen reductions per output (isnan+sum,
+// isinf+sum, aminmax, a copy, sum): the launches, not the bytes, were the cost (bench/README, issue 24).
+// A job of one block writes its row itself; a job of several blocks leaves per-block partials in the launch's scratch
+// and the last block to finish (an atomic ticket per row) merges them in block order, so the sum is deterministic.
+// No host sync, no allocation: the launch can be captured into a CUDA graph.
+#include "replay/values/stats_kernel.h"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+namespace fxray::replay::detail {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+struct Jobs {
+    StatsJob j[kStatsMaxJobs];
+};
+
+// Element type T as stored, and M, the type its min/max are compared in.
+template <StatsDType D>
+struct Elem;
+template <>
+struct Elem<StatsDType::F32> {
+    using T = float;
+    __device__ static double get(const T* p, long long k) { return p[k]; }
+};
+template <>
+struct Elem<StatsDType::F64> {
+    using T = double;
+    __device__ static double get(const T* p, long long k) { return p[k]; }
+};
+template <>
+struct Elem<StatsDType::F16> {
+    using T = unsigned short;
+    __device__ static double get(const T* p, long long k) { return __half2float(__ushort_as_half(p[k])); }
+};
+template <>
+struct Elem<StatsDType::BF16> {
+    using T = unsigned short;
+    __device__ static double get(const T* p, long long k)
+    {
+        return __uint_as_float(static_cast<unsigned>(p[k]) << 16);  // bfloat16 is float's upper half
+    }
+};
+#define FXRAY_INT_ELEM(D, Stored, Compared)                                                                           \
+    template <>                                                                                                       \
+    struct Elem<StatsDType::D> {                                                                                      \
+        using T = Stored;                                                                                             \
+        __device__ static Compared get(const T* p, long long k) { return static_cast<Compared>(p[k]); }              \
+    };
+FXRAY_INT_ELEM(I8, signed char, long long)
+FXRAY_INT_ELEM(U8, unsigned char, unsigned long long)
+FXRAY_INT_ELEM(I16, short, long long)
+FXRAY_INT_ELEM(U16, unsigned short, unsigned long long)
+FXRAY_INT_ELEM(I32, int, long long)
+FXRAY_INT_ELEM(U32, unsigned int, unsigned long long)
+FXRAY_INT_ELEM(I64, long long, long long)
+FXRAY_INT_ELEM(U64, unsigned long long, unsigned long long)
+FXRAY_INT_ELEM(Bool, unsigned char, unsigned long long)
+#undef FXRAY_INT_ELEM
+
+// A partial as six 8-byte words in global memory, read back with __ldcg (other blocks wrote them: not L1's).
+__device__ unsigned long long bitsOf(double v) { return static_cast<unsigned long long>(__double_as_longlong(v)); }
+__device__ unsigned long long bitsOf(long long v) { return static_cast<unsigned long long>(v); }
+__device__ unsigned long long bitsOf(unsigned long long v) { return v; }
+template <typename M>
+__device__ M fromBits(unsigned long long b);
+template <>
+__device__ double fromBits<double>(unsigned long long b) { return __longlong_as_double(static_cast<long long>(b)); }
+template <>
+__device__ long long fromBits<long long>(unsigned long long b) { return static_cast<long long>(b); }
+template <>
+__device__ unsigned long long fromBits<unsigned long long>(unsigned long long b) { return b; }
+
+template <typename M>
+__device__ void storePartial(unsigned long long* w, const StatsAcc<M>& a)
+{
+    w[0] = a.nan, w[1] = a.inf, w[2] = bitsOf(a.mn), w[3] = bitsOf(a.mx), w[4] = bitsOf(a.sum), w[5] = a.any;
+}
+
+template <typename M>
+__device__ StatsAcc<M> loadPartial(const unsigned long long* w)
+{
+    StatsAcc<M> a;
+    a.nan = __ldcg(w), a.inf = __ldcg(w + 1);
+    a.mn = fromBits<M>(__ldcg(w + 2)), a.mx = fromBits<M>(__ldcg(w + 3));
+    a.sum = fromBits<double>(__ldcg(w + 4)), a.any = __ldcg(w + 5) != 0;
+    return a;
+}
+
+template <typename M>
+__device__ StatsAcc<M> shuffleDown(const StatsAcc<M>& a, int delta)
+{
+    StatsAcc<M> b;
+    b.nan = __shfl_down_sync(kFullMask, a.nan, delta);
+    b.inf = __shfl_down_sync(kFullMask, a.inf, delta);
+    b.mn = __shfl_down_sync(kFullMask, a.mn, delta);
+    b.mx = __shfl_down_sync(kFullMask, a.mx, delta);
+    b.sum = __shfl_down_sync(kFullMask, a.sum, delta);
+    b.any = __shfl_down_sync(kFullMask, static_cast<int>(a.any), delta) != 0;
+    return b;
+}
+
+// The block's statistics, in thread 0 (merged in a fixed order: deterministic).
+template <typename M>
+__device__ StatsAcc<M> blockReduce(StatsAcc<M> a)
+{
+    // Raw storage: a __shared__ variable cannot have StatsAcc's initializers.
+    __shared__ unsigned long long warps[kThreads / 32][6];
+    for (int d = 16; d > 0; d >>= 1)
+        statsMerge(a, shuffleDown(a, d));
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0)
+        storePartial(warps[warp], a);
+    __syncthreads();
+    if (warp == 0) {
+        a = lane < kThreads / 32 ? loadPartial<M>(warps[lane]) : StatsAcc<M>{};
+        for (int d = 16; d > 0; d >>= 1)
+            statsMerge(a, shuffleDown(a, d));
+    }
+    __syncthreads();  // warps[] may be reused by the next blockReduce
+    return a;
+}
+
+template <StatsDType D>
+__device__ void reduceJob(const StatsJob& job, double* scratch)
+{
+    using E = Elem<D>;
+    using M = decltype(E::get(nullptr, 0));
+    const auto* p = static_cast<const typename E::T*>(job.data);
+    StatsAcc<M> acc;
+    const long long step = static_cast<long long>(job.blocks) * blockDim.x;
+    const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (job.ndim == 0) {
+        for (long long i = first; i < job.numel; i += step)
+            statsAdd(acc, E::get(p, i));
+    } else {
+        for (long long i = first; i < job.numel; i += step)
+            statsAdd(acc, E::get(p, stridedOffset(job, i)));
+    }
+    acc = blockReduce(acc);
+    if (job.blocks == 1) {
+        if (threadIdx.x == 0)
+            statsWrite(acc, job.row);
+        return;
+    }
+    // Several blocks: publish this block's partial; the last block to arrive merges them all.
+    auto* partials = reinterpret_cast<unsigned long long*>(scratch) + 6 * job.scratchOffset;
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        storePartial(partials + 6 * blockIdx.x, acc);
+        __threadfence();
+        last = atomicAdd(job.counter, 1u) == static_cast<unsigned>(job.blocks - 1);
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    StatsAcc<M> all;
+    for (int b = threadIdx.x; b < job.blocks; b += blockDim.x)
+        statsMerge(all, loadPartial<M>(partials + 6 * b));
+    all = blockReduce(all);
+    if (threadIdx.x == 0) {
+        statsWrite(all, job.row);
+        *job.counter = 0;  // ready for the next launch on this row (a CUDA graph's next replay)
+    }
+}
+
+__global__ void __launch_bounds__(kThreads) fusedStatsKernel(Jobs jobs, double* scratch)
+{
+    const StatsJob& job = jobs.j[blockIdx.y];
+    if (static_cast<int>(blockIdx.x) >= job.blocks)
+        return;
+    switch (job.dtype) {
+    case StatsDType::F32: reduceJob<StatsDType::F32>(job, scratch); break;
+    case StatsDType::F64: reduceJob<StatsDType::F64>(job, scratch); break;
+    case StatsDType::F16: reduceJob<StatsDType::F16>(job, scratch); break;
+    case StatsDType::BF16: reduceJob<StatsDType::BF16>(job, scratch); break;
+    case StatsDType::I8: reduceJob<StatsDType::I8>(job, scratch); break;
+    case StatsDType::U8: reduceJob<StatsDType::U8>(job, scratch); break;
+    case StatsDType::I16: reduceJob<StatsDType::I16>(job, scratch); break;
+    case StatsDType::U16: reduceJob<StatsDType::U16>(job, scratch); break;
+    case StatsDType::I32: reduceJob<StatsDType::I32>(job, scratch); break;
+    case StatsDType::U32: reduceJob<StatsDType::U32>(job, scratch); break;
+    case StatsDType::I64: reduceJob<StatsDType::I64>(job, scratch); break;
+    case StatsDType::U64: reduceJob<StatsDType::U64>(job, scratch); break;
+    case StatsDType::Bool: reduceJob<StatsDType::Bool>(job, scratch); break;
+    }
+}
+
+}  // namespace
+
+// Multiprocessors of a device (blocks per job are capped at twice that), asked once per device.
+int statsMultiprocessors(int device)
+{
+    static int known[64] = {};
+    if (device < 0 || device >= 64)
+        return 1;
+    if (known[device] == 0) {
+        int sms = 0;
+        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0)
+            sms = 1, (void)cudaGetLastError();  // not left for the next launch's check to find
+        known[device] = sms;
+    }
+    return known[device];
+}
+
+int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error)
+{
+    if (n <= 0)
+        return 0;
+    Jobs params;
+    unsigned maxBlocks = 1;
+    for (int k = 0; k < n && k < kStatsMaxJobs; ++k) {
+        params.j[k] = jobs[k];
+        if (static_cast<unsigned>(jobs[k].blocks) > maxBlocks)
+            maxBlocks = static_cast<unsigned>(jobs[k].blocks);
+    }
+    const dim3 grid(maxBlocks, static_cast<unsigned>(n < kStatsMaxJobs ? n : kStatsMaxJobs));
+    fusedStatsKernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(params, scratch);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess && error)
+        *error = cudaGetErrorString(e);
+    return static_cast<int>(e);
+}
+
+}  // namespace fxray::replay::detail

@@ -1,0 +1,148 @@
+#pragma once
+// Internal to core/replay: the one-pass output statistics (NaN count, Inf count, min, max, double sum) shared by the
+// CPU loop (fused_stats.cpp) and the CUDA kernel (stats_kernel.cu). Plain C++ that nvcc and the host compiler both
+// read: no ATen and no CUDA headers, so the .cu stays a quick compile and the CPU-only build never needs nvcc.
+//
+// Semantics are those of the ATen reductions StatsBuffer used before (device_stats.cpp's fallback):
+//   - floating dtypes: NaN and Inf counted; min and max are NaN when any element is NaN (aminmax propagates NaN),
+//     else the smallest and largest, infinities included; the sum is the double sum of every element (NaN when a NaN
+//     is there, NaN for +Inf and -Inf together), each element converted to double first (sum(t, dtype=double));
+//   - integer and bool dtypes: NaN/Inf counts 0; min/max compared in the integer type, then converted to double
+//     (aminmax then copy_ into a double row); the sum in double of each element converted to double;
+//   - empty: counts 0, sum 0, min and max 0 (StatsBuffer never queues an empty tensor: hasStats).
+// Only the sum's rounding may differ from ATen's: elements are added in another order (both in double).
+#include <cstdint>
+#include <limits>
+
+#if defined(__CUDACC__)
+#define FXRAY_HD __host__ __device__ __forceinline__
+#else
+#define FXRAY_HD inline
+#endif
+
+namespace fxray::replay::detail {
+
+// The element types the one-pass statistics read (anything else takes the ATen path).
+enum class StatsDType : std::int32_t { F32, F64, F16, BF16, I8, U8, I16, U16, I32, U32, I64, U64, Bool };
+
+// Largest number of dimensions of a strided (not dense) tensor; denser layouts are read as one flat range.
+constexpr int kStatsMaxDims = 8;
+// Tensors reduced by one kernel launch (the outputs of consecutive nodes): the jobs travel as the kernel's
+// parameters (16 x 184 bytes, under the 4 KiB every architecture takes).
+constexpr int kStatsMaxJobs = 16;
+
+// One tensor to reduce into one row of 5 doubles: {nan, inf, min, max, sum}.
+struct StatsJob {
+    const void* data = nullptr;  // first element (storage offset applied)
+    std::int64_t numel = 0;
+    std::int32_t ndim = 0;  // 0: dense, read data[0, numel) in memory order; else sizes/strides (in elements) below
+    StatsDType dtype = StatsDType::F32;
+    std::int64_t sizes[kStatsMaxDims] = {};
+    std::int64_t strides[kStatsMaxDims] = {};
+    double* row = nullptr;             // where the 5 numbers go
+    unsigned int* counter = nullptr;   // blocks done (multi-block jobs only; 0 before, reset to 0 by the last block)
+    std::int32_t blocks = 1;           // CUDA blocks reducing this job
+    std::int64_t scratchOffset = 0;    // first of this job's per-block partials in the launch's scratch (blocks * 5)
+};
+
+// The element offset of flat index i of a strided job (row-major over sizes).
+FXRAY_HD std::int64_t stridedOffset(const StatsJob& j, std::int64_t i)
+{
+    std::int64_t off = 0;
+    for (int d = j.ndim - 1; d >= 0; --d) {
+        const std::int64_t size = j.sizes[d];
+        off += (i % size) * j.strides[d];
+        i /= size;
+    }
+    return off;
+}
+
+// Running statistics over elements whose min/max are compared as M: double for floating dtypes (exact for half,
+// bfloat16 and float), int64 for signed integers, uint64 for unsigned integers and bool.
+template <typename M>
+struct StatsAcc {
+    unsigned long long nan = 0, inf = 0;
+    M mn{}, mx{};
+    double sum = 0;
+    bool any = false;  // an element other than NaN was seen (mn/mx hold one)
+};
+
+FXRAY_HD bool statsIsNan(double v) { return v != v; }
+FXRAY_HD bool statsIsInf(double v) { return v - v != v - v && v == v; }  // inf - inf is NaN; no <cmath> on device
+
+// One floating element, as double.
+FXRAY_HD void statsAdd(StatsAcc<double>& a, double v)
+{
+    a.sum += v;
+    if (statsIsNan(v)) {
+        ++a.nan;
+        return;
+    }
+    a.inf += statsIsInf(v) ? 1 : 0;
+    if (!a.any || v < a.mn)
+        a.mn = v;
+    if (!a.any || v > a.mx)
+        a.mx = v;
+    a.any = true;
+}
+
+// One integer element.
+template <typename M>
+FXRAY_HD void statsAdd(StatsAcc<M>& a, M v)
+{
+    a.sum += static_cast<double>(v);
+    if (!a.any || v < a.mn)
+        a.mn = v;
+    if (!a.any || v > a.mx)
+        a.mx = v;
+    a.any = true;
+}
+
+// b's elements after a's.
+template <typename M>
+FXRAY_HD void statsMerge(StatsAcc<M>& a, const StatsAcc<M>& b)
+{
+    a.nan += b.nan;
+    a.inf += b.inf;
+    a.sum += b.sum;
+    if (b.any) {
+        if (!a.any || b.mn < a.mn)
+            a.mn = b.mn;
+        if (!a.any || b.mx > a.mx)
+            a.mx = b.mx;
+        a.any = true;
+    }
+}
+
+// The row: {nan, inf, min, max, sum}. All-NaN and any-NaN alike give NaN min and max.
+template <typename M>
+FXRAY_HD void statsWrite(const StatsAcc<M>& a, double* row)
+{
+    const double nanValue = std::numeric_limits<double>::quiet_NaN();  // device code: --expt-relaxed-constexpr
+    row[0] = static_cast<double>(a.nan);
+    row[1] = static_cast<double>(a.inf);
+    row[2] = a.nan > 0 ? nanValue : (a.any ? static_cast<double>(a.mn) : 0.0);
+    row[3] = a.nan > 0 ? nanValue : (a.any ? static_cast<double>(a.mx) : 0.0);
+    row[4] = a.sum;
+}
+
+// Launches one kernel for jobs[0, n) (n <= kStatsMaxJobs) on `stream` (a cudaStream_t): never synchronizes, never
+// allocates. `scratch`: the per-block partials of the multi-block jobs (sum of their blocks * 5 doubles, from the
+// stream's allocator), null when every job has one block. Returns the launch's cudaError_t (0: queued), with its
+// text in `error` when not 0. Defined in stats_kernel.cu, built only where nvcc was found.
+int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error);
+// The device's multiprocessor count (cached per device), for statsBlocksFor. Also in stats_kernel.cu.
+int statsMultiprocessors(int device);
+
+// How many CUDA blocks a job of `numel` elements gets on a device of `multiprocessors` SMs.
+inline std::int32_t statsBlocksFor(std::int64_t numel, int multiprocessors)
+{
+    constexpr std::int64_t perBlock = 256 * 16;  // a block's threads each read at least 16 elements
+    std::int64_t blocks = (numel + perBlock - 1) / perBlock;
+    const std::int64_t cap = 2LL * (multiprocessors > 0 ? multiprocessors : 1);
+    if (blocks > cap)
+        blocks = cap;
+    return static_cast<std::int32_t>(blocks < 1 ? 1 : blocks);
+}
+
+}  // namespace fxray::replay::detail

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Issue 24 on a CUDA machine: the one-pass statistics kernel (core/replay/values/stats_kernel.cu). Builds the fxray CLI
+# and the engine's fused-statistics test against the machine's PyTorch (cmake + ninja, no Qt or Graphviz), then
+#   1. checks the build has the kernel (configure said "CUDA kernels=ON": nvcc found, LibTorch with CUDA);
+#   2. runs tests/engine/fused_stats_test --cuda: the kernel's rows against ATen's reductions for every dtype, NaN,
+#      +-Inf, all-NaN, strided views, 1M-element tensors, and inside a captured CUDA graph replayed on new values;
+#   3. runs the planted-NaN graph through the checked CUDA graph: the first NaN node must still be named;
+#   4. runs bench/replay_bench.py on CUDA with the value tables, where "before" is the same binary with
+#      FXRAY_FUSED_STATS=0 (ATen's five reductions per output): fused vs ATen in one run;
+#   5. as time allows, tests/cuda/test_cuda_graph_cuda.py and test_replay_cuda.py (CLI tests through value checks).
+# Self-checking: prints PASS/FAIL per step and a summary; exits non-zero when a step failed. Logs under $OUT
+# (machine.txt, build.log, fused_test.log, nan_cuda_graph.log/.json, stats_*.json, bench.log, bench.json,
+# test_*_cuda.log, summary.txt).
+# About 4-7 minutes (build ~2-3 of them). Usage (from the repository root, on the GPU machine):
+#   OUT=/path/to/logs bash scripts/fused-stats-device.sh            FXRAY_BENCH_REPEATS=30 by default
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/device-logs}
+mkdir -p "$OUT"
+BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-device-build}
+PY=${FXRAY_PYTHON:-python3}
+REPEATS=${FXRAY_BENCH_REPEATS:-30}
+SUMMARY="$OUT/summary.txt"
+: >"$SUMMARY"
+failed=0
+step() {  # step NAME RC DETAIL (rc 77: skipped, as ctest's SKIP_RETURN_CODE; it fails nothing, but says so)
+  local verdict=PASS
+  if [ "$2" -eq 77 ]; then verdict=SKIP; elif [ "$2" -ne 0 ]; then verdict=FAIL; failed=1; fi
+  echo "$verdict $1 (rc=$2) $3" | tee -a "$SUMMARY"
+}
+
+{
+  echo "== machine"; date -u; uname -a; nproc
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || echo "no nvidia-smi"
+  "$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'available', torch.cuda.is_available())"
+  echo "nvcc: $(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || echo none)"
+  git log --oneline -1 2>/dev/null || true
+} 2>&1 | tee "$OUT/machine.txt"
+
+echo "== configure + build fxray and fused_stats_test" | tee "$OUT/build.log"
+start=$(date +%s)
+cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_GUI=OFF -DFXRAY_GRAPHVIZ=OFF -DFXRAY_PYTHON="$PY" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >>"$OUT/build.log" 2>&1
+rc=$?
+grep -E "^-- fxray:" "$OUT/build.log" | tee -a "$SUMMARY"
+if [ "$rc" -ne 0 ]; then
+  tail -40 "$OUT/build.log"; step configure "$rc" "see build.log"; exit 1
+fi
+# Timed on its own first: how long nvcc takes over the kernel (CI compiles it too where nvcc is).
+kstart=$(date +%s)
+ninja -C "$BUILD_DIR" fxray_replay_cuda >>"$OUT/build.log" 2>&1
+krc=$?
+kernel_s=$(( $(date +%s) - kstart ))
+ninja -C "$BUILD_DIR" fxray fused_stats_test >>"$OUT/build.log" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ]; then
+  grep -E "error|FAILED" "$OUT/build.log" | head -40; step build "$rc" "see build.log"; exit 1
+fi
+step build 0 "in $(( $(date +%s) - start )) s (kernel target: rc=$krc, ${kernel_s} s)"
+grep -q "CUDA kernels=ON" "$OUT/build.log"
+step kernel-built $? "(configure's 'fxray: CUDA kernels=' line above says why when not)"
+
+FXRAY="$BUILD_DIR/app/cli/fxray"
+TEST="$BUILD_DIR/tests/fused_stats_test"
+
+echo "== fused_stats_test (CPU, then --cuda)" | tee "$OUT/fused_test.log"
+"$TEST" >>"$OUT/fused_test.log" 2>&1
+step fused-test-cpu $? "$(tail -1 "$OUT/fused_test.log")"
+"$TEST" --cuda >>"$OUT/fused_test.log" 2>&1
+rc=$?
+step fused-test-cuda "$rc" "$(tail -1 "$OUT/fused_test.log")"
+grep -E "FAIL|SKIP|note" "$OUT/fused_test.log" | head -40
+
+# The planted NaN through the checked CUDA graph (the checks captured into it): the origin must be named.
+echo "== checked CUDA graph on the planted NaN" | tee "$OUT/nan_cuda_graph.log"
+"$FXRAY" replay tests/data/faults/nan_source/mlp_forward_0 --device cuda --cuda-graph --repeat 5 --in-process --json \
+  >"$OUT/nan_cuda_graph.json" 2>>"$OUT/nan_cuda_graph.log"
+"$PY" - "$OUT/nan_cuda_graph.json" >>"$OUT/nan_cuda_graph.log" 2>&1 <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+cg = r.get("cuda_graph", {})
+vc = cg.get("value_checks") or {}
+print("eager first_nan_node", r.get("first_nan_node"), "| cuda graph", cg.get("status"), cg.get("reason"), json.dumps(vc))
+ok = bool(r.get("first_nan_node")) and cg.get("status") == "captured" and vc.get("first_nan_node") == r["first_nan_node"]
+sys.exit(0 if ok else 1)
+EOF
+step nan-origin-cuda-graph $? "$(tail -1 "$OUT/nan_cuda_graph.log")"
+# Every node's numbers, fused (default) against ATen's reductions (FXRAY_FUSED_STATS=0), on one graph with NaN.
+"$FXRAY" replay tests/data/faults/nan_source/mlp_forward_0 --device cuda --in-process --json >"$OUT/stats_fused.json" 2>>"$OUT/nan_cuda_graph.log"
+FXRAY_FUSED_STATS=0 "$FXRAY" replay tests/data/faults/nan_source/mlp_forward_0 --device cuda --in-process --json \
+  >"$OUT/stats_aten.json" 2>>"$OUT/nan_cuda_graph.log"
+"$PY" - "$OUT/stats_fused.json" "$OUT/stats_aten.json" >>"$OUT/nan_cuda_graph.log" 2>&1 <<'EOF'
+import json, math, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+def num(v):
+    return float(v) if not isinstance(v, str) else float(v.replace("inf", "Infinity")) if "inf" in v else math.nan
+bad = n = 0
+for x, y in zip(a["nodes"], b["nodes"]):
+    for ox, oy in zip(x.get("outputs", []), y.get("outputs", [])):
+        for k in ("nan", "inf", "min", "max", "mean", "numel"):
+            if k not in ox and k not in oy:
+                continue
+            n += 1
+            vx, vy = num(ox.get(k, "nan")), num(oy.get(k, "nan"))
+            same = (math.isnan(vx) and math.isnan(vy)) or vx == vy or (k == "mean" and abs(vx - vy) <= 1e-9 * max(1, abs(vy)))
+            if not same:
+                bad += 1
+                print("differs:", x["name"], k, ox.get(k), oy.get(k))
+print(f"fused vs ATen statistics: {n} numbers compared, {bad} differ; first_nan_node {a.get('first_nan_node')} / {b.get('first_nan_node')}")
+sys.exit(0 if n > 0 and bad == 0 and a.get("first_nan_node") == b.get("first_nan_node") else 1)
+EOF
+step stats-fused-equals-aten $? "$(tail -1 "$OUT/nan_cuda_graph.log")"
+
+# The bench: "before" is this build with the fused statistics off (ATen's reductions), in the same run.
+echo "== replay benchmark on CUDA ($REPEATS runs after $((REPEATS / 5)) warm-up)" | tee "$OUT/bench.log"
+ATEN="$OUT/fxray-aten-stats"
+printf '#!/bin/sh\nFXRAY_FUSED_STATS=0 exec "%s" "$@"\n' "$(realpath "$FXRAY")" >"$ATEN"
+chmod +x "$ATEN"
+PYTHONUNBUFFERED=1 timeout 330 "$PY" bench/replay_bench.py --fxray "$FXRAY" --fxray-before "$ATEN" \
+  --device cuda --repeats "$REPEATS" --warmup $((REPEATS / 5)) --json "$OUT/bench.json" >>"$OUT/bench.log" 2>&1
+step bench $? "(before = FXRAY_FUSED_STATS=0: ATen's reductions; tables below and in bench.log)"
+rm -f "$ATEN"
+
+# The CUDA CLI tests that go through value checks, as time allows (the whole script should stay under ~8 min).
+for t in test_cuda_graph_cuda test_replay_cuda; do
+  left=$(( 470 - SECONDS ))
+  if [ "$left" -lt 40 ]; then
+    echo "SKIP $t: ${SECONDS} s used" | tee -a "$SUMMARY"
+    continue
+  fi
+  FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" timeout "$left" "$PY" "tests/cuda/$t.py" >"$OUT/$t.log" 2>&1
+  step "$t" $? "$(tail -1 "$OUT/$t.log")"
+done
+echo
+sed -n '/^graph /,$p' "$OUT/bench.log"
+echo
+echo "== summary"; cat "$SUMMARY"
+exit "$failed"
