@@ -120,6 +120,26 @@ PYTHONUNBUFFERED=1 timeout 330 "$PY" bench/replay_bench.py --fxray "$FXRAY" --fx
   --device cuda --repeats "$REPEATS" --warmup $((REPEATS / 5)) --json "$OUT/bench.json" >>"$OUT/bench.log" 2>&1
 step bench $? "(before = FXRAY_FUSED_STATS=0: ATen's reductions; tables below and in bench.log)"
 rm -f "$ATEN"
+# Issue 24's two goals, per graph, from bench.json (same run): values / eager <= 0.5x; checked / unchecked CUDA graph
+# <= 1.3x (synchronised medians; back to back in brackets).
+"$PY" - "$OUT/bench.json" <<'EOF' 2>&1 | tee "$OUT/goals.txt" | tee -a "$SUMMARY"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+r2 = lambda a, b: a / b if a and b else None  # noqa: E731
+f = lambda v: f"{v:6.2f}x" if v is not None else f"{'-':>7}"  # noqa: E731
+print(f"{'graph':32} {'meta/eager':>10} {'values/eager':>12} {'ATen/eager':>10} {'fused/ATen':>10} {'cg checked/unchecked':>21}")
+met_v = met_cg = 0
+for r in rows:
+    v = r2(r["values_us"], r["eager_us"])
+    cg = r2(r.get("fxray_cuda_graph_values_us"), r.get("fxray_cuda_graph_us"))
+    b2b = r2(r.get("fxray_cuda_graph_values_b2b_us"), r.get("fxray_cuda_graph_b2b_us"))
+    met_v += v is not None and v <= 0.5
+    met_cg += cg is not None and cg <= 1.3
+    print(f"{r['graph']:32} {f(r2(r['fxray_us'], r['eager_us'])):>10} {f(v):>12} "
+          f"{f(r2(r.get('before_values_us'), r['eager_us'])):>10} {f(r2(r['values_us'], r.get('before_values_us'))):>10} "
+          f"{f(cg):>12} ({f(b2b)})")
+print(f"goals: values <= 0.5x eager on {met_v} of {len(rows)}; checked CUDA graph <= 1.3x unchecked on {met_cg} of {len(rows)}")
+EOF
 
 # The CUDA CLI tests that go through value checks, as time allows (the whole script should stay under ~8 min).
 for t in test_cuda_graph_cuda test_replay_cuda; do

@@ -319,7 +319,8 @@ RankReport buildRankReport(const std::string& logPath)
 {
     // The index: payloads stay in the file until a record the report shows needs its own (a 1 GB log is mostly
     // chromium events and graphs it does not read).
-    const TraceLog log = readTraceLog(logPath, /*keepPayloads=*/false);
+    const std::shared_ptr<const TraceLog> index = traceLogIndex(logPath);  // (discovery's, made once)
+    const TraceLog& log = *index;
     RankReport out;
     out.path = logPath;
     out.rank = log.rank;

@@ -598,6 +598,12 @@ TraceOrigin parseSelector(const std::string& sel, const std::string& path)
 
 }  // namespace
 
+std::shared_ptr<const TraceLog> traceLogIndex(const std::string& path)
+{
+    std::shared_ptr<const IndexedLog> index = indexedLog(path);
+    return std::shared_ptr<const TraceLog>(index, &index->log);
+}
+
 std::string TraceOrigin::compileId() const
 {
     std::string s = "[";

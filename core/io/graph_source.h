@@ -7,6 +7,7 @@
 #include "graph/graph.h"
 #include "graph/module_scopes.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,6 +90,12 @@ struct Discovery {
 
 // Throws fxray::Error when the path does not exist or holds no graph at all.
 Discovery discover(const std::string& path);
+
+struct TraceLog;  // io/trace_log.h
+// The index of a TORCH_TRACE log (readTraceLog without payloads), the one discovery and loading use: made once and
+// kept while the file is unchanged (size, modification time). Throws fxray::Error when the file cannot be read.
+std::shared_ptr<const TraceLog> traceLogIndex(const std::string& path);
+
 // Loads one discovered graph. Throws fxray::Error (naming file and line) when it cannot be parsed.
 LoadedGraph loadGraph(const GraphEntry& entry);
 // Resolves an address (as printed by `fxray info`) or any path holding exactly one graph, and loads it.

@@ -345,8 +345,11 @@ private:
             rec.isGraph = m_keepPayloads ? isGraphRecord(rec, rec.payload) : isGraphRecord(rec, m_forward);
         // An index keeps no header of a chromium_event (a timing span): three in four records of a log, read by
         // nothing in fxray, and most of an index's memory (a 1 GB log: 254k records).
-        if (!m_keepPayloads && rec.kind == "chromium_event" && rec.error.empty() && !rec.header.find("rank"))
+        if (!m_keepPayloads && rec.kind == "chromium_event" && rec.error.empty() && !rec.header.find("rank")) {
             rec.header = json::Object{};
+            std::string().swap(rec.timestamp);  // (frees them: read by nothing but tests of full reads)
+            std::string().swap(rec.source);
+        }
         m_md5.finish();  // (resets it for the next record)
         m_open = kNone;
         m_blankLines.clear();

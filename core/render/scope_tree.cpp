@@ -120,9 +120,11 @@ std::string foldTitle(const ScopeTree& tree, const std::vector<int>& scopes)
 
 // An open scope's own nodes, when many: runs in program order, about 4 blocks, cut where
 // the statement changes when possible; inputs never share a block with computation.
-std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vector<int>& direct)
+std::vector<std::vector<int>> directChunks(const graph::Graph& g, const std::vector<int>& direct, std::size_t scopeNodes)
 {
-    constexpr int kChildGap = 16;  // more nodes than this between two own nodes: a child scope lies there
+    // More nodes than this between two own nodes: a large child scope lies there (the layers between a model's
+    // embedding and its head), not a small one (a joint graph's backward nodes of one module amid its children's).
+    const long kChildGap = std::max<long>(16, static_cast<long>(scopeNodes / 8));
     std::vector<std::vector<int>> out;
     if (direct.empty())
         return out;
@@ -412,7 +414,7 @@ void visit(const graph::Graph& g, const ScopeTree& tree, const ScopeView& view, 
         if (fewInputs)
             for (int n : inputs)
                 v.node(n);
-        for (std::vector<int>& chunk : directChunks(g, fewInputs ? computing : s.direct))
+        for (std::vector<int>& chunk : directChunks(g, fewInputs ? computing : s.direct, s.nodes.size()))
             v.direct(scope, std::move(chunk));
     }
     for (std::size_t k = 0; k < s.children.size(); ++k) {

@@ -258,11 +258,13 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
         return;
     QFont font = painter->font();
     font.setFamily(QStringLiteral("Helvetica"));
-    font.setPixelSize(static_cast<int>(size));  // scene units are Graphviz points (see NodeItem::paint)
+    // Scene units are Graphviz points (see NodeItem::paint). A little smaller than Graphviz sized the band for:
+    // the font Qt finds for "Helvetica" runs wider than Graphviz's metrics, and the title should not be cut.
+    font.setPixelSize(static_cast<int>(size * 0.85));
     font.setBold(true);
     painter->setFont(font);
     painter->setPen(QColor(0x50, 0x40, 0x20));
-    const QRectF band = labelBand().adjusted(10, 2, -10, 0);
+    const QRectF band = labelBand().adjusted(6, 2, -4, 0);
     painter->drawText(band, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
                       painter->fontMetrics().elidedText(m_label, Qt::ElideMiddle, static_cast<int>(band.width())));
 }

@@ -55,7 +55,7 @@ bool isCudaError(const std::string& text)
 
 DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vector<NodePlan>& plans,
                                          std::vector<NodeResult>& results, bool eachNode, std::size_t rows)
-    : m_graph(g), m_plans(plans), m_results(results), m_eachNode(eachNode), m_buffer(eachNode ? 64 : rowsPerReadBack(rows)),
+    : m_graph(g), m_plans(plans), m_results(results), m_eachNode(eachNode), m_buffer(eachNode ? 64 : rowsPerReadBack(rows), g.nodes.size() + 16),
       m_mayWrite(plans.size(), true), m_nonFinite(g.nodes.size(), false), m_returnNonFinite(g.nodes.size())
 {
     using Kind = NodePlan::Kind;

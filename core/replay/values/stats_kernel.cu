@@ -62,7 +62,7 @@ FXRAY_INT_ELEM(U64, unsigned long long, unsigned long long)
 FXRAY_INT_ELEM(Bool, unsigned char, unsigned long long)
 #undef FXRAY_INT_ELEM
 
-// A partial as six 8-byte words in global memory, read back with __ldcg (other blocks wrote them: not L1's).
+// A partial as six 8-byte words (in shared memory between warps, in global memory between blocks).
 __device__ unsigned long long bitsOf(double v) { return static_cast<unsigned long long>(__double_as_longlong(v)); }
 __device__ unsigned long long bitsOf(long long v) { return static_cast<unsigned long long>(v); }
 __device__ unsigned long long bitsOf(unsigned long long v) { return v; }
@@ -81,13 +81,22 @@ __device__ void storePartial(unsigned long long* w, const StatsAcc<M>& a)
     w[0] = a.nan, w[1] = a.inf, w[2] = bitsOf(a.mn), w[3] = bitsOf(a.mx), w[4] = bitsOf(a.sum), w[5] = a.any;
 }
 
-template <typename M>
+// Global: another block's partial, read with __ldcg (ld.global.cg: past L1). Shared: a warp's partial in the
+// block's shared memory, which ld.global cannot address (on the H100: "operation not supported on global/shared
+// address space", cudaErrorInvalidAddressSpace).
+template <typename M, bool Global>
 __device__ StatsAcc<M> loadPartial(const unsigned long long* w)
 {
+    auto load = [](const unsigned long long* p) {
+        if constexpr (Global)
+            return __ldcg(p);
+        else
+            return *p;
+    };
     StatsAcc<M> a;
-    a.nan = __ldcg(w), a.inf = __ldcg(w + 1);
-    a.mn = fromBits<M>(__ldcg(w + 2)), a.mx = fromBits<M>(__ldcg(w + 3));
-    a.sum = fromBits<double>(__ldcg(w + 4)), a.any = __ldcg(w + 5) != 0;
+    a.nan = load(w), a.inf = load(w + 1);
+    a.mn = fromBits<M>(load(w + 2)), a.mx = fromBits<M>(load(w + 3));
+    a.sum = fromBits<double>(load(w + 4)), a.any = load(w + 5) != 0;
     return a;
 }
 
@@ -117,7 +126,7 @@ __device__ StatsAcc<M> blockReduce(StatsAcc<M> a)
         storePartial(warps[warp], a);
     __syncthreads();
     if (warp == 0) {
-        a = lane < kThreads / 32 ? loadPartial<M>(warps[lane]) : StatsAcc<M>{};
+        a = lane < kThreads / 32 ? loadPartial<M, false>(warps[lane]) : StatsAcc<M>{};
         for (int d = 16; d > 0; d >>= 1)
             statsMerge(a, shuffleDown(a, d));
     }
@@ -161,7 +170,7 @@ __device__ void reduceJob(const StatsJob& job, double* scratch)
     __threadfence();
     StatsAcc<M> all;
     for (int b = threadIdx.x; b < job.blocks; b += blockDim.x)
-        statsMerge(all, loadPartial<M>(partials + 6 * b));
+        statsMerge(all, loadPartial<M, true>(partials + 6 * b));
     all = blockReduce(all);
     if (threadIdx.x == 0) {
         statsWrite(all, job.row);
