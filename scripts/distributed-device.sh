@@ -5,6 +5,9 @@
 #   2. the corpus's 2-rank DTensor tensor-parallel step captured with NCCL (one GPU per rank, saved inputs and eager
 #      outputs per rank) and replayed over NCCL (rank r on cuda:r) with --inputs saved --expected auto: every
 #      collective executed, outputs against eager per rank; the same step's inductor TORCH_TRACE logs replayed too;
+#      The trace logs' DTensor compiles also get the single-rank reference (consistent inputs cut from one global
+#      tensor; "=ref" where a rank's forward equals the unsharded step);
+#   2c. DDP with compiled autograd (optimize_ddp="python_reducer") traced on 2 GPUs and replayed over NCCL;
 #   3. the capture's own step time beside fxray's per-rank replay time (one run, same machine).
 # The gloo headers come from Debian's libgloo-dev .deb, carried in an ignored folder: on a machine with apt,
 #   mkdir -p .devscratch/debs && (cd .devscratch/debs && apt-get download libgloo-dev)
@@ -68,6 +71,12 @@ echo "== 2b. NCCL: the same step under inductor, its TORCH_TRACE logs per rank" 
 TORCH_TRACE="$WORK/trace" "$PY" tools/corpus/capture_distributed.py --recipe tp --device cuda --mode trace --out "$WORK/tp_trace" 2>&1 | tee -a "$OUT/nccl.log"
 ls "$WORK/trace" | tee -a "$OUT/nccl.log"
 "$FXRAY" replay "$WORK/trace" --device cuda 2>&1 | tee -a "$OUT/nccl.log"
+
+echo "== 2c. NCCL: DDP with compiled autograd (python_reducer), inductor TORCH_TRACE per rank, replayed over NCCL" | tee "$OUT/ddp_ca.log"
+TORCH_TRACE="$WORK/ddp_trace" "$PY" tools/corpus/capture_distributed.py --recipe ddp_ca --device cuda --mode trace --out "$WORK/ddp_ca" 2>&1 | tail -5 | tee -a "$OUT/ddp_ca.log"
+cp "$WORK/ddp_ca/trace.json" "$OUT/ddp_ca_trace.json" 2>/dev/null
+"$FXRAY" replay "$WORK/ddp_trace" --device cuda 2>&1 | tee -a "$OUT/ddp_ca.log"
+"$FXRAY" replay "$WORK/ddp_trace" --device cuda --json >"$OUT/ddp_ca_replay.json" 2>>"$OUT/ddp_ca.log"
 
 echo "== 3. time per rank step: the capture's eager step vs fxray's replay, same machine" | tee "$OUT/timing.log"
 "$PY" - "$OUT/tp_capture.json" "$OUT/nccl_replay.json" <<'EOF' 2>&1 | tee -a "$OUT/timing.log"

@@ -209,6 +209,7 @@ void MainWindow::createPanelDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_reportDock);
     tabifyDockWidget(m_replayDock, m_reportDock);
     m_replayDock->raise();
+    connect(m_reportPanel, &CompileReportPanel::ranksRequested, this, [this](const QString& path) { openRanks(path); });
     connect(m_reportPanel, &CompileReportPanel::graphActivated, this, [this](const QString& address) {
         if (!openGraphAddress(address))
             statusBar()->showMessage(tr("%1 is not among the graphs of %2").arg(address, m_model->path()), 8000);

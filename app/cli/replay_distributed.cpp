@@ -7,6 +7,7 @@
 #include "graph/dtensor_layout.h"
 #include "worker/distributed_job.h"
 #include "worker/dtensor_reference.h"
+#include "worker/rank_job_check.h"
 #include "worker/rank_set.h"
 #include "worker/temp_dir.h"
 
@@ -92,18 +93,8 @@ std::string cell(const replay::ReplayReport& r)
     std::string s = r.verdict() + " " + std::to_string(r.count(replay::NodeStatus::Passed)) + "/" + std::to_string(r.nodes.size());
     if (total)
         s += " c" + std::to_string(run) + "/" + std::to_string(total);
-    // Compared with the single-rank reference (worker/dtensor_reference.h): "=ref" all equal, "!=ref" some differ.
-    if (r.reference.rfind("single-rank reference", 0) == 0) {
-        bool all = true;
-        int compared = 0;
-        for (const auto& c : r.comparisons)
-            if (c.compared) {
-                ++compared;
-                all = all && c.ok;
-            }
-        if (compared)
-            s += all ? " =ref" : " !=ref";
-    }
+    if (const std::string mark = worker::referenceMark(r); !mark.empty())
+        s += " " + mark;
     return s;
 }
 
@@ -116,7 +107,7 @@ void printReferences(const worker::DtensorReferences& refs)
                     ref.report.nodes.size(),
                     ref.unchecked ? (", " + std::to_string(ref.unchecked) + " rank-local annotation(s) unchecked").c_str() : "");
     if (refs.rankGraphs)
-        std::printf("inputs: every rank's AOT forward cut from the reference's global inputs by its placements "
+        std::printf("inputs: every rank's AOT forward (and its post-grad / runnable graphs) cut from the reference's global inputs by their placements "
                     "(%d rank graph(s)); =ref: its outputs equal the reference's, cut alike\n", refs.rankGraphs);
     for (const auto& n : refs.notes)
         std::printf("note: %s\n", n.c_str());
@@ -256,18 +247,6 @@ json::Value toJson(const graph::CollectiveCheck& check, const worker::Distribute
                                                      {"ranks", std::move(ranks)}}}};
 }
 
-// Which ranks' graphs call each group name (the mesh tells the members from them).
-std::map<std::string, std::set<int>> groupUsers(const std::vector<graph::RankGraphs>& ranks)
-{
-    std::map<std::string, std::set<int>> users;
-    for (const auto& rg : ranks)
-        for (const auto& [label, g] : rg.graphs)
-            for (const auto& call : graph::collectiveCalls(*g, label))
-                if (call.ranks.empty())  // legacy calls name their ranks themselves
-                    users[call.group].insert(rg.rank);
-    return users;
-}
-
 // The job's settings from the flags: groups (the check's, --group over them), timeouts, backend.
 worker::DistributedJobConfig jobConfig(const ArgParser& p, const replay::ReplayOptions& options, const graph::CollectiveCheck& check,
                                        const std::map<std::string, std::vector<int>>& given, std::size_t ranks)
@@ -323,27 +302,11 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
         for (const auto& g : list)
             ptrs.push_back(&g);
     }
-    std::vector<graph::RankGraphs> rankGraphs;
-    for (std::size_t r = 0; r < set.graphs.size(); ++r) {
-        graph::RankGraphs rg;
-        rg.rank = static_cast<int>(r);
-        for (const io::LoadedGraph& g : set.graphs[r])
-            rg.graphs.emplace_back(g.entry.address, &g.graph);
-        rankGraphs.push_back(std::move(rg));
-    }
-    // Members of the groups no --group names: from the DeviceMeshes the logs record (graph/dtensor_layout.h).
-    const std::vector<graph::DeviceMeshInfo> meshes = worker::recordedMeshes(perRank);
-    std::map<std::string, std::set<int>> users = groupUsers(rankGraphs);
-    for (const auto& [name, members] : given)
-        users.erase(name);  // --group wins
-    const graph::DerivedGroups derived = graph::groupsFromMeshes(users, meshes, static_cast<int>(set.graphs.size()));
-    std::map<std::string, std::vector<int>> membership = given;
-    for (const auto& [name, members] : derived.groups)
-        membership.emplace(name, members);
-    graph::CollectiveCheck check = graph::checkCollectives(rankGraphs, membership);
-    for (const auto& m : meshes)
-        check.notes.insert(check.notes.begin(), "mesh recorded in the logs: " + m.text);
-    check.notes.insert(check.notes.end(), derived.notes.begin(), derived.notes.end());
+    // Members of the groups no --group names: from the DeviceMeshes the logs record (worker/rank_job_check.h).
+    worker::RankJobCheck job = worker::checkRankJob(perRank, given);
+    const graph::CollectiveCheck& check = job.check;
+    const auto& meshes = job.meshes;
+    const auto& membership = job.membership;
     if (p.flag("--check-only")) {
         printCheck(check, set);
         return check.ok() && set.loadErrors.empty() ? 0 : 1;

@@ -106,26 +106,35 @@ using CallsByRank = std::map<int, std::map<std::string, std::vector<CollectiveCa
 
 // The first thing that would hang or mispair group `name`: a call size that contradicts its members, a rank that
 // calls it without being in it, else the first call where a member differs from the lowest member. "" if none.
-std::string groupProblem(const std::string& name, const std::vector<int>& members, bool assumed, const CallsByRank& calls)
+// The group's first problem, named; `involved` gets the calls it names (each with its rank).
+std::string groupProblem(const std::string& name, const std::vector<int>& members, bool assumed, const CallsByRank& calls,
+                         std::vector<std::pair<int, CollectiveCall>>& involved)
 {
     std::string sizeProblem, outsider;
+    std::vector<std::pair<int, CollectiveCall>> sizeCalls, outsiderCalls;
     for (const auto& [rank, byGroup] : calls) {
         auto g = byGroup.find(name);
         if (g == byGroup.end())
             continue;
-        if (outsider.empty() && std::find(members.begin(), members.end(), rank) == members.end())
+        if (outsider.empty() && std::find(members.begin(), members.end(), rank) == members.end()) {
+            outsiderCalls = {{rank, g->second.front()}};
             outsider = "group '" + name + "': rank " + std::to_string(rank) + " calls " + g->second.front().describe() + " in " +
                        g->second.front().graph + " but is not a member of it";
+        }
         for (const CollectiveCall& c : g->second)
-            if (sizeProblem.empty() && c.groupSize > 0 && c.groupSize != static_cast<int>(members.size()))
+            if (sizeProblem.empty() && c.groupSize > 0 && c.groupSize != static_cast<int>(members.size())) {
+                sizeCalls = {{rank, c}};
                 sizeProblem = "group '" + name + "': rank " + std::to_string(rank) + "'s " + c.describe() + " in " + c.graph +
                               " says the group has " + std::to_string(c.groupSize) + " ranks, but " +
                               (assumed ? "it was taken as every rank of the job (" : "--group gives it ") +
                               std::to_string(members.size()) + (assumed ? ")" : "") + ": name its members with --group " +
                               name + "=RANKS";
+            }
     }
-    if (!sizeProblem.empty() || !outsider.empty())
+    if (!sizeProblem.empty() || !outsider.empty()) {
+        involved = !sizeProblem.empty() ? sizeCalls : outsiderCalls;
         return !sizeProblem.empty() ? sizeProblem : outsider;
+    }
     if (members.empty())
         return {};
     const std::vector<CollectiveCall> none;
@@ -146,6 +155,12 @@ std::string groupProblem(const std::string& name, const std::vector<int>& member
         while (k < common && a[k].matches(b[k]))
             ++k;
         const std::string at = "group '" + name + "', collective #" + std::to_string(k + 1) + ": ";
+        if (k < common)
+            involved = {{rank, b[k]}, {ref, a[k]}};
+        else if (a.size() > b.size())
+            involved = {{ref, a[k]}};
+        else if (b.size() > a.size())
+            involved = {{rank, b[k]}};
         if (k < common)
             return at + "rank " + std::to_string(rank) + " calls " + b[k].describe() + " in " + b[k].graph + " where rank " +
                    std::to_string(ref) + " calls " + a[k].describe() + " in " + a[k].graph;
@@ -252,9 +267,12 @@ CollectiveCheck checkCollectives(const std::vector<RankGraphs>& ranks, const std
     }
     for (const auto& [name, members] : out.groups) {
         const bool assumed = !membership.contains(name) && name.rfind("ranks[", 0) != 0;  // legacy calls name theirs
-        std::string why = groupProblem(name, members, assumed, calls);
-        if (!why.empty())
+        std::vector<std::pair<int, CollectiveCall>> involved;
+        std::string why = groupProblem(name, members, assumed, calls, involved);
+        if (!why.empty()) {
             out.mismatches.push_back(std::move(why));
+            out.mismatchCalls.push_back(std::move(involved));
+        }
     }
     return out;
 }

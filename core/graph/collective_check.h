@@ -48,6 +48,9 @@ struct CollectiveCheck {
     std::map<std::string, std::vector<int>> groups;
     std::map<int, std::size_t> callsPerRank;  // collectives each rank will call, all groups together
     std::vector<std::string> mismatches;      // one per group that differs: its first difference, named
+    // Per mismatch: the calls it names, with their ranks (the differing pair, or the call with no counterpart;
+    // `graph` is the graph's label as given, an address in the CLI and GUI), so a view can link to them.
+    std::vector<std::vector<std::pair<int, CollectiveCall>>> mismatchCalls;
     std::vector<std::string> notes;           // groups whose membership was assumed
     bool ok() const { return mismatches.empty(); }
 };

@@ -20,6 +20,12 @@ ValueMeta globalMeta(const ValueMeta& m)
     return g;
 }
 
+// Placements that are all Replicate ("R", "RR"): every rank's local tensor is the global one.
+bool replicated(const std::string& placements)
+{
+    return !placements.empty() && placements.find_first_not_of('R') == std::string::npos;
+}
+
 int firstNodeArg(const Node& n)
 {
     return !n.args.empty() && n.args[0].kind == Arg::Kind::Node ? n.args[0].node : -1;
@@ -83,10 +89,12 @@ DtensorGlobalGraph dtensorGlobalGraph(const Graph& dynamo)
             continue;
         const std::string prim = dtensorPrimName(n);
         if (prim == "to_local") {
+            // A replicated DTensor's local tensor is the global one on every rank: what follows stays global.
             const int src = firstNodeArg(n);
-            if (src >= 0 && isDtensor(g.nodes[static_cast<std::size_t>(src)].meta))
+            const bool dtensor = src >= 0 && isDtensor(g.nodes[static_cast<std::size_t>(src)].meta);
+            if (dtensor)
                 n.meta = globalMeta(*g.nodes[static_cast<std::size_t>(src)].meta);
-            local[i] = true;
+            local[i] = !dtensor || !replicated(g.nodes[static_cast<std::size_t>(src)].meta->tensor.subclassDetail);
             continue;
         }
         if (prim == "from_local" || isDtensor(n.meta))

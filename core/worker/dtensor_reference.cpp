@@ -79,6 +79,7 @@ std::string compileKey(const io::TraceOrigin& t)
 struct Compile {
     const io::LoadedGraph* dynamo = nullptr;
     std::vector<std::pair<int, std::size_t>> forwards;  // (rank, graph index) of its AOT forward / inference graphs
+    std::vector<std::pair<int, std::size_t>> downstream;  // its first post-grad / runnable graphs (the forward's)
 };
 
 // The stage of one rank's AOT graph: the reference's inputs cut to the rank, its outputs compared cut alike.
@@ -117,6 +118,20 @@ replay::StageIo rankStage(const io::LoadedGraph& aot, const graph::DtensorGlobal
 
 }  // namespace
 
+std::string referenceMark(const replay::ReplayReport& r)
+{
+    if (r.reference.rfind("single-rank reference", 0) != 0)
+        return "";
+    int compared = 0;
+    bool all = true;
+    for (const auto& c : r.comparisons)
+        if (c.compared) {
+            ++compared;
+            all = all && c.ok;
+        }
+    return compared == 0 ? "" : all ? "=ref" : "!=ref";
+}
+
 std::vector<graph::DeviceMeshInfo> recordedMeshes(const std::vector<std::vector<const io::LoadedGraph*>>& perRank)
 {
     std::vector<graph::DeviceMeshInfo> out;
@@ -135,6 +150,66 @@ std::vector<graph::DeviceMeshInfo> recordedMeshes(const std::vector<std::vector<
     return out;
 }
 
+namespace {
+
+// The compiles of the job by their id (the same on every rank), in rank 0's order: rank 0's dynamo graph, each
+// rank's AOT forward / inference graph, and the post-grad / runnable graphs made from it (a compile's first).
+std::pair<std::map<std::string, Compile>, std::vector<std::string>>
+collectCompiles(const std::vector<std::vector<const io::LoadedGraph*>>& perRank)
+{
+    std::map<std::string, Compile> compiles;
+    std::vector<std::string> order;
+    for (std::size_t r = 0; r < perRank.size(); ++r)
+        for (std::size_t k = 0; k < perRank[r].size(); ++k) {
+            const io::LoadedGraph& g = *perRank[r][k];
+            if (!g.entry.trace)
+                continue;
+            const std::string key = compileKey(*g.entry.trace);
+            auto [it, added] = compiles.try_emplace(key);
+            if (added)
+                order.push_back(key);
+            Compile& c = it->second;
+            const auto kind = g.entry.kind;
+            if (kind == io::GraphKind::Dynamo && r == 0)
+                c.dynamo = &g;
+            else if (kind == io::GraphKind::Forward || kind == io::GraphKind::Inference)
+                c.forwards.emplace_back(static_cast<int>(r), k);
+            else if ((kind == io::GraphKind::PostGrad || kind == io::GraphKind::Runnable) && g.entry.trace->ordinal == 0)
+                c.downstream.emplace_back(static_cast<int>(r), k);
+        }
+    return {compiles, order};
+}
+
+// Rank 0's dynamo graph with the global annotations, replayed once on generated global inputs in a plain worker;
+// its inputs and user outputs written to <stem>.inputs.pkl / .outputs.pkl.
+DtensorReferences::Reference runReference(const io::LoadedGraph& dynamo, const graph::DtensorGlobalGraph& global,
+                                          const replay::ReplayOptions& options, ReplayWorker& worker,
+                                          const std::string& stem, replay::StageIo& io)
+{
+    io::LoadedGraph ref = dynamo;
+    ref.graph = global.graph;
+    const auto placeholders = ref.graph.placeholders();
+    for (std::size_t k = 0; k < placeholders.size() && k < ref.inputs.size(); ++k)
+        ref.inputs[k].meta = ref.graph.nodes[static_cast<std::size_t>(placeholders[k])].meta;
+    replay::ReplayOptions ro = options;
+    ro.dtensorGlobal = true;
+    ro.expectedOutputsPath.clear();
+    ro.compareDevice.clear();
+    ro.warmup = ro.repeat = 0;
+    for (std::size_t u = 0; u < global.outputLayouts.size(); ++u)
+        io.outputMap.push_back(static_cast<int>(u));
+    io.saveInputs = stem + ".inputs.pkl";
+    io.saveOutputs = stem + ".outputs.pkl";
+    ro.stage = io;
+    DtensorReferences::Reference reference;
+    reference.unchecked = global.unchecked;
+    reference.report = worker.run(ref, ro);
+    reference.saved = exists(io.saveInputs) && exists(io.saveOutputs);
+    return reference;
+}
+
+}  // namespace
+
 DtensorReferences prepareDtensorReferences(const std::vector<std::vector<const io::LoadedGraph*>>& perRank,
                                            const std::vector<graph::DeviceMeshInfo>& meshes,
                                            const replay::ReplayOptions& options, const std::string& program,
@@ -147,23 +222,7 @@ DtensorReferences prepareDtensorReferences(const std::vector<std::vector<const i
         out.stages[r].resize(perRank[r].size());
     if (options.inputs == replay::ReplayOptions::Inputs::Saved)
         return out;  // the ranks' own recorded inputs are consistent already
-    // The compiles, by their group in rank 0's logs; each rank's AOT forward / inference graph of the same group.
-    std::map<std::string, Compile> compiles;
-    std::vector<std::string> order;
-    for (std::size_t r = 0; r < perRank.size(); ++r)
-        for (std::size_t k = 0; k < perRank[r].size(); ++k) {
-            const io::LoadedGraph& g = *perRank[r][k];
-            if (!g.entry.trace)
-                continue;
-            const std::string key = compileKey(*g.entry.trace);
-            Compile& c = compiles[key];
-            if (c.dynamo == nullptr && c.forwards.empty())
-                order.push_back(key);
-            if (g.entry.kind == io::GraphKind::Dynamo && r == 0)
-                c.dynamo = &g;
-            else if (g.entry.kind == io::GraphKind::Forward || g.entry.kind == io::GraphKind::Inference)
-                c.forwards.emplace_back(static_cast<int>(r), k);
-        }
+    auto [compiles, order] = collectCompiles(perRank);
     WorkerConfig wc;
     wc.program = program;
     std::optional<ReplayWorker> worker;
@@ -171,38 +230,19 @@ DtensorReferences prepareDtensorReferences(const std::vector<std::vector<const i
         const Compile& c = compiles[group];
         if (!c.dynamo || c.forwards.empty())
             continue;
-        graph::DtensorGlobalGraph global = graph::dtensorGlobalGraph(c.dynamo->graph);
+        const graph::DtensorGlobalGraph global = graph::dtensorGlobalGraph(c.dynamo->graph);
         if (!global.hasDtensor)
             continue;
         if (!global.why.empty()) {
             out.notes.push_back("compile " + group + ": no single-rank reference: " + global.why);
             continue;
         }
-        // The reference: rank 0's dynamo graph with the global annotations, replayed on generated global inputs.
-        io::LoadedGraph ref = *c.dynamo;
-        ref.graph = global.graph;
-        const auto placeholders = ref.graph.placeholders();
-        for (std::size_t k = 0; k < placeholders.size() && k < ref.inputs.size(); ++k)
-            ref.inputs[k].meta = ref.graph.nodes[static_cast<std::size_t>(placeholders[k])].meta;
-        replay::ReplayOptions ro = options;
-        ro.dtensorGlobal = true;
-        ro.expectedOutputsPath.clear();
-        ro.compareDevice.clear();
-        ro.warmup = ro.repeat = 0;
-        const std::string stem = folder + "/reference_" + std::to_string(out.references.size());
-        replay::StageIo io;
-        for (std::size_t u = 0; u < global.outputLayouts.size(); ++u)
-            io.outputMap.push_back(static_cast<int>(u));
-        io.saveInputs = stem + ".inputs.pkl";
-        io.saveOutputs = stem + ".outputs.pkl";
-        ro.stage = io;
         if (!worker)
             worker.emplace(wc);
-        DtensorReferences::Reference reference;
+        replay::StageIo io;
+        DtensorReferences::Reference reference =
+            runReference(*c.dynamo, global, options, *worker, folder + "/reference_" + std::to_string(out.references.size()), io);
         reference.compile = group;
-        reference.unchecked = global.unchecked;
-        reference.report = worker->run(ref, ro);
-        reference.saved = exists(io.saveInputs) && exists(io.saveOutputs);
         out.references.push_back(reference);
         if (!exists(io.saveInputs)) {
             out.notes.push_back("compile " + group + ": the single-rank reference did not run (" +
@@ -211,11 +251,18 @@ DtensorReferences prepareDtensorReferences(const std::vector<std::vector<const i
             continue;
         }
         for (const auto& [rank, k] : c.forwards) {
+            const auto r = static_cast<std::size_t>(rank);
             try {
-                out.stages[static_cast<std::size_t>(rank)][k] =
-                    rankStage(*perRank[static_cast<std::size_t>(rank)][k], global, rank, world, meshes, io.saveInputs,
-                              reference.saved ? io.saveOutputs : "", out.notes);
+                const io::LoadedGraph& aot = *perRank[r][k];
+                out.stages[r][k] = rankStage(aot, global, rank, world, meshes, io.saveInputs,
+                                             reference.saved ? io.saveOutputs : "", out.notes);
                 ++out.rankGraphs;
+                // Inductor's post-grad graph and the runnable keep the AOT graph's placeholders and outputs as is.
+                for (const auto& [dr, dk] : c.downstream)
+                    if (dr == rank && perRank[r][dk]->graph.placeholders().size() == aot.graph.placeholders().size()) {
+                        out.stages[r][dk] = out.stages[r][k];
+                        ++out.rankGraphs;
+                    }
             } catch (const Error& e) {
                 out.notes.push_back("compile " + group + ", rank " + std::to_string(rank) + ": " + e.what() +
                                     ": the rank generates its own inputs");

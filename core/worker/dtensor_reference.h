@@ -38,6 +38,10 @@ DtensorReferences prepareDtensorReferences(const std::vector<std::vector<const i
                                            const replay::ReplayOptions& options, const std::string& program,
                                            const std::string& folder);
 
+// A rank report's verdict against the single-rank reference: "=ref" (every compared output equal), "!=ref" (some
+// differ), "" (not compared with it).
+std::string referenceMark(const replay::ReplayReport& r);
+
 // The DeviceMeshes recorded in the logs the graphs come from (each file read once).
 std::vector<graph::DeviceMeshInfo> recordedMeshes(const std::vector<std::vector<const io::LoadedGraph*>>& perRank);
 

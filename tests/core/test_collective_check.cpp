@@ -67,6 +67,12 @@ private Q_SLOTS:
         QCOMPARE(c.mismatches.size(), std::size_t(1));
         QCOMPARE(c.mismatches[0], std::string("group '0', collective #1: rank 1 calls all_reduce max f32[4, 8] on group '0' "
                                               "(node r) in g1 where rank 0 calls all_reduce sum f32[4, 8] on group '0' (node r) in g0"));
+        // The calls it names, for a view to link to: rank 1's in g1, then rank 0's in g0.
+        QCOMPARE(c.mismatchCalls.size(), std::size_t(1));
+        QCOMPARE(c.mismatchCalls[0].size(), std::size_t(2));
+        QCOMPARE(c.mismatchCalls[0][0].first, 1);
+        QCOMPARE(c.mismatchCalls[0][0].second.graph, std::string("g1"));
+        QCOMPARE(c.mismatchCalls[0][1].second.reduceOp, std::string("sum"));
     }
 
     void aMissingCallAndADifferentShapeAreNamed()

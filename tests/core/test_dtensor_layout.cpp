@@ -114,7 +114,10 @@ private Q_SLOTS:
             "        h: \"f32[4, 16][16, 1]cpu\" = torch__dynamo_variables_tensor_prim_to_local(y)\n"
             "        r: \"f32[4, 16][16, 1]cpu\" = torch.nn.functional.relu(h)\n"
             "        z: \"DTensor(f32[4, 32][32, 1]cpu, S(1))\" = torch__dynamo_variables_torch_prim_from_local_1(r)\n"
-            "        return (h, z, L_x_)\n";
+            "        q: \"DTensor(f32[4, 32][32, 1]cpu, R)\" = torch__dynamo_variables_tensor_prim_redistribute(z)\n"
+            "        k: \"f32[4, 32][32, 1]cpu\" = torch__dynamo_variables_tensor_prim_to_local_2(q)\n"
+            "        e: \"f32[4, 32][32, 1]cpu\" = torch.nn.functional.relu(k)\n"
+            "        return (h, z, L_x_, e)\n";
         const Graph g = parseFxModule(text, ParseOptions{"g.py", 1}).graph;
         const DtensorGlobalGraph d = dtensorGlobalGraph(g);
         QVERIFY(d.hasDtensor);
@@ -126,7 +129,10 @@ private Q_SLOTS:
         QCOMPARE(formatAnnotation(*h.meta), std::string("f32[4, 32][32, 1]cpu"));  // to_local: the global tensor
         QVERIFY(!d.graph.nodes[static_cast<std::size_t>(d.graph.findNode("r"))].meta);  // rank-local: unchecked
         QCOMPARE(d.unchecked, 1);
-        QCOMPARE(d.outputLayouts.size(), std::size_t(3));
+        // A replicated DTensor's local tensor is the global one: what follows its to_local stays checked.
+        QVERIFY(d.graph.nodes[static_cast<std::size_t>(d.graph.findNode("e"))].meta);
+        QCOMPARE(d.outputLayouts.size(), std::size_t(4));
+        QCOMPARE(*d.outputLayouts[3], std::string(""));
         QCOMPARE(*d.outputLayouts[0], std::string("S(1)"));  // to_local's DTensor
         QCOMPARE(*d.outputLayouts[1], std::string("S(1)"));
         QCOMPARE(*d.outputLayouts[2], std::string(""));      // a plain input: whole on every rank

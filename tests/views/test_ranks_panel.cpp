@@ -26,6 +26,7 @@ namespace {
 
 const QString kAllReduce = QStringLiteral(FXRAY_TEST_DATA_DIR "/distributed/allreduce");
 const QString kTpDumps = QStringLiteral(FXRAY_TEST_DATA_DIR "/distributed/tp_mlp_dumps");
+const QString kTpLogs = QStringLiteral(FXRAY_TEST_DATA_DIR "/distributed/tp_mlp");
 constexpr int kTimeoutMs = 240000;
 
 QString workerProgram() { return QStringLiteral(FXRAY_BINARY_DIR "/app/cli/fxray"); }
@@ -163,6 +164,30 @@ private Q_SLOTS:
         QCOMPARE(open.count(), 1);
         QVERIFY2(open.at(0).at(0).toString().endsWith(QStringLiteral("#r1:0/0/aot_inference_graph")), qPrintable(open.at(0).at(0).toString()));
         QTRY_COMPARE(workerCount(), 0);  // the job's workers are gone
+    }
+
+    void aDtensorStepsRanksAreComparedWithTheSingleRankReference()
+    {
+        if (!fxray::test::fxrayHasWorker(workerProgram().toStdString()))
+            QSKIP("this build has no LibTorch, hence no `fxray worker`");
+        RanksPanel panel;
+        panel.setWorkerProgram(workerProgram());
+        panel.setPath(kTpLogs);
+        QSignalSpy finished(&panel, &RanksPanel::finished);
+        panel.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        // The per-rank dynamo graphs stay unsupported (DTensor dispatch needs Python): "fail", as the CLI's exit 1.
+        QVERIFY2(panel.summaryText().contains(QStringLiteral("single-rank reference of compile 0/0 (dynamo graph, unsharded): pass 15/15")),
+                 qPrintable(panel.summaryText()));
+        const RankResultsModel* m = panel.model();
+        int forward = -1;
+        for (int row = 0; row < m->rowCount(); ++row)
+            if (m->index(row, 0).data().toString() == QStringLiteral("[0/0] aot_forward_graph"))
+                forward = row;
+        QVERIFY(forward >= 0);
+        for (int rank = 1; rank <= 2; ++rank)
+            QCOMPARE(m->index(forward, rank).data().toString(), QStringLiteral("pass 18/18 c1/1 =ref"));
+        QTRY_COMPARE(workerCount(), 0);  // the reference's worker and the ranks' are gone
     }
 
     void aPlantedCollectiveMismatchIsRefusedBeforeAnythingRuns()

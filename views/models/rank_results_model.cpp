@@ -1,5 +1,7 @@
 #include "views/models/rank_results_model.h"
 
+#include "worker/dtensor_reference.h"
+
 #include "worker/distributed_job.h"
 
 #include <QBrush>
@@ -55,6 +57,9 @@ QString RankResultsModel::cellText(const replay::ReplayReport& r)
     QString s = QStringLiteral("%1 %2/%3").arg(QString::fromStdString(r.verdict())).arg(r.count(replay::NodeStatus::Passed)).arg(r.nodes.size());
     if (total)
         s += QStringLiteral(" c%1/%2").arg(run).arg(total);
+    // Against the single-rank reference (worker/dtensor_reference.h): "=ref" / "!=ref", as the CLI prints it.
+    if (const std::string mark = worker::referenceMark(r); !mark.empty())
+        s += QLatin1Char(' ') + QString::fromStdString(mark);
     return s;
 }
 

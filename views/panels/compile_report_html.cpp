@@ -140,4 +140,53 @@ QString outputCodeHtml(const io::CompileEntry& c, int rank, int compile, int art
                .arg(rank).arg(compile).arg(esc(c.compileId), esc(a.name)) + pre(a.text);
 }
 
+namespace {
+
+QString rankSets(const std::vector<std::vector<int>>& groups)
+{
+    QStringList sets;
+    for (const auto& g : groups) {
+        QStringList ranks;
+        for (int r : g)
+            ranks << QString::number(r);
+        sets << QStringLiteral("{%1}").arg(ranks.join(QStringLiteral(", ")));
+    }
+    return sets.join(QStringLiteral(" "));
+}
+
+}  // namespace
+
+QString rankDivergenceHtml(const io::CompileReport& report, const graph::CollectiveCheck* check, const QString& why)
+{
+    QString h = QStringLiteral("<h3>%1 ranks</h3><ul>").arg(report.ranks.size());
+    h += QStringLiteral("<li>compile ids: %1</li>")
+             .arg(report.groups.byCompileIds.size() <= 1 ? QStringLiteral("the same on every rank")
+                                                         : QStringLiteral("<b>diverge</b>: ") + rankSets(report.groups.byCompileIds));
+    h += QStringLiteral("<li>cache hits/misses: %1</li></ul>")
+             .arg(report.groups.byCacheSequence.size() <= 1 ? QStringLiteral("the same on every rank")
+                                                            : QStringLiteral("<b>diverge</b>: ") + rankSets(report.groups.byCacheSequence));
+    h += QStringLiteral("<h3>Collectives</h3>");
+    if (!check)
+        return h + QStringLiteral("<p>%1</p>").arg(esc(why.toStdString()));
+    if (check->ok()) {
+        h += QStringLiteral("<p>Every rank of every group calls the same collectives in the same order.</p>");
+    } else {
+        h += QStringLiteral("<p><b>The ranks would hang or pair wrong buffers</b>; the first difference per group:</p><ul>");
+        for (std::size_t k = 0; k < check->mismatches.size(); ++k) {
+            h += QStringLiteral("<li>%1<ul>").arg(esc(check->mismatches[k]));
+            if (k < check->mismatchCalls.size())
+                for (const auto& [rank, call] : check->mismatchCalls[k])
+                    h += QStringLiteral("<li>rank %1: <a href=\"fxray-graph:%2\">%3</a> in %4</li>")
+                             .arg(rank)
+                             .arg(QString::fromLatin1(QUrl::toPercentEncoding(QString::fromStdString(call.graph))),
+                                  esc(call.describe()), esc(call.graph.substr(call.graph.rfind('#') == std::string::npos ? 0 : call.graph.rfind('#'))));
+            h += QStringLiteral("</ul></li>");
+        }
+        h += QStringLiteral("</ul>");
+    }
+    for (const auto& n : check->notes)
+        h += QStringLiteral("<p><small>%1</small></p>").arg(esc(n));
+    return h + QStringLiteral("<p><a href=\"fxray-ranks:\">Replay the ranks together…</a> (the Ranks tab)</p>");
+}
+
 }  // namespace fxray::views

@@ -4,6 +4,8 @@
 #include "views/services/job_tracker.h"
 
 #include "base/error.h"
+#include "worker/rank_job_check.h"
+#include "worker/rank_set.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -18,11 +20,47 @@ namespace {
 
 constexpr int kRankRole = Qt::UserRole + 1;
 constexpr int kCompileRole = Qt::UserRole + 2;
+constexpr int kDivergenceRole = Qt::UserRole + 3;  // the ranks' divergence page
 
 struct ReportJob {
     std::shared_ptr<const io::CompileReport> report;
     QString error;
 };
+
+struct RanksCheckJob {
+    std::shared_ptr<const graph::CollectiveCheck> check;
+    QString why;  // when there is no check
+};
+
+// The collective check of the ranks' graphs under `path` (worker/rank_job_check.h), as the Ranks tab runs it.
+RanksCheckJob checkRanks(const std::string& path)
+{
+    RanksCheckJob job;
+    try {
+        const io::Discovery d = io::discover(path);
+        if (!worker::isRankJob(d)) {
+            job.why = CompileReportPanel::tr("the graphs here are not one distributed job (two ranks or more, no graph "
+                                             "without a rank): their collectives are not compared");
+            return job;
+        }
+        std::vector<std::vector<io::LoadedGraph>> graphs;
+        std::vector<std::vector<const io::LoadedGraph*>> perRank;
+        for (const auto& [rank, entries] : worker::entriesByRank(d)) {
+            auto& list = graphs.emplace_back();
+            for (const io::GraphEntry* e : entries)
+                list.push_back(io::loadGraph(*e));
+        }
+        for (const auto& list : graphs) {
+            auto& ptrs = perRank.emplace_back();
+            for (const io::LoadedGraph& g : list)
+                ptrs.push_back(&g);
+        }
+        job.check = std::make_shared<const graph::CollectiveCheck>(worker::checkRankJob(perRank).check);
+    } catch (const std::exception& e) {
+        job.why = CompileReportPanel::tr("the ranks' graphs could not be checked: %1").arg(QString::fromUtf8(e.what()));
+    }
+    return job;
+}
 
 QString rankTitle(const io::RankReport& r)
 {
@@ -129,6 +167,17 @@ void CompileReportPanel::setPath(const QString& path)
         }
         Q_EMIT reportReady();
     });
+    // The ranks' collectives, checked after the report (loading every rank's graphs takes longer).
+    m_check.reset();
+    m_checkWhy = tr("checking the ranks' collectives …");
+    m_jobs->run(this, QStringLiteral("ranks"), [file](const JobContext&) { return checkRanks(file); },
+                [this](const RanksCheckJob& job) {
+                    m_check = job.check;
+                    m_checkWhy = job.why;
+                    if (QTreeWidgetItem* item = m_tree->currentItem(); item && item->data(0, kDivergenceRole).isValid())
+                        showCompile(item);
+                    Q_EMIT ranksChecked();
+                });
 }
 
 void CompileReportPanel::showReport(std::shared_ptr<const io::CompileReport> report)
@@ -137,6 +186,11 @@ void CompileReportPanel::showReport(std::shared_ptr<const io::CompileReport> rep
     m_tree->clear();
     m_details->clear();
     m_message->setText(summary(*m_report));
+    if (m_report->ranks.size() > 1) {
+        auto* divergence = new QTreeWidgetItem(QStringList{tr("ranks — divergence and collectives")});
+        divergence->setData(0, kDivergenceRole, true);
+        m_tree->addTopLevelItem(divergence);
+    }
     for (std::size_t r = 0; r < m_report->ranks.size(); ++r) {
         const io::RankReport& rank = m_report->ranks[r];
         auto* top = new QTreeWidgetItem(QStringList{rankTitle(rank)});
@@ -154,14 +208,19 @@ void CompileReportPanel::showReport(std::shared_ptr<const io::CompileReport> rep
     for (QTreeWidgetItemIterator it(m_tree); *it && !pick; ++it)
         if (!(*it)->text(2).isEmpty() && ((*it)->text(2) != QStringLiteral("ok") || !(*it)->text(3).isEmpty()))
             pick = *it;
-    if (!pick && m_tree->topLevelItemCount() > 0 && m_tree->topLevelItem(0)->childCount() > 0)
-        pick = m_tree->topLevelItem(0)->child(0);
+    for (int i = 0; !pick && i < m_tree->topLevelItemCount(); ++i)  // the divergence page has no children
+        if (m_tree->topLevelItem(i)->childCount() > 0)
+            pick = m_tree->topLevelItem(i)->child(0);
     if (pick)
         m_tree->setCurrentItem(pick);
 }
 
 void CompileReportPanel::showCompile(QTreeWidgetItem* item)
 {
+    if (m_report && item && item->data(0, kDivergenceRole).isValid()) {
+        m_details->setHtml(rankDivergenceHtml(*m_report, m_check.get(), m_checkWhy));
+        return;
+    }
     if (!m_report || !item || !item->data(0, kRankRole).isValid()) {
         m_details->clear();
         return;
@@ -181,9 +240,23 @@ bool CompileReportPanel::selectCompile(const QString& compileId)
     return false;
 }
 
+bool CompileReportPanel::selectDivergence()
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i)
+        if (m_tree->topLevelItem(i)->data(0, kDivergenceRole).isValid()) {
+            m_tree->setCurrentItem(m_tree->topLevelItem(i));
+            return true;
+        }
+    return false;
+}
+
 void CompileReportPanel::onLink(const QUrl& url)
 {
     const QString scheme = url.scheme();
+    if (scheme == QStringLiteral("fxray-ranks")) {
+        Q_EMIT ranksRequested(m_path);
+        return;
+    }
     if (scheme == QStringLiteral("fxray-graph")) {
         Q_EMIT graphActivated(QUrl::fromPercentEncoding(url.path(QUrl::FullyEncoded).toLatin1()));
         return;

@@ -5,6 +5,7 @@
 // the selected compile in full: why it restarted, broke or recompiled, its failure and stack, metrics, cache
 // events, guards; its graphs are links (graphActivated opens them in the app) and inductor's output code opens
 // as text in the same view.
+#include "graph/collective_check.h"
 #include "io/compile_report.h"
 #include "views/services/job_tracker.h"
 
@@ -35,10 +36,16 @@ public:
 
     // Selects the compile with this id ("[0/1]") of the first rank that has it; false when none does.
     bool selectCompile(const QString& compileId);
+    // The collective check of the ranks' graphs (several ranks' logs), once ranksChecked; null with its reason.
+    std::shared_ptr<const graph::CollectiveCheck> rankCheck() const { return m_check; }
+    // Selects the ranks' divergence page (first item when the report has several ranks); false when there is none.
+    bool selectDivergence();
 
 Q_SIGNALS:
     void graphActivated(const QString& address);  // a graph link was clicked
     void reportReady();                           // the newest request finished (report() or messageText())
+    void ranksChecked();                          // the ranks' collective check finished (rankCheck())
+    void ranksRequested(const QString& path);     // "replay the ranks together" was clicked
 
 private:
     void showReport(std::shared_ptr<const io::CompileReport> report);
@@ -49,6 +56,8 @@ private:
     QString m_path;
     bool m_busy = false;
     std::shared_ptr<const io::CompileReport> m_report;
+    std::shared_ptr<const graph::CollectiveCheck> m_check;
+    QString m_checkWhy;
     QLabel* m_message = nullptr;
     QTreeWidget* m_tree = nullptr;
     QTextBrowser* m_details = nullptr;

@@ -4,7 +4,10 @@
 #include "views/models/rank_results_model.h"
 #include "views/services/replay_service.h"
 #include "worker/distributed_job.h"
+#include "worker/dtensor_reference.h"
+#include "worker/rank_job_check.h"
 #include "worker/rank_set.h"
+#include "worker/temp_dir.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -101,15 +104,15 @@ RanksRun runRanks(const std::string& path, const std::string& program, const rep
         out.summary = RanksPanel::tr("not every rank's graphs load, so the ranks cannot run together: %1").arg(loadErrors.join(QStringLiteral("; ")));
         return out;
     }
-    std::vector<graph::RankGraphs> rankGraphs;
-    for (std::size_t r = 0; r < graphs.size(); ++r) {
-        graph::RankGraphs rg;
-        rg.rank = static_cast<int>(r);
-        for (const io::LoadedGraph& g : graphs[r])
-            rg.graphs.emplace_back(g.entry.address, &g.graph);
-        rankGraphs.push_back(std::move(rg));
+    std::vector<std::vector<const io::LoadedGraph*>> perRank;
+    for (const auto& list : graphs) {
+        auto& ptrs = perRank.emplace_back();
+        for (const io::LoadedGraph& g : list)
+            ptrs.push_back(&g);
     }
-    const graph::CollectiveCheck check = graph::checkCollectives(rankGraphs);
+    // The same check as the CLI's: group members from the recorded mesh where the logs name none.
+    const worker::RankJobCheck rankCheck = worker::checkRankJob(perRank);
+    const graph::CollectiveCheck& check = rankCheck.check;
     if (!check.ok()) {
         out.outcome = QStringLiteral("refused");
         out.summary = RanksPanel::tr("collective check failed before anything ran (the ranks would hang or pair wrong "
@@ -125,13 +128,16 @@ RanksRun runRanks(const std::string& path, const std::string& program, const rep
     config.collectiveTimeout = collectiveTimeout;
     config.backend = options.device.rfind("cuda", 0) == 0 ? "nccl" : "gloo";
     config.cancel = job.cancelToken();
-    std::vector<std::vector<const io::LoadedGraph*>> perRank;
-    for (const auto& list : graphs) {
-        auto& ptrs = perRank.emplace_back();
-        for (const io::LoadedGraph& g : list)
-            ptrs.push_back(&g);
-    }
+    // DTensor compiles: inputs cut from one global tensor and the single-rank reference (cells "=ref" / "!=ref").
+    worker::TempDir referenceDir("fxray-reference-");
+    const worker::DtensorReferences refs = worker::prepareDtensorReferences(perRank, rankCheck.meshes, options, program, referenceDir.path);
+    config.stages = refs.stages;
     takeOutcome(worker::runDistributedJob(perRank, options, config), config.backend, out);
+    for (const auto& ref : refs.references)
+        out.summary += RanksPanel::tr("\nsingle-rank reference of compile %1 (dynamo graph, unsharded): %2 %3/%4")
+                           .arg(qs(ref.compile), qs(ref.report.verdict()))
+                           .arg(ref.report.count(replay::NodeStatus::Passed))
+                           .arg(ref.report.nodes.size());
     return out;
 }
 

@@ -75,11 +75,12 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
     report.reference = "reference stage";
     // A distributed replay's rank: the single-rank reference's global outputs, each cut to this rank's part.
     std::vector<std::string> partial(reference.size());
+    if (!stage.outputShards.empty())
+        report.reference = "single-rank reference (the unsharded computation, cut to this rank's shard)";
     for (std::size_t u = 0; u < reference.size() && u < stage.outputShards.size(); ++u) {
         if (stage.outputShards[u].empty() || !reference[u].isTensor())
             continue;
         const graph::ShardCut cut = graph::ShardCut::parse(stage.outputShards[u]);
-        report.reference = "single-rank reference (the unsharded computation, cut to this rank's shard)";
         if (cut.partial())
             partial[u] = "not compared: the output is a partial value (" + cut.placements + "); only the ranks' sum is the reference's";
         else
