@@ -123,7 +123,7 @@ private Q_SLOTS:
         Graph g = parse(kGraph);
         std::vector<ValueMeta> pickled(2);
         pickled[0] = ValueMeta::ofTensor(TensorMeta{DType::Float32, {SymDim::constant(4)}, std::vector{SymDim::constant(1)},
-                                                    Device{"cpu", -1}, std::nullopt});
+                                                    Device{"cpu", -1}, std::nullopt, {}, {}});
         pickled[1] = pickled[0];
         pickled[1].tensor.dtype = DType::Float16;  // disagrees with the annotation f32
         std::vector<std::string> warnings;
