@@ -247,6 +247,12 @@ std::optional<NodePlan> TorchLevelPlanner::claim(const Node& n)
             return planIndexing(m_graph, n.args[0], n.args[1], m_device);
         return std::nullopt;
     }
+    case graph::Target::Kind::Op:
+        // An aten packet call, no overload named (inductor's DDP bucketing writes torch.ops.aten.cat(...) and
+        // .split(...) into post-grad graphs): resolved by its operands, as Python's OpOverloadPacket does.
+        if (n.target.ns == "aten" && n.target.overload.empty())
+            return resolve(n, TorchCall{n.target.op, n.args, n.kwargs});
+        return std::nullopt;
     default: return std::nullopt;
     }
 }
@@ -255,7 +261,8 @@ std::optional<NodePlan> TorchLevelPlanner::claim(const Node& n)
 void TorchLevelPlanner::finish(const Node& n, NodePlan& p)
 {
     const std::size_t i = m_current;
-    const bool regionEdge = n.target.op.starts_with("torch.amp.autocast_mode.");
+    // An aten op (a resolved packet) is graph-level code: autocast regions are dynamo-level constructs.
+    const bool regionEdge = n.target.op.starts_with("torch.amp.autocast_mode.") || n.target.kind == graph::Target::Kind::Op;
     const AutocastRegion* region = !m_autocast.empty() ? &m_autocast.back() : m_ambient ? &*m_ambient : nullptr;
     if (region && !regionEdge && (p.kind == NodePlan::Kind::Op || p.kind == NodePlan::Kind::Native)) {
         if (p.op)
