@@ -64,7 +64,10 @@ std::string cutFor(const std::string& layout, int rank, int world, const std::ve
     graph::ShardCut cut;
     cut.placements = layout;
     cut.meshShape = mesh->shape;
-    cut.coord = *graph::meshCoordinate(*mesh, rank);
+    const auto coord = graph::meshCoordinate(*mesh, rank);
+    if (!coord)
+        throw Error("rank " + std::to_string(rank) + " has no coordinate in the recorded mesh (its strides are not a dense layout)");
+    cut.coord = *coord;
     return cut.str();
 }
 

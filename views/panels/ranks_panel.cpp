@@ -138,6 +138,8 @@ RanksRun runRanks(const std::string& path, const std::string& program, const rep
                            .arg(qs(ref.compile), qs(ref.report.verdict()))
                            .arg(ref.report.count(replay::NodeStatus::Passed))
                            .arg(ref.report.nodes.size());
+    for (const std::string& note : refs.notes)  // compiles left out of the reference and why, as the CLI prints them
+        out.summary += "\n" + qs(note);
     return out;
 }
 

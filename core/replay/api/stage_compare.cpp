@@ -499,7 +499,7 @@ private:
     void decideVerdict()
     {
         StageCompareReport& out = m_out;
-        int failed = -1, compared = 0;
+        int failed = -1, compared = 0, uncompared = 0;
         for (std::size_t k = 0; k < out.stages.size(); ++k) {
             const StageResult& s = out.stages[k];
             const std::string v = s.verdict();
@@ -511,6 +511,7 @@ private:
             // the log holds no value for: BART's decoder start token) neither fails the compile nor agrees: a note.
             if (v == "not compared" && s.status == "clean" && !s.comparisons.empty()) {
                 out.notes.push_back("stage " + s.stage + " ran clean; its outputs were not compared: " + s.comparisons.front().note);
+                ++uncompared;
                 continue;
             }
             if ((v == "failed" || v == "unmappable" || v == "not compared") && failed < 0)
@@ -532,8 +533,8 @@ private:
                          (s.detail.empty() ? "" : ": " + s.detail);
         } else if (compared == 0) {
             out.verdict = "failed";
-            out.reason = out.notes.empty() ? "fewer than two stages replayed: nothing to compare"
-                                           : "no stage's outputs could be compared with the reference's (see the notes)";
+            out.reason = uncompared == 0 ? "fewer than two stages replayed: nothing to compare"
+                                         : "no stage's outputs could be compared with the reference's (see the notes)";
         } else {
             out.verdict = "agree";
         }

@@ -296,7 +296,9 @@ bool isIdentityDropout(const graph::Node& n)
     const graph::Arg* p = arg(1, {"p"});
     const graph::Arg* train = arg(2, {"training", "train"});
     const bool zero = p && ((p->kind == graph::Arg::Kind::Float && p->f == 0) || (p->kind == graph::Arg::Kind::Int && p->i == 0));
-    const bool notTraining = train && train->kind == graph::Arg::Kind::Bool && !train->b;
+    // torch.nn.functional.alpha_dropout's `training` defaults to False (the other functions' to True).
+    const bool trainingByDefault = n.target.op != "torch.nn.functional.alpha_dropout";
+    const bool notTraining = train ? train->kind == graph::Arg::Kind::Bool && !train->b : !aten && !trainingByDefault;
     return zero || notTraining;
 }
 

@@ -28,7 +28,7 @@ bool fusedStatsHaveCudaKernel();
 // mean bit-equal to torch.sum(t, dtype=torch.float64) / numel, as the CLI tests and users comparing with eager expect.
 void fusedStatsCpu(const at::Tensor& t, double* row, bool sum = true);
 
-// One CUDA tensor's row: `row` points into a [rows, 5] double tensor on t's device, `counter` into a zeroed uint32
+// One CUDA tensor's row: `row` points into a [rows, 5] double tensor on t's device, `counter` into a zeroed 32-bit int
 // tensor beside it (one per row: the kernel's multi-block ticket, left at 0 after each launch).
 struct CudaStatsItem {
     at::Tensor tensor;

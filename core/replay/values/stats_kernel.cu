@@ -6,6 +6,8 @@
 // No host sync, no allocation: the launch can be captured into a CUDA graph.
 #include "replay/values/stats_kernel.h"
 
+#include <atomic>
+
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -205,16 +207,16 @@ __global__ void __launch_bounds__(kThreads) fusedStatsKernel(Jobs jobs, double* 
 // Multiprocessors of a device (blocks per job are capped at twice that), asked once per device.
 int statsMultiprocessors(int device)
 {
-    static int known[64] = {};
+    static std::atomic<int> known[64] = {};  // replays on several threads may ask at once
     if (device < 0 || device >= 64)
         return 1;
-    if (known[device] == 0) {
-        int sms = 0;
+    int sms = known[device].load(std::memory_order_relaxed);
+    if (sms == 0) {
         if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0)
             sms = 1, (void)cudaGetLastError();  // not left for the next launch's check to find
-        known[device] = sms;
+        known[device].store(sms, std::memory_order_relaxed);
     }
-    return known[device];
+    return sms;
 }
 
 int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error)

@@ -42,7 +42,7 @@ struct StatsJob {
     double* row = nullptr;             // where the 5 numbers go
     unsigned int* counter = nullptr;   // blocks done (multi-block jobs only; 0 before, reset to 0 by the last block)
     std::int32_t blocks = 1;           // CUDA blocks reducing this job
-    std::int64_t scratchOffset = 0;    // first of this job's per-block partials in the launch's scratch (blocks * 5)
+    std::int64_t scratchOffset = 0;    // first of this job's per-block partials in the launch's scratch (6 words a block)
 };
 
 // The element offset of flat index i of a strided job (row-major over sizes).
@@ -127,7 +127,7 @@ FXRAY_HD void statsWrite(const StatsAcc<M>& a, double* row)
 }
 
 // Launches one kernel for jobs[0, n) (n <= kStatsMaxJobs) on `stream` (a cudaStream_t): never synchronizes, never
-// allocates. `scratch`: the per-block partials of the multi-block jobs (sum of their blocks * 5 doubles, from the
+// allocates. `scratch`: the per-block partials of the multi-block jobs (sum of their blocks * 6 doubles, from the
 // stream's allocator), null when every job has one block. Returns the launch's cudaError_t (0: queued), with its
 // text in `error` when not 0. Defined in stats_kernel.cu, built only where nvcc was found.
 int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error);
