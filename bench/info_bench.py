@@ -25,8 +25,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def timed(cmd, timeout=None):
-    """(seconds, peak RSS MiB, exit code) of one child process."""
+def timed(cmd, timeout=None, ok_codes=(0,)):
+    """(seconds, peak RSS MiB, exit code) of one child process; (None, None, None) past the timeout. An exit code
+    outside ok_codes ends the bench with the child's stderr."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = None if timeout is None else t0 + timeout
@@ -41,7 +42,7 @@ def timed(cmd, timeout=None):
         time.sleep(0.002)
     seconds = time.perf_counter() - t0
     code = os.waitstatus_to_exitcode(status)
-    if code != 0:
+    if code not in ok_codes:
         sys.exit(f"{' '.join(cmd)} failed ({code}): {p.stderr.read().decode()[-2000:]}")
     return seconds, usage.ru_maxrss / 1024.0, code
 

@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 
+import info_bench  # noqa: E402  (bench/ is the script's own folder)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
@@ -60,24 +62,10 @@ print(records, graphs)
 
 
 def timed(cmd, timeout=None):
-    """(seconds, peak RSS MiB) of one child process; (None, None) past the timeout."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = None if timeout is None else t0 + timeout
-    while True:
-        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            break
-        if deadline and time.perf_counter() > deadline:
-            p.kill()
-            os.wait4(p.pid, 0)
-            return None, None
-        time.sleep(0.005)
-    seconds = time.perf_counter() - t0
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 2):  # 2: fxray info found a damaged record (none here), still a full run
-        sys.exit(f"{' '.join(cmd)} failed ({code}): {p.stderr.read().decode()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024.0
+    """(seconds, peak RSS MiB) of one child process; (None, None) past the timeout. Exit 2 (fxray info found a
+    damaged record: none here) is still a full run."""
+    seconds, rss, _ = info_bench.timed(cmd, timeout, ok_codes=(0, 2))
+    return seconds, rss
 
 
 def last_frame(log):
