@@ -20,7 +20,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 import info_bench  # noqa: E402  (bench/ is the script's own folder)
 
