@@ -168,6 +168,24 @@ for t in test_cuda_graph_cuda test_replay_cuda; do
   FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" timeout "$left" "$PY" "tests/cuda/$t.py" >"$OUT/$t.log" 2>&1
   step "$t" $? "$(tail -1 "$OUT/$t.log")"
 done
+# Where the value checks' time goes on the GPU (cnn forward: the largest values - meta gap on the H100), where Nsight
+# Systems is installed: kernels and CUDA API calls of 50 value-checked passes against 50 metadata-only ones
+# (nsys_values.txt, nsys_meta.txt). Not a pass/fail step.
+if command -v nsys >/dev/null 2>&1; then
+  CNN=samples/h100/dumps/cnn_channels_last/cnn_channels_last_forward_0
+  for mode in values meta; do
+    extra=""; [ "$mode" = meta ] && extra="--no-values"
+    timeout 120 nsys profile -q -t cuda,osrt -o "$OUT/nsys_$mode" --force-overwrite true \
+      "$FXRAY" replay "$CNN" --device cuda --in-process --json --repeat 50 --warmup 5 $extra >/dev/null 2>>"$OUT/nsys.log"
+    timeout 120 nsys stats -q --report cuda_api_sum,cuda_gpu_kern_sum,cuda_gpu_mem_time_sum --format table \
+      "$OUT/nsys_$mode.nsys-rep" >"$OUT/nsys_$mode.txt" 2>>"$OUT/nsys.log"
+    rm -f "$OUT/nsys_$mode.nsys-rep" "$OUT/nsys_$mode.sqlite"
+  done
+  echo "note: nsys profiles of cnn forward: nsys_values.txt, nsys_meta.txt" | tee -a "$SUMMARY"
+else
+  echo "note: no nsys: no kernel/API profile of the value checks" | tee -a "$SUMMARY"
+fi
+
 echo
 sed -n '/^graph /,$p' "$OUT/bench.log"
 echo

@@ -270,7 +270,9 @@ at::Tensor statsRows(const c10::Device& device, std::int64_t rows, double** host
         return !(env && std::strcmp(env, "0") == 0);
     }();
     if (mapped && device.is_cuda() && fusedEnabled()) {
-        const c10::cuda::CUDAGuard guard(device);
+        // The tensor's device needs its index (a replay's device always has one; "cuda" alone means the current).
+        const c10::Device on = device.has_index() ? device : c10::Device(c10::kCUDA, c10::cuda::current_device());
+        const c10::cuda::CUDAGuard guard(on);
         void* hostPtr = nullptr;
         void* devicePtr = nullptr;
         const char* error = nullptr;
@@ -280,7 +282,7 @@ at::Tensor statsRows(const c10::Device& device, std::int64_t rows, double** host
                     " bytes of mapped host memory for the statistics)");
         *host = static_cast<double*>(hostPtr);
         // A CUDA tensor over the mapped memory: the kernels (ours and ATen's fallback reductions) write it as any.
-        return at::from_blob(devicePtr, {rows, 5}, [hostPtr](void*) { statsHostFree(hostPtr); }, options, device);
+        return at::from_blob(devicePtr, {rows, 5}, [hostPtr](void*) { statsHostFree(hostPtr); }, options.device(on), on);
     }
 #endif
     return at::zeros({rows, 5}, options);
