@@ -170,6 +170,9 @@ private:
                 const std::vector<int> prefix(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
                 report("baseline prefix", m_builder.computeNodes(prefix));
                 auto judgedPrefix = failuresOf(m_builder.build(prefix, -1), nullptr, &m_baselineOptions);
+                if (judgedPrefix.first.empty() && !m_options.oracle->lastProblem().empty())
+                    res.log.push_back("baseline: the first " + std::to_string(m_builder.computeNodes(prefix)) +
+                                      " nodes could not be judged: " + m_options.oracle->lastProblem());
                 if (!judgedPrefix.first.empty()) {
                     res.log.push_back("baseline: the first " + std::to_string(m_builder.computeNodes(prefix)) + " of " +
                                       std::to_string(res.originalNodes) + " nodes fail (query " + std::to_string(m_queries) + ")");
