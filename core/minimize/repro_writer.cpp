@@ -136,7 +136,8 @@ def compile_repro(module, inputs):
 def traced(module):
     """The graph as a torch.fx GraphModule whose nodes keep this file's names. symbolic_trace names a node after its
     op; diverge:post_grad names the divergent node of fxray's graph, and inductor's passes keep the names of the
-    nodes they leave alone, so the names are put back (one traced node per statement of forward, checked)."""
+    nodes they leave alone, so the names are put back: one traced node per statement of forward (when the counts
+    differ the op names stay, and the divergent node found cannot be tied to fxray's graph)."""
     gm = torch.fx.symbolic_trace(module)
     # This file's forward, one `name = ...` statement per line (a regex: ast and inspect take seconds on 6,000 lines).
     source = open(__file__).read()
