@@ -3,7 +3,8 @@ planted_pass.py: relu(x) -> (x - |x|) / 2) given with --inductor-config on the c
 (tests/data/output_code/correct.log, a correct compile) shrinks to the relu: each candidate goes through inductor's
 joint-graph and post-grad passes only (no code generation) in one Python child, fxray replays the post-grad graph
 against the candidate, and the signature names the node the pass rewrote (relu), not where the divergence shows; the
-repro.py shows the divergence under plain PyTorch. Without the pass nothing diverges. Each run starts one Python
+repro.py shows the divergence under plain PyTorch. Without the pass nothing diverges. On a 200-node chain the
+baseline finds the divergence in a prefix of the graph and never judges the whole graph. Each run starts one Python
 child (torch's import and inductor's pattern set-up: most of the time). Skipped (0 checks) in a build without
 LibTorch (no worker)."""
 import json
@@ -24,8 +25,8 @@ ENV = {**os.environ, "FXRAY_PYTHON": os.environ.get("FXRAY_PYTHON", sys.executab
 PLANT = ["--inductor-config", "post_grad_custom_post_pass=planted_pass:ReluRewrite"]
 
 
-def start(out, *extra):
-    return subprocess.Popen([FXRAY, "minimize", GRAPH, "--until", "diverge:post_grad", "-o", os.path.join(WORK, out), "--json",
+def start(out, *extra, graph=GRAPH):
+    return subprocess.Popen([FXRAY, "minimize", graph, "--until", "diverge:post_grad", "-o", os.path.join(WORK, out), "--json",
                              *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
 
 
@@ -39,6 +40,7 @@ def a_buggy_post_grad_pass_shrinks_to_the_node_it_rewrote_a_correct_compile_does
     # side by side: each run's time is mostly its Python child's start
     planted, plain = start("planted", *PLANT), start("plain")
     missing = start("missing", "--inductor-config", "post_grad_custom_post_pass=no_such_module:Pass")
+    chain = start("chain", *PLANT, graph=os.path.join(PASSES, "chain.py"))
     code, out, err = finish(planted)
     assert code == 0, (code, err, out)
     r = json.loads(out)
@@ -63,6 +65,14 @@ def a_buggy_post_grad_pass_shrinks_to_the_node_it_rewrote_a_correct_compile_does
     assert code == 1, (code, err, out)
     r = json.loads(out)
     assert not r["reproduced"] and "No module named 'no_such_module'" in r["why"], r
+    # a longer graph (200 nodes, the relu at node 101): the baseline judges the first 64 nodes (agree), then the first
+    # 128 (diverge), never the whole graph, and truncates at the relu
+    code, out, err = finish(chain)
+    assert code == 0, (code, err, out)
+    r = json.loads(out)
+    assert r["log"][:2] == ["baseline: the first 128 of 200 nodes fail (query 2)", r["log"][1]], r["log"]
+    assert r["log"][2].startswith("truncate at 'relu' -> 101 nodes"), r["log"]
+    assert r["signature"] == "diverge:post_grad at aten.relu.default: large error" and r["minimized_nodes"] == 1, r
 
 
 
