@@ -133,12 +133,32 @@ def compile_repro(module, inputs):
     return compile_fx(torch.fx.symbolic_trace(module), list(inputs))
 
 
+class _TraceFactories(torch.overrides.TorchFunctionMode):
+    """An op call with no traced argument (full, arange, scalar_tensor) becomes a node too: symbolic_trace alone runs
+    it and makes its value a constant of the module, one node fewer than statements and a get_attr the post-grad
+    graph could not be replayed without."""
+
+    def __init__(self, tracer):
+        super().__init__()
+        self.tracer = tracer
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        leaves = torch.utils._pytree.tree_leaves((args, kwargs))
+        if isinstance(func, torch._ops.OpOverload) and not any(isinstance(a, torch.fx.Proxy) for a in leaves):
+            return self.tracer.create_proxy("call_function", func, args, kwargs)
+        return func(*args, **kwargs)
+
+
 def traced(module):
     """The graph as a torch.fx GraphModule whose nodes keep this file's names. symbolic_trace names a node after its
     op; diverge:post_grad names the divergent node of fxray's graph, and inductor's passes keep the names of the
     nodes they leave alone, so the names are put back: one traced node per statement of forward (when the counts
     differ the op names stay, and the divergent node found cannot be tied to fxray's graph)."""
-    gm = torch.fx.symbolic_trace(module)
+    tracer = torch.fx.Tracer()
+    with _TraceFactories(tracer):
+        graph = tracer.trace(module)
+    gm = torch.fx.GraphModule(module, graph, type(module).__name__)
     # This file's forward, one `name = ...` statement per line (a regex: ast and inspect take seconds on 6,000 lines).
     source = open(__file__).read()
     forward = source[source.index("    def forward(self"):source.index("\nINPUTS = [")]

@@ -65,13 +65,13 @@ def a_buggy_post_grad_pass_shrinks_to_the_node_it_rewrote_a_correct_compile_does
     assert code == 1, (code, err, out)
     r = json.loads(out)
     assert not r["reproduced"] and "No module named 'no_such_module'" in r["why"], r
-    # a longer graph (200 nodes, the relu at node 101): the baseline judges the first 64 nodes (agree), then the first
-    # 128 (diverge), never the whole graph, and truncates at the relu
+    # a longer graph (200 nodes, the relu at node 101, a factory call traced as a node, not a constant): the baseline
+    # judges the first 64 nodes (agree), then the first 128 (diverge), never the whole graph, and truncates at the relu
     code, out, err = finish(chain)
     assert code == 0, (code, err, out)
     r = json.loads(out)
     assert r["log"][:2] == ["baseline: the first 128 of 200 nodes fail (query 2)", r["log"][1]], r["log"]
-    assert r["log"][2].startswith("truncate at 'relu' -> 101 nodes"), r["log"]
+    assert r["log"][2].startswith("truncate at 'relu' -> 100 nodes"), r["log"]
     assert r["signature"] == "diverge:post_grad at aten.relu.default: large error" and r["minimized_nodes"] == 1, r
 
 

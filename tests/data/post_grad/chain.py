@@ -1,14 +1,15 @@
 # A 200-node chain for tests/cli/test_minimize_post_grad.py (mul by 0.99 and add 0.01 in turn) with one relu, at
 # node 101: the minimizer's baseline prefix of 64 nodes passes, the one of 128 fails, and the whole graph is never
-# judged.
+# judged. Node 2 is a factory (full) that node 152 reads: traced as a node, not a constant of the module.
 import torch
+from torch import device
 
 
 class Chain(torch.nn.Module):
     def forward(self, x: "f32[4, 8][8, 1]cpu"):
         mul_0: "f32[4, 8][8, 1]cpu" = torch.ops.aten.mul.Tensor(x, 0.99);  x = None
-        add_1: "f32[4, 8][8, 1]cpu" = torch.ops.aten.add.Tensor(mul_0, 0.01);  mul_0 = None
-        mul_2: "f32[4, 8][8, 1]cpu" = torch.ops.aten.mul.Tensor(add_1, 0.99);  add_1 = None
+        full_default: "f32[4, 8][8, 1]cpu" = torch.ops.aten.full.default([4, 8], 0.01, dtype=torch.float32, layout=torch.strided, device=device(type='cpu'), pin_memory=False)
+        mul_2: "f32[4, 8][8, 1]cpu" = torch.ops.aten.mul.Tensor(mul_0, 0.99);  mul_0 = None
         add_3: "f32[4, 8][8, 1]cpu" = torch.ops.aten.add.Tensor(mul_2, 0.01);  mul_2 = None
         mul_4: "f32[4, 8][8, 1]cpu" = torch.ops.aten.mul.Tensor(add_3, 0.99);  add_3 = None
         add_5: "f32[4, 8][8, 1]cpu" = torch.ops.aten.add.Tensor(mul_4, 0.01);  mul_4 = None
@@ -157,7 +158,7 @@ class Chain(torch.nn.Module):
         mul_148: "f32[4, 8][8, 1]cpu" = torch.ops.aten.mul.Tensor(add_147, 0.99);  add_147 = None
         add_149: "f32[4, 8][8, 1]cpu" = torch.ops.aten.add.Tensor(mul_148, 0.01);  mul_148 = None
         mul_150: "f32[4, 8][8, 1]cpu" = torch.ops.aten.mul.Tensor(add_149, 0.99);  add_149 = None
-        add_151: "f32[4, 8][8, 1]cpu" = torch.ops.aten.add.Tensor(mul_150, 0.01);  mul_150 = None
+        add_151: "f32[4, 8][8, 1]cpu" = torch.ops.aten.add.Tensor(mul_150, full_default);  mul_150 = full_default = None
         mul_152: "f32[4, 8][8, 1]cpu" = torch.ops.aten.mul.Tensor(add_151, 0.99);  add_151 = None
         add_153: "f32[4, 8][8, 1]cpu" = torch.ops.aten.add.Tensor(mul_152, 0.01);  mul_152 = None
         mul_154: "f32[4, 8][8, 1]cpu" = torch.ops.aten.mul.Tensor(add_153, 0.99);  add_153 = None
