@@ -158,7 +158,8 @@ public:
     }
 
 private:
-    // The baseline query. An oracle's query is inductor in Python (the whole graph of a 24-layer model: minutes), so
+    // The baseline query. An oracle's query is inductor in Python (the whole joint graph of a 24-layer model: half a
+    // minute through the post-grad passes, minutes through a compile), so
     // with one, and generated inputs, prefixes of the graph in program order (closed under their inputs) are judged
     // first, from kFirstPrefix units and doubling: the failure found in the first prefix that fails is the one the
     // whole graph would show first (the same node), and the whole graph is judged only when no prefix fails.
