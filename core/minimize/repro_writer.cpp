@@ -144,10 +144,17 @@ class _TraceFactories(torch.overrides.TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        leaves = torch.utils._pytree.tree_leaves((args, kwargs))
-        if isinstance(func, torch._ops.OpOverload) and not any(isinstance(a, torch.fx.Proxy) for a in leaves):
+        if isinstance(func, torch._ops.OpOverload) and not _has_proxy((args, kwargs)):
             return self.tracer.create_proxy("call_function", func, args, kwargs)
         return func(*args, **kwargs)
+
+
+def _has_proxy(value):
+    if isinstance(value, torch.fx.Proxy):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_has_proxy(v) for v in value)
+    return isinstance(value, dict) and any(_has_proxy(v) for v in value.values())
 
 
 def traced(module):
