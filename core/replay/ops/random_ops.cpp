@@ -143,7 +143,13 @@ at::TensorOptions factoryOptions(const std::vector<c10::IValue>& v, int dtype, i
 // SDPA's math with dropout on the attention weights, as inductor decomposes it (softmax, then
 // keep = rand_like(attn) > p, attn * keep / (1 - p), then @ value), the draw being aligned draw `k`. The fused kernels
 // draw inside (philox on CUDA, the global generator on the CPU) where no other stage can follow.
-at::Tensor alignedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k)
+struct AttentionResult {
+    at::Tensor out;  // [B, H, M, Dv]
+    at::Tensor lse;  // [B, H, M]: logsumexp of the masked, scaled scores (the fused kernels' saved statistic)
+};
+
+// v: (query, key, value, attn_mask, dropout_p, is_causal, scale[, enable_gqa]) as SDPA takes them.
+AttentionResult alignedAttentionMath(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k)
 {
     at::Tensor q = v[0].toTensor(), key = v[1].toTensor(), value = v[2].toTensor();
     const double prob = v.size() > 4 && !v[4].isNone() ? v[4].toDouble() : 0.0;
@@ -161,18 +167,96 @@ at::Tensor alignedAttention(const std::vector<c10::IValue>& v, std::uint64_t bas
         const at::Tensor& mask = v[3].toTensor();
         attn = mask.scalar_type() == at::kBool ? attn.masked_fill(mask.logical_not(), minusInf) : attn + mask;
     }
-    attn = at::softmax(attn, -1);
+    at::Tensor lse = at::logsumexp(attn.to(at::kFloat), -1);
+    // The safe softmax, as SDPA's math and its decomposition have it: a row masked out entirely is 0, not NaN.
+    attn = at::_safe_softmax(attn, -1);
     if (prob > 0) {
         const at::Tensor keep = alignedDraw(base, k, attn.sizes(), false, attn.device()).to(attn.scalar_type()) > prob;
         attn = keep * attn * (1.0 / (1.0 - prob));
     }
-    return at::matmul(attn, value);
+    return {at::matmul(attn, value), std::move(lse)};
+}
+
+// SDPA's math with dropout on the attention weights, as inductor decomposes it (softmax, then
+// keep = rand_like(attn) > p, attn * keep / (1 - p), then @ value), the draw being aligned draw `k`. The fused kernels
+// draw inside (philox on CUDA, the global generator on the CPU) where no other stage can follow.
+at::Tensor alignedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k)
+{
+    return alignedAttentionMath(v, base, k).out;
+}
+
+// The fused kernels' forwards with dropout (the AOT graphs of a CUDA training step keep them whole), on the same aligned
+// draw as SDPA's math: their output in the kernels' layout ([B, M, H, D] memory), their logsumexp, RNG state as
+// zeros (compared by shape: it depends on a random op).
+//   efficient: (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, *, scale)
+//              -> (output, log_sumexp [B, H, ceil(M/32)*32] (+inf padded) or [B, H, 0], philox_seed, philox_offset)
+//   flash:     (query, key, value, dropout_p, is_causal, return_debug_mask, *, scale)
+//              -> (output, logsumexp [B, H, M], cum_seq_q, cum_seq_k, max_q, max_k, rng_state, unused, debug_attn_mask)
+c10::IValue alignedFusedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k, bool efficient)
+{
+    const c10::IValue none;
+    const std::vector<c10::IValue> sdpa = efficient ? std::vector<c10::IValue>{v[0], v[1], v[2], v[3], v[5], v[6], v[7]}
+                                                    : std::vector<c10::IValue>{v[0], v[1], v[2], none, v[3], v[4], v[6]};
+    AttentionResult r = alignedAttentionMath(sdpa, base, k);
+    const at::Tensor out = r.out.transpose(1, 2).contiguous().transpose(1, 2);
+    const at::Tensor& q = v[0].toTensor();
+    if (efficient) {
+        const std::int64_t m = q.size(2), padded = v[4].toBool() ? (m + 31) / 32 * 32 : 0;
+        at::Tensor lse = at::full({q.size(0), q.size(1), padded}, std::numeric_limits<float>::infinity(), q.options().dtype(at::kFloat));
+        if (padded > 0)
+            lse.narrow(2, 0, m).copy_(r.lse);
+        const auto i64 = at::TensorOptions().dtype(at::kLong);
+        return c10::ivalue::Tuple::create(out, lse, at::zeros({}, i64), at::zeros({}, i64));
+    }
+    const auto u64 = at::TensorOptions().dtype(at::kUInt64);
+    return c10::ivalue::Tuple::create(out, r.lse.contiguous(), at::Tensor(), at::Tensor(), q.size(2), v[1].toTensor().size(2),
+                                      at::zeros({2}, u64), at::zeros({}, u64), at::empty({0}, q.options()));
+}
+
+}  // namespace
+
+namespace {
+
+// A fused attention forward whose dropout_p is not a literal 0 (efficient attention's 6th argument, flash's 4th).
+bool fusedAttentionDraws(const graph::Node& n)
+{
+    if (n.target.ns != "aten")
+        return false;
+    const std::size_t at = n.target.op == "_scaled_dot_product_efficient_attention" ? 5
+                           : n.target.op == "_scaled_dot_product_flash_attention"   ? 3
+                                                                                    : 0;
+    if (at == 0)
+        return false;
+    const graph::Arg* p = n.args.size() > at ? &n.args[at] : nullptr;
+    for (const auto& [name, value] : n.kwargs)
+        if (name == "dropout_p")
+            p = &value;
+    return p && !((p->kind == Arg::Kind::Float && p->f == 0.0) || (p->kind == Arg::Kind::Int && p->i == 0));
+}
+
+// Aligned mode's seeds: seed i is the program-order ordinal of the draw that looks it up, i.e. i plus the fused
+// attention kernels with dropout before that lookup (they draw too, in the dynamo graph as SDPA).
+std::vector<std::int64_t> alignedSeeds(const graph::Graph& g, const graph::Node& seeds, std::int64_t count)
+{
+    std::vector<std::int64_t> out(static_cast<std::size_t>(std::max<std::int64_t>(count, 1)));
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = static_cast<std::int64_t>(i);
+    const int self = static_cast<int>(&seeds - g.nodes.data());
+    std::int64_t fused = 0;
+    for (const graph::Node& n : g.nodes) {
+        fused += fusedAttentionDraws(n) ? 1 : 0;
+        if (n.target.op == "inductor_lookup_seed" && n.args.size() == 2 && n.args[0].kind == Arg::Kind::Node &&
+            n.args[0].node == self && n.args[1].kind == Arg::Kind::Int && n.args[1].i >= 0 &&
+            static_cast<std::size_t>(n.args[1].i) < out.size())
+            out[static_cast<std::size_t>(n.args[1].i)] = n.args[1].i + fused;
+    }
+    return out;
 }
 
 }  // namespace
 
 std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
-                                               const RngPlan& rng)
+                                               RngPlan& rng)
 {
     const std::string& op = n.target.op;
     if (op == "inductor_seed" || op == "inductor_seeds") {
@@ -182,10 +266,11 @@ std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const grap
             throw std::invalid_argument("prims." + op + (many ? "(count, device)" : "(device)") + " takes literal arguments");
         const c10::Device where = mapDevice(n.args.back().device, device);
         const std::vector<std::int64_t> shape = many ? std::vector<std::int64_t>{n.args[0].i} : std::vector<std::int64_t>{};
-        if (rng.aligned)  // seed k is the ordinal k: inductor_lookup_seed(seeds, k) hands draw k its number
-            return nativePlan({}, "prims." + op + ": ordinals 0..count-1 as seeds (aligned RNG, stage compare)",
-                              [where, shape](const std::vector<c10::IValue>&) -> c10::IValue {
-                                  at::Tensor t = at::arange(shape.empty() ? 1 : shape[0], at::TensorOptions().dtype(at::kLong));
+        if (rng.aligned)  // seed k is a draw's ordinal: inductor_lookup_seed(seeds, k) hands the draw its number
+            return nativePlan({}, "prims." + op + ": the draws' program-order ordinals as seeds (aligned RNG, stage compare)",
+                              [where, shape, ordinals = alignedSeeds(g, n, shape.empty() ? 1 : shape[0])](
+                                  const std::vector<c10::IValue>&) -> c10::IValue {
+                                  at::Tensor t = at::tensor(ordinals, at::TensorOptions().dtype(at::kLong));
                                   return (shape.empty() ? t[0].clone() : t).to(where);
                               });
         return nativePlan({}, "prims." + op + " = torch.randint(2**63 - 1, [count], device) (inductor's eager definition)",
@@ -197,6 +282,7 @@ std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const grap
     if (op == "inductor_lookup_seed") {
         if (n.args.size() != 2 || !n.kwargs.empty())
             throw std::invalid_argument("prims.inductor_lookup_seed(seeds, index) takes 2 positional arguments");
+        ++rng.lookupsSeen;
         return nativePlan({tensorArg(g, n.args[0]), intArg(g, n.args[1])}, "prims.inductor_lookup_seed(seeds, index) = seeds[index]",
                           [](const std::vector<c10::IValue>& v) -> c10::IValue { return v[0].toTensor()[v[1].toInt()]; });
     }
@@ -208,6 +294,31 @@ std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const grap
 namespace {
 
 // SDPA with a dropout_p other than a literal 0 takes the next aligned draw; without dropout it stays the op.
+// The fused attention forwards (an Op, or on the CPU the stand-in of plan/attention_fallback, named in plan.name)
+// with a dropout_p other than 0 take the next aligned draw.
+std::optional<NodePlan> alignedFusedAttentionPlan(const NodePlan& plan, const std::string& op, RngPlan& rng)
+{
+    const bool efficient = op == "aten::_scaled_dot_product_efficient_attention";
+    if (!efficient && op != "aten::_scaled_dot_product_flash_attention")
+        return std::nullopt;
+    const std::size_t at = efficient ? 5 : 3;
+    if (plan.args.size() <= at || (plan.args[at].kind == ArgPlan::Kind::Const && plan.args[at].constant.toDouble() == 0.0))
+        return std::nullopt;
+    if (!efficient && plan.args[5].kind == ArgPlan::Kind::Const && plan.args[5].constant.toBool())
+        return std::nullopt;  // return_debug_mask: the kernel's own mask, which the math cannot give
+    const std::int64_t k = rng.nextOrdinal++ + rng.lookupsSeen;  // inductor's draws before it count too
+    NodePlan p = plan;
+    p.kind = NodePlan::Kind::Native;
+    p.schema = (plan.op ? c10::toString(plan.op->schema()) : op) + "  [math with dropout on aligned RNG draw " +
+               std::to_string(k) + " (stage compare)]";
+    p.op.reset();
+    p.native = [k, base = rng.seed, efficient](const std::vector<c10::IValue>& v) -> c10::IValue {
+        return alignedFusedAttention(v, base, k, efficient);
+    };
+    p.nonFiniteByDesign = {false, true};
+    return p;
+}
+
 std::optional<NodePlan> alignedAttentionPlan(const NodePlan& plan, RngPlan& rng)
 {
     const int at = argIndex(plan, "dropout_p");
@@ -231,10 +342,17 @@ std::optional<NodePlan> alignedAttentionPlan(const NodePlan& plan, RngPlan& rng)
 
 std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
 {
-    if (!rng.aligned || plan.kind != NodePlan::Kind::Op || !plan.op)
+    if (!rng.aligned)
+        return std::nullopt;
+    if (plan.kind == NodePlan::Kind::Native && plan.name.starts_with("aten::_scaled_dot_product_"))
+        return alignedFusedAttentionPlan(plan, plan.name, rng);
+    if (plan.kind != NodePlan::Kind::Op || !plan.op)
         return std::nullopt;
     const c10::OperatorName& name = plan.op->schema().operator_name();
+    if (auto fused = alignedFusedAttentionPlan(plan, name.name, rng))
+        return fused;
     static const std::set<std::string, std::less<>> kAligned = {"aten::dropout",   "aten::native_dropout", "aten::bernoulli",
+                                                                "aten::bernoulli_",
                                                                 "aten::rand",      "aten::rand_like",      "aten::randn",
                                                                 "aten::randn_like"};
     if (name.name == "aten::scaled_dot_product_attention")
@@ -272,6 +390,17 @@ std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
             const at::Tensor& x = v[0].toTensor();
             const at::Tensor u = alignedDraw(base, k, x.sizes(), false, x.device());
             return (scalarP ? u < v[1].toDouble() : u < x.to(at::kFloat)).to(x.scalar_type());
+        };
+        return p;
+    }
+    if (op == "aten::bernoulli_") {
+        // In place (timm's drop_path: x.new_empty(shape).bernoulli_(keep_prob)), as inductor decomposes it:
+        // self.copy_(rand_like(self) < p), p a float (.float) or a tensor (.Tensor).
+        p.native = [k, base](const std::vector<c10::IValue>& v) -> c10::IValue {
+            const at::Tensor& x = v[0].toTensor();
+            const at::Tensor u = alignedDraw(base, k, x.sizes(), false, x.device());
+            x.copy_(v[1].isTensor() ? u < v[1].toTensor().to(at::kFloat) : u < v[1].toDouble());
+            return x;
         };
         return p;
     }

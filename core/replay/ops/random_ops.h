@@ -29,12 +29,15 @@ struct RngPlan {
     bool aligned = false;
     std::uint64_t seed = 0;
     std::int64_t nextOrdinal = 0;  // aligned mode: ordinal of the next random aten call in program order
+    // Aligned mode: inductor_lookup_seed nodes planned so far. Their draws and the fused attention kernels' (which keep
+    // their dropout inside: CUDA AOT graphs) share the program-order numbering.
+    std::int64_t lookupsSeen = 0;
 };
 
 // inductor's RNG prims (n.target.ns == "prims", op "inductor_*"); nullopt for another prim. Throws
 // std::invalid_argument when the arguments do not fit.
 std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
-                                               const RngPlan& rng);
+                                               RngPlan& rng);
 
 // Aligned mode: an Op plan of a random aten op (dropout, native_dropout, bernoulli, rand(_like), randn(_like)) replaced
 // by its aligned draw, taking the next ordinal; nullopt (and no ordinal taken) for any other plan.
