@@ -39,6 +39,12 @@ struct RngPlan {
 std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
                                                RngPlan& rng);
 
+// Aligned mode's k-th draw: uniforms (or normals) from a generator seeded by (seed, k), drawn on the CPU and moved,
+// so every device draws the same values.
+at::Tensor alignedDraw(std::uint64_t seed, std::int64_t ordinal, c10::IntArrayRef sizes, bool normal, const c10::Device& device);
+// The index of an Op plan's schema argument by name (-1 when absent).
+int argIndex(const NodePlan& plan, const char* name);
+
 // Aligned mode: an Op plan of a random aten op (dropout, native_dropout, bernoulli, rand(_like), randn(_like)) replaced
 // by its aligned draw, taking the next ordinal; nullopt (and no ordinal taken) for any other plan.
 std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng);
