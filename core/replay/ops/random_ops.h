@@ -15,6 +15,8 @@
 #include "replay/plan/node_plan.h"
 #include "replay/api/replay_types.h"
 
+#include <ATen/core/Generator.h>
+#include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
 #include <cstdint>
@@ -30,6 +32,13 @@ struct RngPlan {
     std::uint64_t seed = 0;
     std::int64_t nextOrdinal = 0;  // aligned mode: ordinal of the next random aten call in program order
 };
+
+// The generator of aligned draw number `ordinal`: seeded by (seed, ordinal) with splitmix64, so ordinals draw
+// independent streams.
+at::Generator alignedGenerator(std::uint64_t seed, std::int64_t ordinal);
+// Aligned draw number `ordinal`: f32 uniforms (or normals) drawn on the CPU and moved, the same values on every
+// device.
+at::Tensor alignedDraw(std::uint64_t seed, std::int64_t ordinal, c10::IntArrayRef sizes, bool normal, const c10::Device& device);
 
 // inductor's RNG prims (n.target.ns == "prims", op "inductor_*"); nullopt for another prim. Throws
 // std::invalid_argument when the arguments do not fit.
