@@ -92,5 +92,33 @@ def stage_compare_agrees_on_the_draw_and_finds_a_change_planted_in_the_post_grad
     assert r["verdict"] == "diverge" and r["first_divergent_stage"] == "post_grad", (r["verdict"], r.get("reason"))
 
 
+LITERALS = """class GraphModule(torch.nn.Module):
+    def forward(self, L_x_: "f32[4, 3][3, 1]cpu"):
+        l_x_ = L_x_
+        size = l_x_.size(0)
+        ints: "i64[2][1]cpu" = torch.tensor([size, 3])
+        floats: "f32[2][1]cpu" = torch.tensor([1.5, size])
+        first: "f32[][]cpu" = l_x_[(0, 0)]
+        mixed: "f32[2][1]cpu" = torch.tensor([first, size])
+        bools: "b8[1, 2][2, 1]cpu" = torch.tensor([[True, False]])
+        same: "f32[4, 3][3, 1]cpu" = torch.as_tensor(l_x_)
+        return (ints, floats, mixed, bools, same)
+"""
+
+
+@check
+def torch_tensor_of_graph_values_reads_them_at_run_time_with_torchs_dtype_inference():
+    path = os.path.join(TMP, "literals.py")
+    with open(path, "w") as f:
+        f.write(LITERALS)
+    r = report(path)
+    assert r["verdict"] == "pass" and not r["unsupported"], (r["verdict"], r["unsupported"])
+    by_name = {n["name"]: n for n in r["nodes"]}
+    # every dtype checked against the annotation (int64, float32 promoted from int + float, bool); size is 4
+    ints = by_name["ints"]["outputs"][0]
+    assert (ints["min"], ints["max"]) == (3, 4), ints
+    assert by_name["mixed"]["outputs"][0]["max"] == 4, by_name["mixed"]
+
+
 if __name__ == "__main__":
     main()
