@@ -512,7 +512,9 @@ LoadedGraph loadPython(const GraphEntry& entry)
 // before_post_grad_graph (same ordinal) when post-grad passes ran, and always as the AOT graph it came from (the
 // compile's first runnable is the forward or inference graph, the second the backward). Node dtype/shape/stride
 // are borrowed where name and target agree, so the runnable's intermediate values are checked and its inputs'
-// value domains inferred (a gather's index range needs the gathered tensor's size).
+// value domains inferred (a gather's index range needs the gathered tensor's size). Its higher-order ops' subgraphs
+// are not in it at all (after_aot's NNModuleToString writes `self.sdpa_score0 = <lambda>()`, the GraphModule's
+// repr): they are taken from the first of those records that holds them as nested classes (the same GraphModules).
 void borrowRunnableMeta(graph::Graph& g, const IndexedLog& index, const TraceOrigin& origin)
 {
     const std::string runnable = selectorFor(origin);
@@ -542,6 +544,14 @@ void borrowRunnableMeta(graph::Graph& g, const IndexedLog& index, const TraceOri
             const int k = n.meta ? -1 : annotated.findNode(n.name);
             if (k >= 0 && annotated.nodes[static_cast<std::size_t>(k)].target.str() == n.target.str())
                 n.meta = annotated.nodes[static_cast<std::size_t>(k)].meta;
+        }
+        for (graph::Subgraph& sub : annotated.subgraphs) {
+            const bool read = std::any_of(g.nodes.begin(), g.nodes.end(), [&](const graph::Node& n) {
+                return n.kind == graph::NodeKind::GetAttr && n.attr == sub.name;
+            });
+            const bool have = std::any_of(g.subgraphs.begin(), g.subgraphs.end(), [&](const graph::Subgraph& s) { return s.name == sub.name; });
+            if (read && !have)
+                g.subgraphs.push_back(std::move(sub));
         }
     }
 }

@@ -5,7 +5,9 @@ the op by its eager math with the subgraphs planned and run like any graph: a sa
 value, generated inputs replay clean, and a change planted in the mask subgraph changes the output (the subgraph
 is what runs, not a stand-in). A dump with only module.py (functorch's graph_dumper_aot writes no readable file)
 has the subgraphs only as the GraphModules to_folder pickled (sdpa_score0.pt): fxray reads their `_code` and
-replays the same, and a change planted in the pickled mask_mod changes the output the same way."""
+replays the same, and a change planted in the pickled mask_mod changes the output the same way. A TORCH_TRACE's
+fx_graph_runnable (flex_causal.log, make_flex_log.py) names them as `<lambda>()` only: it takes them from the same
+compile's records that hold them."""
 import json
 import os
 import shutil
@@ -101,6 +103,17 @@ def the_readable_subgraphs_and_the_pickled_ones_are_checked_to_agree():
         f.write(text.replace("torch.ops.aten.le.Tensor(arg3_1, arg2_1)", "torch.ops.aten.lt.Tensor(arg3_1, arg2_1)"))
     p = subprocess.run([FXRAY, "info", d], capture_output=True, text=True, timeout=120)
     assert "and module.py differ: subgraph sdpa_mask0" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+@check
+def the_runnable_of_a_trace_takes_its_subgraphs_from_the_compiles_other_records():
+    log = os.path.join(SOURCE, "tests", "data", "flex", "flex_causal.log")
+    with open(log) as f:
+        assert "<lambda>()" in f.read()  # the runnable's only trace of its subgraphs
+    r = report(log + "#0/0/fx_graph_runnable")
+    assert r["verdict"] == "pass" and not r["unsupported"], (r["verdict"], r["unsupported"])
+    flex = [n for n in r["nodes"] if n["target"] == "higher_order.flex_attention"]
+    assert len(flex) == 1 and flex[0]["status"] == "passed", flex
 
 
 if __name__ == "__main__":
