@@ -21,6 +21,25 @@
 #include <stdexcept>
 
 namespace fxray::replay::detail {
+
+// The generator of the k-th aligned draw: seeded by (seed, k) with splitmix64, so ordinals draw independent streams.
+at::Generator alignedGenerator(std::uint64_t seed, std::int64_t ordinal)
+{
+    std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(ordinal) + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return at::detail::createCPUGenerator(z ^ (z >> 31));
+}
+
+// Drawn on the CPU and moved: the same values on every device.
+at::Tensor alignedDraw(std::uint64_t seed, std::int64_t ordinal, c10::IntArrayRef sizes, bool normal, const c10::Device& device)
+{
+    at::Generator gen = alignedGenerator(seed, ordinal);
+    const auto opts = at::TensorOptions().dtype(at::kFloat);
+    at::Tensor t = normal ? at::randn(sizes, gen, opts) : at::rand(sizes, gen, opts);
+    return t.to(device);
+}
+
 namespace {
 
 using graph::Arg;
@@ -53,27 +72,6 @@ ArgPlan tensorArg(const graph::Graph& g, const Arg& a)
         throw std::invalid_argument("expected a tensor, got " + graph::formatArg(g, a));
     return valueArg(a.node);
 }
-
-// The generator of the k-th aligned draw: seeded by (seed, k) with splitmix64, so ordinals draw independent streams.
-at::Generator alignedGenerator(std::uint64_t seed, std::int64_t ordinal)
-{
-    std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(ordinal) + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return at::detail::createCPUGenerator(z ^ (z >> 31));
-}
-
-}  // namespace
-
-at::Tensor alignedDraw(std::uint64_t seed, std::int64_t ordinal, c10::IntArrayRef sizes, bool normal, const c10::Device& device)
-{
-    at::Generator gen = alignedGenerator(seed, ordinal);
-    const auto opts = at::TensorOptions().dtype(at::kFloat);
-    at::Tensor t = normal ? at::randn(sizes, gen, opts) : at::rand(sizes, gen, opts);
-    return t.to(device);
-}
-
-namespace {
 
 std::string modeOf(const graph::Graph& g, const Arg& a)
 {
@@ -227,7 +225,7 @@ std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
     static const std::set<std::string, std::less<>> kAligned = {"aten::dropout",   "aten::native_dropout", "aten::bernoulli",
                                                                 "aten::bernoulli_",
                                                                 "aten::rand",      "aten::rand_like",      "aten::randn",
-                                                                "aten::randn_like"};
+                                                                "aten::randn_like", "aten::uniform",    "aten::uniform_"};
     if (!kAligned.contains(name.name))
         return std::nullopt;
     const std::string& op = name.name;
@@ -252,6 +250,18 @@ std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
             const at::Tensor mask = alignedDraw(base, k, x.sizes(), false, x.device()).to(x.scalar_type()) > prob;
             at::Tensor out = mask * x * (1.0 / (1.0 - prob));
             return pair ? c10::IValue(c10::ivalue::Tuple::create(std::move(out), mask)) : c10::IValue(std::move(out));
+        };
+        return p;
+    }
+    if (op == "aten::uniform" || op == "aten::uniform_") {
+        // from + (to - from) * u: torch._numpy's rand (np.random.rand in a dynamo graph) is empty().uniform_() and
+        // its AOT graph uniform(empty): both take the same aligned draw.
+        const bool inPlace = op == "aten::uniform_";
+        p.native = [k, base, inPlace](const std::vector<c10::IValue>& v) -> c10::IValue {
+            at::Tensor x = v[0].toTensor();
+            const double from = v[1].toDouble(), to = v[2].toDouble();
+            const at::Tensor u = alignedDraw(base, k, x.sizes(), false, x.device()).to(x.scalar_type()) * (to - from) + from;
+            return inPlace ? x.copy_(u) : u;
         };
         return p;
     }
