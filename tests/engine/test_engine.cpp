@@ -201,6 +201,30 @@ private Q_SLOTS:
         QVERIFY(planOf(g, plans, "mean_backward0").schema.find("generated::MeanBackward0::apply") != std::string::npos);
     }
 
+    // Traceable FSDP2's unfunctionalized ops, which torch defines in Python / libtorch_python: an unsharded
+    // parameter's storage freed (size 0) after use, given back before the all-gathered data is copied into it.
+    void fsdpCopyAndStorageResizeRunNatively()
+    {
+        const auto g = parse("p: \"f32[2, 3]\", data: \"f32[2, 3]\"",
+                             "        resize_storage_bytes_ = torch.ops.inductor.resize_storage_bytes_.default(p, 0)\n"
+                             "        resize_storage_bytes__1 = torch.ops.inductor.resize_storage_bytes_.default(p, 24)\n"
+                             "        copy_ = torch.ops.fsdp.copy_.default(p, data)\n"
+                             "        return (p,)\n");
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        std::vector<c10::IValue> values(g.nodes.size());
+        const at::Tensor p = at::randn({2, 3}), data = at::randn({2, 3});
+        values[static_cast<std::size_t>(g.findNode("p"))] = p;
+        values[static_cast<std::size_t>(g.findNode("data"))] = data;
+        for (const char* node : {"resize_storage_bytes_", "resize_storage_bytes__1", "copy_"})
+            QVERIFY2(planOf(g, plans, node).kind == NodePlan::Kind::Op, planOf(g, plans, node).why.c_str());
+        runPlan(planOf(g, plans, "resize_storage_bytes_"), values);
+        QCOMPARE(p.storage().nbytes(), std::size_t(0));
+        runPlan(planOf(g, plans, "resize_storage_bytes__1"), values);
+        QCOMPARE(p.storage().nbytes(), std::size_t(24));
+        runPlan(planOf(g, plans, "copy_"), values);
+        QVERIFY(at::equal(p, data));
+    }
+
     // Dropout that draws nothing (p = 0 in training: timm ViT's head dropout of the class token x[:, 0]) returns
     // its input in eager, where fake tensors recorded a dense clone: a fake-vs-eager layout, set apart, not a
     // mismatch (6 ViT trace graphs on the H100).
