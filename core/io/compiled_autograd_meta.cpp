@@ -42,7 +42,8 @@ int annotateSizes(graph::Graph& g, const graph::Graph& dyn, const TraceLog& log,
             n.meta = dyn.nodes[static_cast<std::size_t>(ph)].meta;
         } else if (auto hint = sourceHint(log, companion.frameId, companion.frameCompileId,
                                           "L['sizes'][" + k + "].size()[1]")) {
-            n.meta = graph::parseAnnotation("f32[0, " + std::to_string(*hint) + "]cpu", {log.path, companion.line});
+            n.meta = graph::parseAnnotation("f32[0, " + std::to_string(*hint) + "]cpu",
+                                            SourceLocation{log.path, companion.line, 0, n.name});
         } else {
             continue;
         }
