@@ -33,8 +33,8 @@
          support events"). The CPU run records that error as the step's finding.
 
 Each rank runs the same step: --mode capture with fxray_capture (dumps under <out>/dumps/<entry>_rank<N>/, real
-inputs, eager outputs, RNG state), --mode trace with inductor; the parent sets TORCH_TRACE and torch names each
-rank's log dedicated_log_torch_trace_rank_<N>_*.log. Writes <out>/<mode>.json: per-rank steps (keys
+inputs, eager outputs, RNG state), --mode trace with inductor (or --backend); the parent sets TORCH_TRACE and torch
+names each rank's log dedicated_log_torch_trace_rank_<N>_*.log. Writes <out>/<mode>.json: per-rank steps (keys
 "rank<N>:<step>"), the graphs written, capture errors, graph breaks, and the collective ops the graphs hold
 (c10d_functional / fsdp custom ops, counted in the dumps' module.py and the trace logs)."""
 import argparse
@@ -194,7 +194,7 @@ def rank_main(rank: int, args) -> None:
             setattr(torch._dynamo.config, name, 256)
     report = {"rank": rank, "steps": {}}
     entry = ENTRIES[args.recipe]
-    backend = "inductor"
+    backend = args.backend
     try:
         device = f"cuda:{rank}" if cuda else "cpu"
         mesh = init_device_mesh("cuda" if cuda else "cpu", (WORLD,))
@@ -257,6 +257,9 @@ def main() -> int:
     p.add_argument("--out", required=True)
     p.add_argument("--mode", choices=("capture", "trace"), default="capture")
     p.add_argument("--device", default="cpu", help="cpu (Gloo) | cuda (NCCL, one GPU per rank)")
+    p.add_argument("--backend", default="inductor",
+                   help="--mode trace: the torch.compile backend (inductor; aot_eager logs the dynamo and AOT graphs "
+                        "only, in a fraction of the time)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.recipe in COMPILED_AUTOGRAD and args.mode == "capture":
