@@ -7,6 +7,7 @@
 #include "graph/repeat_scopes.h"
 #include "io/compiled_autograd_meta.h"
 #include "io/graph_module_pickle.h"
+#include "io/symbol_hints.h"
 #include "io/input_merge.h"
 #include "io/input_pickle.h"
 #include "io/ir_source.h"
@@ -616,6 +617,8 @@ LoadedGraph loadTrace(const GraphEntry& entry)
         borrowRunnableMeta(lg.graph, *index, *entry.trace);
     lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
     lg.modules = graph::deriveModuleScopes(lg.graph, dynamoInputNames(*index, *entry.trace));
+    if (entry.trace->frameId >= 0)
+        lg.symbolHints = symbolHints(log, entry.trace->frameId, entry.trace->frameCompileId);
     return lg;
 }
 
