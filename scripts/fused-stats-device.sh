@@ -69,6 +69,11 @@ step fused-test-cpu $? "$(tail -1 "$OUT/fused_test.log")"
 "$TEST" --cuda >>"$OUT/fused_test.log" 2>&1
 rc=$?
 step fused-test-cuda "$rc" "$(tail -1 "$OUT/fused_test.log")"
+# The rows in device memory, read back with a copy (the path before mapped host rows; also the fallback's).
+echo "== fused_stats_test --cuda, FXRAY_STATS_MAPPED=0" >>"$OUT/fused_test.log"
+FXRAY_STATS_MAPPED=0 "$TEST" --cuda >>"$OUT/fused_test.log" 2>&1
+rc=$?
+step fused-test-cuda-unmapped "$rc" "$(tail -1 "$OUT/fused_test.log")"
 grep -E "FAIL|SKIP|note" "$OUT/fused_test.log" | head -40
 
 # The planted NaN through the checked CUDA graph (the checks captured into it): the origin must be named.
@@ -85,6 +90,18 @@ ok = bool(r.get("first_nan_node")) and cg.get("status") == "captured" and vc.get
 sys.exit(0 if ok else 1)
 EOF
 step nan-origin-cuda-graph $? "$(tail -1 "$OUT/nan_cuda_graph.log")"
+# The same with the rows in device memory (FXRAY_STATS_MAPPED=0): both read-back paths name the origin.
+FXRAY_STATS_MAPPED=0 "$FXRAY" replay tests/data/faults/nan_source/mlp_forward_0 --device cuda --cuda-graph --repeat 5 \
+  --in-process --json >"$OUT/nan_cuda_graph_unmapped.json" 2>>"$OUT/nan_cuda_graph.log"
+"$PY" - "$OUT/nan_cuda_graph_unmapped.json" >>"$OUT/nan_cuda_graph.log" 2>&1 <<'EOF2'
+import json, sys
+r = json.load(open(sys.argv[1]))
+cg = r.get("cuda_graph", {})
+vc = cg.get("value_checks") or {}
+print("unmapped: eager first_nan_node", r.get("first_nan_node"), "| cuda graph", cg.get("status"), json.dumps(vc))
+sys.exit(0 if r.get("first_nan_node") and vc.get("first_nan_node") == r["first_nan_node"] else 1)
+EOF2
+step nan-origin-cuda-graph-unmapped $? "$(tail -1 "$OUT/nan_cuda_graph.log")"
 # Every node's numbers, fused (default) against ATen's reductions (FXRAY_FUSED_STATS=0), on one graph with NaN.
 "$FXRAY" replay tests/data/faults/nan_source/mlp_forward_0 --device cuda --in-process --json >"$OUT/stats_fused.json" 2>>"$OUT/nan_cuda_graph.log"
 FXRAY_FUSED_STATS=0 "$FXRAY" replay tests/data/faults/nan_source/mlp_forward_0 --device cuda --in-process --json \

@@ -3,8 +3,9 @@
 // dtype, NaN, +-Inf, all-NaN, empty, dense and strided views, sizes of one and of many CUDA blocks or CPU chunks.
 // A plain executable, not a QtTest: the CUDA machines build no Qt.
 //   fused_stats_test          CPU: the loop, and StatsBuffer's rows through it (ctest: engine_fused_stats)
-//   fused_stats_test --cuda   the kernel through StatsBuffer (one launch per batch), and inside a captured CUDA graph
-//                             replayed on new values; exits 77 (skipped) without a CUDA device or without the kernel
+//   fused_stats_test --cuda   the kernel through StatsBuffer (one launch per batch; rows in mapped host memory unless
+//                             FXRAY_STATS_MAPPED=0), and inside a captured CUDA graph replayed on new values; exits 77
+//                             (skipped) without a CUDA device or without the kernel
 #include "replay/values/device_stats.h"
 #include "replay/values/fused_stats.h"
 
@@ -189,6 +190,35 @@ void throughBuffer(const std::string& where, const std::vector<Case>& all,
     }
 }
 
+// share(): a queue entry's row handed out again under another tag (the value checks queue the same tensor again for
+// a getitem or a graph output), and the pool: the second round's StatsBuffer gets the first one's buffers, read back
+// and zeroed, and its rows are right (an integer tensor in a row a float tensor held before).
+void shareAndPool(const std::string& where, const std::function<at::Tensor(const at::Tensor&)>& onDevice)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (int round = 0; round < 2; ++round) {
+        StatsBuffer buffer(64, 4);
+        at::Tensor f = values({300}, round == 0 ? at::kFloat : at::kLong);
+        if (round == 0)
+            f.index_put_({3}, nan);
+        const at::Tensor g = values({50}, round == 0 ? at::kLong : at::kFloat);
+        const std::vector<Case> want = {{"first", f}, {"second", g}, {"first again", f}};
+        const std::size_t entry = buffer.queue(onDevice(f), 0);
+        buffer.queue(onDevice(g), 1);
+        buffer.share(2, entry);
+        std::size_t seen = 0;
+        buffer.readBack([&](std::size_t tag, const StatsRow& row) {
+            check(where + " round " + std::to_string(round), want[tag], row);
+            ++seen;
+        });
+        ++g_checks;
+        if (seen != 3) {
+            ++g_failures;
+            std::printf("FAIL %s round %d: %zu rows read back, 3 queued\n", where.c_str(), round, seen);
+        }
+    }
+}
+
 // The same tensor on CUDA with the same geometry: its whole storage moved, then viewed with t's sizes, strides and
 // offset (a contiguous copy would test the dense path only; copy_ into an expanded view would be refused).
 at::Tensor moved(const at::Tensor& t, const c10::Device& device)
@@ -218,6 +248,7 @@ void runCpu(const std::vector<Case>& all)
     throughBuffer("cpu buffer", all, [](const at::Tensor& t) { return t; });
     // The CUDA run's copies, made on the CPU: the same geometry rebuilt from a copy of the storage.
     throughBuffer("cpu buffer, rebuilt views", all, [](const at::Tensor& t) { return moved(t, at::kCPU); });
+    shareAndPool("cpu buffer, shared rows", [](const at::Tensor& t) { return t; });
 }
 
 #ifdef HAVE_CUDA_GRAPHS
@@ -270,6 +301,7 @@ int runCuda(const std::vector<Case>& all)
         return 77;
     }
     throughBuffer("cuda buffer", all, [](const at::Tensor& t) { return moved(t, at::kCUDA); });
+    shareAndPool("cuda buffer, shared rows", [](const at::Tensor& t) { return t.to(at::kCUDA); });
 #ifdef HAVE_CUDA_GRAPHS
     runCudaGraph();
 #else

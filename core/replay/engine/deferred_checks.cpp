@@ -69,7 +69,10 @@ DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vecto
 
 void DeferredValueChecks::beforeNode(std::size_t i)
 {
-    if (m_buffer.unlaunched() && (i >= m_mayWrite.size() || m_mayWrite[i]))
+    if (i < m_mayWrite.size() && !m_mayWrite[i])
+        return;
+    m_seen.clear();  // what node i may write is another value than the one whose row is queued
+    if (m_buffer.unlaunched())
         m_buffer.flush();  // a CUDA error surfaces as the node's own (interpreter: blame)
 }
 
@@ -79,7 +82,13 @@ void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& t)
     OutputStats s;
     s.meta = describeValue(t);
     if (StatsBuffer::hasStats(t)) {
-        m_buffer.queue(t, m_tags.size());  // throws before queuing anything
+        const c10::TensorImpl* impl = t.unsafeGetTensorImpl();
+        if (auto seen = m_seen.find(impl); seen != m_seen.end()) {
+            m_buffer.share(m_tags.size(), seen->second.entry);
+        } else {
+            const std::size_t entry = m_buffer.queue(t, m_tags.size());  // throws before queuing anything
+            m_seen.emplace(impl, Seen{c10::weak_intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>(t.getIntrusivePtr()), entry});
+        }
         m_tags.push_back({i, r.outputs.size()});
         s.numel = t.numel();
     }
@@ -166,6 +175,7 @@ std::vector<std::size_t> DeferredValueChecks::readBack(ReplayReport* report)
     }
     m_pending.clear();
     m_tags.clear();
+    m_seen.clear();  // their queue entries are gone
     return done;
 }
 
@@ -185,6 +195,7 @@ void DeferredValueChecks::restart()
     m_buffer.discard();
     m_tags.clear();
     m_pending.clear();
+    m_seen.clear();
     m_nonFinite.assign(m_nonFinite.size(), false);
     for (auto& rets : m_returnNonFinite)
         rets.clear();
@@ -226,11 +237,11 @@ void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& r
     cg.firstNanNode = classified.firstNanNode;
     cg.nonFinite.clear();
     for (const NodeResult& r : decided) {
-        CudaGraphReport::NodeNonFinite n{r.name, 0, 0, r.nanOrigin};
+        std::int64_t nan = 0, inf = 0;
         for (const OutputStats& s : r.outputs)
-            n.nan += s.nanCount, n.inf += s.infCount;
-        if (n.nan + n.inf > 0)
-            cg.nonFinite.push_back(std::move(n));
+            nan += s.nanCount, inf += s.infCount;
+        if (nan + inf > 0)  // the name copied only then: this runs after every replay, over every node
+            cg.nonFinite.push_back({r.name, nan, inf, r.nanOrigin});
     }
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace fxray::replay::detail {
@@ -86,6 +87,15 @@ private:
     StatsBuffer m_buffer;
     std::vector<Tag> m_tags;  // per queued row
     std::vector<bool> m_mayWrite;  // per node: beforeNode flushes (see there)
+    // Tensors queued since the last node that may write (m_mayWrite) or read-back, by identity: the same tensor queued
+    // again (a getitem of a tuple's element, a graph output, an op that returns its input) shares the row it got
+    // then instead of being reduced again. The weak reference keeps the TensorImpl's address from going to another
+    // tensor while it is a key, without keeping the tensor's memory.
+    struct Seen {
+        c10::weak_intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl> keep;
+        std::size_t entry;  // StatsBuffer's queue entry
+    };
+    std::unordered_map<const c10::TensorImpl*, Seen> m_seen;
     std::vector<Pending> m_pending;
     // What is known after the read-backs so far, per node: some output holds NaN/Inf; and per return (a getitem
     // reads one return: attention's finite output is not downstream of the inf padding its logsumexp sibling holds).

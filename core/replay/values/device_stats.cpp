@@ -3,13 +3,51 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
 
 namespace fxray::replay::detail {
+
+namespace {
+
+// Buffers of StatsBuffers that are gone, for the next one on the same device: every pass of a replay makes a
+// StatsBuffer, and a fresh one cost a zero-filled [rows, 5] tensor (on CUDA a fill kernel each for the rows and the
+// tickets; mapped rows a cudaHostAlloc). A few per device are kept; the pool is never destroyed (freeing CUDA memory
+// in the exit's static destructors can meet a runtime already torn down).
+struct PooledRows {
+    c10::Device device;
+    at::Tensor rows, counters;
+    double* host = nullptr;
+};
+constexpr std::size_t kPooled = 8;
+std::mutex g_poolMutex;
+std::vector<PooledRows>& pool()
+{
+    static auto* kept = new std::vector<PooledRows>();
+    return *kept;
+}
+
+}  // namespace
 
 StatsBuffer::StatsBuffer(std::size_t rowsPerDevice, std::size_t firstRows)
     : m_capacity(rowsPerDevice == 0 ? 1 : rowsPerDevice),
       m_firstRows(std::max<std::size_t>(1, firstRows == 0 ? m_capacity : std::min(firstRows, m_capacity)))
 {
+}
+
+StatsBuffer::~StatsBuffer()
+{
+    if (!m_unlaunched.empty())
+        return;  // rows a launch still points at: dropped with the buffer
+    const std::lock_guard<std::mutex> lock(g_poolMutex);
+    for (PerDevice& d : m_devices) {
+        // Only rows read back (all zeros again, nothing in flight on them) go to another owner.
+        if (!d.rows.defined() || d.used != 0 || !d.quiet)
+            continue;
+        if (pool().size() >= kPooled)
+            pool().erase(pool().begin());
+        pool().push_back({d.device, std::move(d.rows), std::move(d.counters), d.host});
+    }
 }
 
 bool StatsBuffer::hasStats(const at::Tensor& t)
@@ -22,8 +60,22 @@ StatsBuffer::PerDevice& StatsBuffer::slotFor(const c10::Device& device, std::siz
     for (index = 0; index < m_devices.size(); ++index)
         if (m_devices[index].device == device)
             return m_devices[index];
-    // Allocated once, zeroed: integer tensors leave their NaN/Inf columns untouched.
+    // Allocated once, zeroed: integer tensors leave their NaN/Inf columns untouched. Taken from the pool when a
+    // buffer there is large enough for the first rows (a repeated pass gets its predecessor's).
     m_devices.push_back({device, at::Tensor(), at::Tensor(), 0});
+    {
+        const std::lock_guard<std::mutex> lock(g_poolMutex);
+        auto& kept = pool();
+        for (auto it = kept.begin(); it != kept.end(); ++it)
+            if (it->device == device && it->rows.size(0) >= static_cast<std::int64_t>(m_firstRows)) {
+                PerDevice& d = m_devices.back();
+                d.rows = std::move(it->rows);
+                d.counters = std::move(it->counters);
+                d.host = it->host;
+                kept.erase(it);
+                return d;
+            }
+    }
     resize(m_devices.back(), static_cast<std::int64_t>(m_firstRows));
     return m_devices.back();
 }
@@ -33,15 +85,42 @@ StatsBuffer::PerDevice& StatsBuffer::slotFor(const c10::Device& device, std::siz
 void StatsBuffer::resize(PerDevice& d, std::int64_t rows)
 {
     const at::TensorOptions options = at::TensorOptions().device(d.device);
-    at::Tensor fresh = at::zeros({rows, 5}, options.dtype(at::kDouble));
-    if (d.used > 0)
-        fresh.narrow(0, 0, static_cast<std::int64_t>(d.used)).copy_(d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)));
+    double* host = nullptr;
+    at::Tensor fresh = statsRows(d.device, rows, &host);
+    if (d.used > 0) {
+        const auto used = static_cast<std::int64_t>(d.used);
+        if (host && d.host) {
+            // Mapped to mapped: on the host once the kernels writing the old rows are done (the old rows are freed
+            // below, which no queued copy may still read).
+            statsWait(d.device);
+            std::memcpy(host, d.host, static_cast<std::size_t>(used) * 5 * sizeof(double));
+        } else {
+            fresh.narrow(0, 0, used).copy_(d.rows.narrow(0, 0, used));
+            if (d.host)
+                statsWait(d.device);
+        }
+    }
     d.rows = fresh;
-    if (d.device.is_cuda())
-        d.counters = at::zeros({rows}, options.dtype(at::kInt));
+    d.host = host;
+    if (d.device.is_cuda() && (!d.counters.defined() || d.counters.size(0) < rows))
+        d.counters = at::zeros({rows}, options.dtype(at::kInt));  // all 0 between launches: no copy needed
 }
 
-void StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
+// Rows [0, used) back to zeros (a row an integer tensor takes next must read 0 NaN, 0 Inf). Mapped rows on the host
+// when the device is done with them (read-backs have waited) or nothing is being captured; else by a kernel.
+void StatsBuffer::zeroUsed(PerDevice& d)
+{
+    if (d.used == 0)
+        return;
+    if (d.host && d.quiet) {
+        std::memset(d.host, 0, d.used * 5 * sizeof(double));
+        return;
+    }
+    d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).zero_();
+    d.quiet = d.device.is_cpu();  // a fill kernel in flight on a device
+}
+
+std::size_t StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
 {
     std::size_t slot = 0;
     PerDevice& d = slotFor(t.device(), slot);
@@ -53,6 +132,7 @@ void StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
         resize(d, 2 * d.rows.size(0));  // below m_capacity: grown as a pass needs; above: the caller could not read back
     }
     const auto row = static_cast<std::int64_t>(d.used);
+    d.quiet = d.quiet && d.device.is_cpu();  // CPU rows are written now; device rows by kernels still to run
     if (!fusedStatsHandle(t)) {
         queueAten(d, t);
     } else if (t.device().is_cpu()) {
@@ -70,6 +150,14 @@ void StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
     }
     m_order.push_back({tag, slot, d.used});
     ++d.used;
+    return m_order.size() - 1;
+}
+
+void StatsBuffer::share(std::size_t tag, std::size_t entry)
+{
+    TORCH_CHECK(entry < m_order.size(), "statistics: no queue entry ", entry);
+    const Queued q = m_order[entry];
+    m_order.push_back({tag, q.slot, q.row});
 }
 
 // sum(t, dtype=float64) converts t to a fresh double tensor of t's layout, then sums it: the conversion into a
@@ -106,7 +194,10 @@ void StatsBuffer::queueAten(PerDevice& d, const at::Tensor& raw)
 {
     // uint16/32/64 have no min/max/sum kernels ("min_all not implemented for 'UInt64'"): read them as doubles.
     const at::Tensor t = c10::isBarebonesUnsignedType(raw.scalar_type()) ? raw.to(at::kDouble) : raw;
-    at::Tensor row = d.rows.select(0, static_cast<std::int64_t>(d.used));
+    // Mapped rows (statsRows) get the row by a kernel at the end: the copy_ below may be a cudaMemcpy, which is not
+    // for host memory seen as the device's.
+    at::Tensor mappedRow = d.host ? d.rows.select(0, static_cast<std::int64_t>(d.used)) : at::Tensor();
+    at::Tensor row = d.host ? at::zeros({5}, d.rows.options()) : d.rows.select(0, static_cast<std::int64_t>(d.used));
     // Every op writes straight into the row (reductions with a double out= and dtype): no temporaries to cast, no
     // stack, no read-back. Min and max come from one kernel; aminmax propagates NaN as min()/max() do.
     if (t.is_floating_point()) {
@@ -118,6 +209,8 @@ void StatsBuffer::queueAten(PerDevice& d, const at::Tensor& raw)
     row.narrow(0, 2, 2).copy_(at::stack({mn, mx}));
     at::Tensor sum = row.select(0, 4);
     at::sum_out(sum, t, at::kDouble);
+    if (mappedRow.defined())
+        at::mul_out(mappedRow, row, at::scalar_tensor(1.0, at::kDouble));
 }
 
 void StatsBuffer::reserveFixed(const c10::Device& device, std::size_t rows)
@@ -136,8 +229,11 @@ void StatsBuffer::discard()
     m_unlaunched.clear();
     m_order.clear();
     for (PerDevice& d : m_devices) {
-        if (d.used > 0)  // a row an integer tensor takes next must read 0 NaN, 0 Inf
-            d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).zero_();
+        // Inside a CUDA-graph capture (a captured pass restarts the checks it holds) the rows are the ones the pass
+        // before wrote for the same tensors, in the same order: not zeroed, so that no fill kernel goes into the graph
+        // to run on every replay.
+        if (!statsCapturing(d.device))
+            zeroUsed(d);
         d.used = 0;
     }
 }
@@ -155,11 +251,25 @@ bool StatsBuffer::full() const
 void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& take)
 {
     flush();
-    std::vector<at::Tensor> host;
-    for (const PerDevice& d : m_devices)
-        host.push_back(d.used == 0 ? at::Tensor() : d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).cpu());
+    // Per device: mapped rows read in place once its stream is done, others copied (the copy waits for the device).
+    std::vector<at::Tensor> copies(m_devices.size());
+    std::vector<const double*> rows(m_devices.size(), nullptr);
+    for (std::size_t k = 0; k < m_devices.size(); ++k) {
+        PerDevice& d = m_devices[k];
+        if (d.used == 0)
+            continue;
+        if (d.host) {
+            statsWait(d.device);
+            d.quiet = true;
+            rows[k] = d.host;
+        } else {
+            copies[k] = d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).cpu();
+            d.quiet = true;  // the copy waited for the kernels before it
+            rows[k] = copies[k].const_data_ptr<double>();
+        }
+    }
     for (const Queued& q : m_order) {
-        const double* p = host[q.slot].const_data_ptr<double>() + 5 * q.row;
+        const double* p = rows[q.slot] + 5 * q.row;
         take(q.tag, StatsRow{p[0], p[1], p[2], p[3], p[4]});
     }
 }
@@ -176,10 +286,10 @@ void StatsBuffer::readBack(const std::function<void(std::size_t, const StatsRow&
             b.m_order.clear();
             for (PerDevice& d : b.m_devices) {
                 try {
-                    if (d.used > 0)
-                        d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).zero_();
+                    b.zeroUsed(d);
                 } catch (const c10::Error&) {
                     d.rows = at::Tensor();  // a device in error: nothing more can be written there
+                    d.host = nullptr;
                 }
                 d.used = 0;
             }

@@ -29,15 +29,22 @@ public:
     // graph's pass then allocates a small buffer (a 4,096-row one is 160 KiB: on the CPU a fresh mmap whose pages
     // fault in on every pass).
     explicit StatsBuffer(std::size_t rowsPerDevice = 4096, std::size_t firstRows = 0);
+    // Hands its buffers, read back and with no work pending on them, to the next StatsBuffer of the process (a replay
+    // makes one per pass; `--repeat N`, N of them): no allocation, zero fill or host mapping per pass.
+    ~StatsBuffer();
+    StatsBuffer(const StatsBuffer&) = delete;
+    StatsBuffer& operator=(const StatsBuffer&) = delete;
 
     // Whether a tensor has statistics: defined, not empty, not bool, complex or meta (what statsOf always skipped).
     static bool hasStats(const at::Tensor& t);
 
-    // Queues t's statistics into the next free row of its device's buffer, under `tag` (handed back by readBack).
-    // Never waits for the device. A CPU tensor's row is computed now; a CUDA tensor's waits for flush() (or the next
+    // Queues t's statistics into the next free row of its device's buffer, under `tag` (handed back by readBack);
+    // returns the queue entry, which share() can name. Never waits for the device. A CPU tensor's row is computed now; a CUDA tensor's waits for flush() (or the next
     // read-back), which reduces everything queued since in one kernel launch. The ATen path launches a handful of
     // kernels now, and throws c10::Error when one refuses the dtype (float8 has no min): nothing is queued then.
-    void queue(const at::Tensor& t, std::size_t tag);
+    std::size_t queue(const at::Tensor& t, std::size_t tag);
+    // Hands the row of queue entry `entry` out again under `tag`: the same tensor, unchanged since (no row, no work).
+    void share(std::size_t tag, std::size_t entry);
     // Launches the one-pass kernel for the CUDA rows queued since the last flush (up to kStatsMaxJobs per launch:
     // queue() flushes when a batch is full). The tensors are held until then, so the caching allocator cannot hand
     // their memory to a later node; the caller flushes before anything may write to them (an in-place op).
@@ -69,6 +76,10 @@ private:
         at::Tensor rows;  // [capacity, 5] double, zeros where nothing was written (integer tensors' NaN/Inf counts)
         at::Tensor counters;  // CUDA only: [capacity] int32 zeros, the one-pass kernel's block ticket per row
         std::size_t used = 0;
+        // CUDA rows in mapped host memory (statsRows): read here after statsWait, no copy; null: read with a copy.
+        double* host = nullptr;
+        // No device work queued on the rows since the last read-back waited for it: they may go to another owner.
+        bool quiet = true;
     };
     struct Queued {
         std::size_t tag, slot, row;
@@ -77,6 +88,7 @@ private:
     void queueAten(PerDevice& d, const at::Tensor& t);
     void cpuSum(const at::Tensor& t, at::Tensor out);
     void resize(PerDevice& d, std::int64_t rows);
+    void zeroUsed(PerDevice& d);
 
     std::size_t m_capacity;
     std::size_t m_firstRows;

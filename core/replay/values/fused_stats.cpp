@@ -7,6 +7,7 @@
 #include <c10/util/Half.h>
 
 #ifdef FXRAY_HAVE_CUDA_KERNELS
+#include <c10/cuda/CUDAGraphsC10Utils.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #endif
@@ -257,6 +258,55 @@ bool fusedStatsHaveCudaKernel()
 #else
     return false;
 #endif
+}
+
+at::Tensor statsRows(const c10::Device& device, std::int64_t rows, double** host)
+{
+    *host = nullptr;
+    const at::TensorOptions options = at::TensorOptions().dtype(at::kDouble).device(device);
+#ifdef FXRAY_HAVE_CUDA_KERNELS
+    static const bool mapped = [] {
+        const char* env = std::getenv("FXRAY_STATS_MAPPED");
+        return !(env && std::strcmp(env, "0") == 0);
+    }();
+    if (mapped && device.is_cuda() && fusedEnabled()) {
+        const c10::cuda::CUDAGuard guard(device);
+        void* hostPtr = nullptr;
+        void* devicePtr = nullptr;
+        const char* error = nullptr;
+        const std::size_t bytes = static_cast<std::size_t>(rows) * 5 * sizeof(double);
+        const int rc = statsHostAlloc(bytes, &hostPtr, &devicePtr, &error);
+        TORCH_CHECK(rc == 0, "CUDA error: ", error ? error : "unknown", " (allocating ", bytes,
+                    " bytes of mapped host memory for the statistics)");
+        *host = static_cast<double*>(hostPtr);
+        // A CUDA tensor over the mapped memory: the kernels (ours and ATen's fallback reductions) write it as any.
+        return at::from_blob(devicePtr, {rows, 5}, [hostPtr](void*) { statsHostFree(hostPtr); }, options, device);
+    }
+#endif
+    return at::zeros({rows, 5}, options);
+}
+
+void statsWait(const c10::Device& device)
+{
+#ifdef FXRAY_HAVE_CUDA_KERNELS
+    if (device.is_cuda())
+        c10::cuda::getCurrentCUDAStream(device.index()).synchronize();
+#else
+    (void)device;
+#endif
+}
+
+bool statsCapturing(const c10::Device& device)
+{
+#ifdef FXRAY_HAVE_CUDA_KERNELS
+    if (device.is_cuda()) {
+        const c10::cuda::CUDAGuard guard(device);
+        return c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None;
+    }
+#else
+    (void)device;
+#endif
+    return false;
 }
 
 bool fusedStatsHandle(const at::Tensor& t)

@@ -42,4 +42,14 @@ struct CudaStatsItem {
 // when a launch fails.
 void fusedStatsCuda(const std::vector<CudaStatsItem>& items);
 
+// Zeroed rows for a statistics buffer on `device`: a [rows, 5] double tensor there. On CUDA, in a build with the kernel,
+// in mapped page-locked host memory (`*host` set: the kernels write it over the bus, the host reads it in place after
+// statsWait, with no copy and no allocation per read-back; FXRAY_STATS_MAPPED=0 turns it off, to compare), else device
+// memory (`*host` null). Throws c10::Error when the allocation fails.
+at::Tensor statsRows(const c10::Device& device, std::int64_t rows, double** host);
+// Waits for the work queued on `device`'s current stream (the kernels writing mapped rows); nothing on the CPU.
+void statsWait(const c10::Device& device);
+// Whether `device`'s current stream is capturing a CUDA graph (nothing may wait for the device then).
+bool statsCapturing(const c10::Device& device);
+
 }  // namespace fxray::replay::detail

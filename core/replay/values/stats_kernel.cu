@@ -7,6 +7,7 @@
 #include "replay/values/stats_kernel.h"
 
 #include <atomic>
+#include <cstring>
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -217,6 +218,33 @@ int statsMultiprocessors(int device)
         known[device].store(sms, std::memory_order_relaxed);
     }
     return sms;
+}
+
+int statsHostAlloc(std::size_t bytes, void** host, void** device, const char** error)
+{
+    *host = *device = nullptr;
+    // Portable: usable from every device; mapped: a device address for it (with unified addressing, the same value).
+    cudaError_t e = cudaHostAlloc(host, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e == cudaSuccess) {
+        std::memset(*host, 0, bytes);
+        e = cudaHostGetDevicePointer(device, *host, 0);
+        if (e != cudaSuccess) {
+            (void)cudaFreeHost(*host);
+            *host = *device = nullptr;
+        }
+    }
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();  // not left for the next launch's check to find
+        if (error)
+            *error = cudaGetErrorString(e);
+    }
+    return static_cast<int>(e);
+}
+
+void statsHostFree(void* host)
+{
+    if (host && cudaFreeHost(host) != cudaSuccess)
+        (void)cudaGetLastError();
 }
 
 int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error)

@@ -11,6 +11,7 @@
 //     (aminmax then copy_ into a double row); the sum in double of each element converted to double;
 //   - empty: counts 0, sum 0, min and max 0 (StatsBuffer never queues an empty tensor: hasStats).
 // Only the sum's rounding may differ from ATen's: elements are added in another order (both in double).
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -133,6 +134,13 @@ FXRAY_HD void statsWrite(const StatsAcc<M>& a, double* row)
 int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error);
 // The device's multiprocessor count (cached per device), for statsBlocksFor. Also in stats_kernel.cu.
 int statsMultiprocessors(int device);
+
+// Page-locked host memory of `bytes` bytes, zeroed, mapped into the address space of the current device: the one-pass
+// kernel (and ATen's kernels) write it through `*device`, the host reads it through `*host` once the stream is done,
+// with no copy. Returns the cudaError_t (0: allocated), with its text in `error`. Also in stats_kernel.cu.
+int statsHostAlloc(std::size_t bytes, void** host, void** device, const char** error);
+// Frees what statsHostAlloc gave (cudaFreeHost, which waits for the device). Also in stats_kernel.cu.
+void statsHostFree(void* host);
 
 // How many CUDA blocks a job of `numel` elements gets on a device of `multiprocessors` SMs.
 inline std::int32_t statsBlocksFor(std::int64_t numel, int multiprocessors)

@@ -3,6 +3,8 @@
 #include <ATen/core/Tensor.h>
 #include <c10/util/Exception.h>
 
+#include <charconv>
+
 namespace fxray::replay::detail {
 
 namespace {
@@ -60,23 +62,43 @@ c10::Device mapDevice(const graph::Device& recorded, const c10::Device& replayDe
     return replayDevice;
 }
 
+namespace {
+
+void appendDims(std::string& out, c10::IntArrayRef dims)
+{
+    out += '[';
+    char digits[24];
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (i)
+            out += ", ";
+        const auto end = std::to_chars(digits, digits + sizeof digits, dims[i]).ptr;
+        out.append(digits, end);
+    }
+    out += ']';
+}
+
+}  // namespace
+
+// A tensor's text is what graph::formatTensorMeta writes for its metadata ("f32[8, 16][16, 1]cuda:0"), formatted
+// straight from the tensor: value checks describe every output of every pass (a TensorMeta of SymDims with a string
+// each cost more than the rest of the check on small graphs).
 std::string describeValue(const c10::IValue& v)
 {
     if (v.isTensor()) {
         const at::Tensor& t = v.toTensor();
         if (!t.defined())
             return "undefined tensor";
-        graph::TensorMeta m;
-        auto dt = fromScalarType(t.scalar_type());
-        m.dtype = dt.value_or(graph::DType::Float32);
-        for (auto s : t.sizes())
-            m.sizes.push_back(graph::SymDim::constant(s));
-        std::vector<graph::SymDim> strides;
-        for (auto s : t.strides())
-            strides.push_back(graph::SymDim::constant(s));
-        m.strides = strides;
-        m.device = graph::Device{c10::DeviceTypeName(t.device().type(), true), t.device().has_index() ? t.device().index() : -1};
-        return graph::formatTensorMeta(m);
+        std::string out;
+        out.reserve(64);
+        out += graph::dtypeAbbrev(fromScalarType(t.scalar_type()).value_or(graph::DType::Float32));
+        appendDims(out, t.sizes());
+        appendDims(out, t.strides());
+        out += c10::DeviceTypeName(t.device().type(), true);
+        if (t.device().has_index()) {
+            out += ':';
+            out += std::to_string(t.device().index());
+        }
+        return out;
     }
     if (v.isInt())
         return "int " + std::to_string(v.toInt());

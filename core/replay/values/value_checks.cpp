@@ -4,6 +4,7 @@
 #include "replay/values/torch_types.h"
 
 #include <ATen/ATen.h>
+#include <c10/util/SmallVector.h>
 
 #include <unordered_map>
 
@@ -48,7 +49,10 @@ std::string dims(const std::vector<std::int64_t>& v)
     return s + "]";
 }
 
-std::string dimsExpected(const std::vector<graph::SymDim>& d, const std::vector<std::optional<std::int64_t>>& values)
+// Expected sizes or strides of one tensor: on the stack for up to 8 dimensions (checked on every node of every pass).
+using Expected = c10::SmallVector<std::optional<std::int64_t>, 8>;
+
+std::string dimsExpected(const std::vector<graph::SymDim>& d, const Expected& values)
 {
     std::string s = "[";
     for (std::size_t i = 0; i < d.size(); ++i) {
@@ -70,7 +74,7 @@ void checkTensor(const at::Tensor& t, const graph::TensorMeta& m, const c10::Dev
                        actual ? std::string(graph::dtypeAbbrev(*actual)) : std::string(c10::toString(t.scalar_type()))});
     }
     const auto sizes = t.sizes();
-    std::vector<std::optional<std::int64_t>> expectedSizes;
+    Expected expectedSizes;
     bool sizeBad = sizes.size() != m.sizes.size();
     for (std::size_t i = 0; i < m.sizes.size(); ++i) {
         expectedSizes.push_back(expect(m.sizes[i], i < sizes.size() ? sizes[i] : 0, b));
@@ -83,7 +87,7 @@ void checkTensor(const at::Tensor& t, const graph::TensorMeta& m, const c10::Dev
     }
     if (m.strides && t.numel() > 0 && t.layout() == c10::kStrided) {
         const auto strides = t.strides();
-        std::vector<std::optional<std::int64_t>> expectedStrides;
+        Expected expectedStrides;
         bool strideBad = false;
         for (std::size_t i = 0; i < m.strides->size(); ++i) {
             expectedStrides.push_back(expect((*m.strides)[i], strides[i], b));
