@@ -8,17 +8,31 @@
 #      The trace logs' DTensor compiles also get the single-rank reference (consistent inputs cut from one global
 #      tensor; "=ref" where a rank's forward equals the unsharded step);
 #   2c. DDP with compiled autograd (optimize_ddp="python_reducer") traced on 2 GPUs and replayed over NCCL;
+#   2d. traceable FSDP2 (--recipe fsdp2_ca: compiled autograd, skip_fsdp_hooks=False; CUDA only in torch 2.11) traced
+#       with aot_eager on 2 GPUs and replayed over NCCL: fsdp.all_gather_copy_in / all_gather_into_tensor /
+#       split_with_sizes_copy in the forward, chunk_cat / reduce_scatter_tensor in the compiled-autograd backward;
 #   3. the capture's own step time beside fxray's per-rank replay time (one run, same machine).
+# Self-checking: checks.txt lists each expectation as PASS/FAIL (every collective executed per rank, ...), and the
+# script exits 1 when one fails. Logs: $OUT/summary.txt (checks and figures) and $OUT/logs.tgz (every log; a call
+# brings back at most 8 files), tarred again after each section so a run cut at its limit keeps what it wrote.
+# Budget: ~8 min on an nvidia-h100-x2 machine (each capture is bounded by `timeout`).
 # The gloo headers come from Debian's libgloo-dev .deb, carried in an ignored folder: on a machine with apt,
 #   mkdir -p .devscratch/debs && (cd .devscratch/debs && apt-get download libgloo-dev)
 # and carry .devscratch/debs with the run. Logs under $OUT (else ./device-logs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-$PWD/device-logs}
-mkdir -p "$OUT"
+FINAL=${OUT:-$PWD/device-logs}
+mkdir -p "$FINAL"
 BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-dist-build}
 PY=${FXRAY_PYTHON:-python3}
 WORK=$(mktemp -d /tmp/fxray-dist-device-XXXXXX)
+OUT="$WORK/logs"   # every section writes here; pack() puts it into $FINAL/logs.tgz
+mkdir -p "$OUT"
+T0=$(date +%s)
+pack() {  # after each section: the logs so far, and the time spent
+  echo "-- $1 done at +$(( $(date +%s) - T0 )) s" | tee -a "$OUT/timeline.txt"
+  tar czf "$FINAL/logs.tgz" -C "$OUT" .
+}
 
 {
   echo "== machine"; uname -a; nproc
@@ -50,33 +64,51 @@ if ! build "$OUT/build.log" -DFXRAY_NCCL=ON; then
   tail -40 "$OUT/build.log"
   echo "== the NCCL build failed (above); building with Gloo only" | tee "$OUT/build_gloo_only.log"
   rm -rf "$BUILD_DIR"
-  build "$OUT/build_gloo_only.log" -DFXRAY_NCCL=OFF || { tail -40 "$OUT/build_gloo_only.log"; exit 1; }
+  build "$OUT/build_gloo_only.log" -DFXRAY_NCCL=OFF || { tail -40 "$OUT/build_gloo_only.log"; pack build_failed; exit 1; }
 fi
 grep -E "^-- fxray:" "$OUT"/build*.log
 FXRAY="$BUILD_DIR/app/cli/fxray"
+pack build
 
 echo "== 1. Gloo on the CPU: the committed 2-rank logs, and the CLI test" | tee "$OUT/gloo.log"
-for case in allreduce tp_mlp; do
+for case in allreduce tp_mlp ddp_ca; do
   "$FXRAY" replay "tests/data/distributed/$case" 2>&1 | tee -a "$OUT/gloo.log"
 done
+"$FXRAY" replay tests/data/distributed/ddp_ca --json >"$OUT/gloo_ddp_ca.json" 2>>"$OUT/gloo.log"
 FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" "$PY" tests/cli/test_distributed.py 2>&1 | tee "$OUT/test_distributed.log"
+pack gloo
 
 echo "== 2. NCCL: the DTensor TP step captured on 2 GPUs, replayed over NCCL" | tee "$OUT/nccl.log"
-"$PY" tools/corpus/capture_distributed.py --recipe tp --device cuda --mode capture --out "$WORK/tp" 2>&1 | tee -a "$OUT/nccl.log"
+timeout 240 "$PY" tools/corpus/capture_distributed.py --recipe tp --device cuda --mode capture --out "$WORK/tp" 2>&1 | tee -a "$OUT/nccl.log"
 cp "$WORK/tp/capture.json" "$OUT/tp_capture.json" 2>/dev/null
 "$FXRAY" replay "$WORK/tp/dumps" --device cuda --inputs saved --expected auto 2>&1 | tee -a "$OUT/nccl.log"
 "$FXRAY" replay "$WORK/tp/dumps" --device cuda --inputs saved --expected auto --json >"$OUT/nccl_replay.json" 2>>"$OUT/nccl.log"
 "$FXRAY" replay "$WORK/tp/dumps" --device cuda 2>&1 | tee -a "$OUT/nccl.log"   # random inputs
 echo "== 2b. NCCL: the same step under inductor, its TORCH_TRACE logs per rank" | tee -a "$OUT/nccl.log"
-TORCH_TRACE="$WORK/trace" "$PY" tools/corpus/capture_distributed.py --recipe tp --device cuda --mode trace --out "$WORK/tp_trace" 2>&1 | tee -a "$OUT/nccl.log"
+TORCH_TRACE="$WORK/trace" timeout 240 "$PY" tools/corpus/capture_distributed.py --recipe tp --device cuda --mode trace --out "$WORK/tp_trace" 2>&1 | tee -a "$OUT/nccl.log"
 ls "$WORK/trace" | tee -a "$OUT/nccl.log"
 "$FXRAY" replay "$WORK/trace" --device cuda 2>&1 | tee -a "$OUT/nccl.log"
+"$FXRAY" replay "$WORK/trace" --device cuda --json >"$OUT/nccl_tp_trace_replay.json" 2>>"$OUT/nccl.log"
+pack nccl_tp
 
 echo "== 2c. NCCL: DDP with compiled autograd (python_reducer), inductor TORCH_TRACE per rank, replayed over NCCL" | tee "$OUT/ddp_ca.log"
-TORCH_TRACE="$WORK/ddp_trace" "$PY" tools/corpus/capture_distributed.py --recipe ddp_ca --device cuda --mode trace --out "$WORK/ddp_ca" 2>&1 | tail -5 | tee -a "$OUT/ddp_ca.log"
+TORCH_TRACE="$WORK/ddp_trace" timeout 240 "$PY" tools/corpus/capture_distributed.py --recipe ddp_ca --device cuda --mode trace --out "$WORK/ddp_ca" 2>&1 | tail -5 | tee -a "$OUT/ddp_ca.log"
 cp "$WORK/ddp_ca/trace.json" "$OUT/ddp_ca_trace.json" 2>/dev/null
 "$FXRAY" replay "$WORK/ddp_trace" --device cuda 2>&1 | tee -a "$OUT/ddp_ca.log"
 "$FXRAY" replay "$WORK/ddp_trace" --device cuda --json >"$OUT/ddp_ca_replay.json" 2>>"$OUT/ddp_ca.log"
+pack ddp_ca
+
+echo "== 2d. NCCL: traceable FSDP2 (compiled autograd, skip_fsdp_hooks=False), aot_eager TORCH_TRACE per rank" | tee "$OUT/fsdp2_ca.log"
+TORCH_TRACE="$WORK/fsdp2_trace" timeout 200 "$PY" tools/corpus/capture_distributed.py --recipe fsdp2_ca --device cuda --mode trace \
+  --backend aot_eager --out "$WORK/fsdp2_ca" 2>&1 | tail -5 | tee -a "$OUT/fsdp2_ca.log"
+cp "$WORK/fsdp2_ca/trace.json" "$OUT/fsdp2_ca_trace.json" 2>/dev/null
+cp "$WORK/fsdp2_ca"/trace.rank*.json "$OUT/" 2>/dev/null   # per-rank steps with tracebacks, if a step failed
+if ls "$WORK/fsdp2_trace"/*.log >/dev/null 2>&1; then
+  mkdir -p "$OUT/fsdp2_trace" && cp "$WORK/fsdp2_trace"/*.log "$OUT/fsdp2_trace/"   # small (aot_eager): for a CPU look
+  "$FXRAY" replay "$WORK/fsdp2_trace" --device cuda 2>&1 | tee -a "$OUT/fsdp2_ca.log"
+  "$FXRAY" replay "$WORK/fsdp2_trace" --device cuda --json >"$OUT/fsdp2_ca_replay.json" 2>>"$OUT/fsdp2_ca.log"
+fi
+pack fsdp2_ca
 
 echo "== 3. time per rank step: the capture's eager step vs fxray's replay, same machine" | tee "$OUT/timing.log"
 "$PY" - "$OUT/tp_capture.json" "$OUT/nccl_replay.json" <<'EOF' 2>&1 | tee -a "$OUT/timing.log"
@@ -90,6 +122,7 @@ for r in rep["ranks"]:
 print("job wall time (workers' start and rendezvous included):", rep["seconds"], "s")
 EOF
 
+pack timing
 echo "== 4. tlparse's multi-rank logs, ranks 0 and 1, over NCCL (carry .devscratch/corpora/tlparse_test_inputs.tgz)" | tee "$OUT/tlparse_nccl.log"
 tgz=.devscratch/corpora/tlparse_test_inputs.tgz
 if [ -f "$tgz" ]; then
@@ -105,4 +138,12 @@ if [ -f "$tgz" ]; then
 else
   echo "no $tgz: skipped" | tee -a "$OUT/tlparse_nccl.log"
 fi
+pack tlparse
+
+echo "== checks" | tee "$OUT/checks.txt"
+"$PY" scripts/distributed_device_check.py "$OUT" 2>&1 | tee -a "$OUT/checks.txt"
+checks=${PIPESTATUS[0]}
+{ cat "$OUT/machine.txt"; cat "$OUT/timeline.txt"; cat "$OUT/checks.txt"; } >"$FINAL/summary.txt"
+pack checks
 rm -rf "$WORK"
+exit "$checks"

@@ -29,6 +29,8 @@
 #include <string>
 #include <thread>
 
+#include <cerrno>
+#include <csignal>
 #include <unistd.h>
 
 namespace fxray::cli {
@@ -81,14 +83,21 @@ bool poisonsDevice(const replay::ReplayReport& r)
 // A rank of a distributed job may sit inside a collective (or the rendezvous) for as long as its timeout: if the
 // fxray that started it dies without killing it (SIGKILL, a crash), it must not outlive it. Polled, not
 // PR_SET_PDEATHSIG: that follows the starting thread, and the job starts each rank from a thread that may end
-// before the job does.
+// before the job does. Besides the parent it had when it started, the worker watches the fxray that wrote its
+// environment (FXRAY_DIST_PARENT): one killed while this worker was still loading LibTorch has already left it to init
+// (or a subreaper), and getppid() alone would then watch init for good.
 void orphanWatch()
 {
     const pid_t parent = getppid();
-    std::thread([parent] {
+    const char* written = std::getenv("FXRAY_DIST_PARENT");
+    const pid_t job = written && *written ? static_cast<pid_t>(std::atol(written)) : 0;
+    auto gone = [parent, job] { return getppid() != parent || (job > 0 && ::kill(job, 0) != 0 && errno == ESRCH); };
+    if (gone())
+        std::_Exit(4);
+    std::thread([gone] {
         for (;;) {
             std::this_thread::sleep_for(std::chrono::milliseconds(250));
-            if (getppid() != parent)
+            if (gone())
                 std::_Exit(4);
         }
     }).detach();

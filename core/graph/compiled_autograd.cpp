@@ -21,6 +21,15 @@ std::string kwargText(const Node& n, std::string_view key)
 
 }  // namespace
 
+bool autogradNodeRunsNatively(std::string_view node)
+{
+    for (std::string_view k : {"AccumulateGrad", "AddmmBackward0", "GeluBackward0", "MeanBackward0", "MulBackward0",
+                               "PowBackward0", "SumBackward0", "TBackward0"})
+        if (node == k)
+            return true;
+    return false;
+}
+
 CompiledAutogradCall compiledAutogradCall(const Node& n)
 {
     using C = CompiledAutogradCall;
@@ -58,11 +67,13 @@ std::string compiledAutogradPythonReason(const Node& n)
     case C::CustomFunction:
         return "needs Python: " + f.substr(kOps.size() + 7) + " is a custom autograd.Function's backward";
     case C::AutogradNode:
+        if (autogradNodeRunsNatively(std::string_view(f).substr(kOps.size())))
+            return {};
         return "needs Python: compiled autograd runs autograd node " + f.substr(kOps.size()) +
                " through torch._dynamo.compiled_autograd.ops";
     case C::AccumulateGrad:
-        if (n.args.size() == 3 && n.args[2].kind == Arg::Kind::Bool && n.args[2].b)
-            return "needs Python: call_accumulate_grad runs post-accumulate-grad hooks";
+        // has_post_hooks only tells AccumulateGrad not to steal the gradient (the hooks may hold it): the hooks
+        // themselves are call_hook nodes of their own (AccumulateGrad_apply_functional_no_hooks_ivalue).
         return {};
     case C::AotBwdPrologue:
         // (saved tensors, symints, opaque objects, *gradients): fxray forwards tensors only.

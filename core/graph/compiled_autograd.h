@@ -11,6 +11,7 @@
 #include "graph/graph.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxray::graph {
@@ -29,6 +30,12 @@ enum class CompiledAutogradCall {
 
 // Classifies a call_function node by its printed target name.
 CompiledAutogradCall compiledAutogradCall(const Node& n);
+
+// The autograd nodes (compiled_autograd.ops.<Node>) fxray runs without Python: LibTorch's own generated node of that
+// name (torch::autograd::generated::<Node>, the formula eager runs), its saved fields filled from the call's
+// arguments in their declared order, and ops.AccumulateGrad through AccumulateGrad::accumulateGrad. The replay
+// (replay/ops/autograd_nodes) implements exactly these; every other node needs Python.
+bool autogradNodeRunsNatively(std::string_view node);
 
 // Why a compiled-autograd helper call needs Python ("needs Python: call_hook runs a user hook (tensor_pre_hook)"),
 // or "" when fxray runs it natively. Only meaningful for nodes that compiledAutogradCall classifies.

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "graph/fx_parser.h"
+#include "io/symbol_hints.h"
 
 namespace fxray::io {
 namespace {
@@ -18,6 +19,37 @@ bool sameWork(const graph::Node& a, const graph::Node& b)
     if (a.target.kind == graph::Target::Kind::Getitem && b.target.kind == graph::Target::Kind::Getitem)
         return a.args.size() == 2 && b.args.size() == 2 && a.args[1] == b.args[1];
     return false;
+}
+
+// `sizes[k]` of the compiled-autograd graph: at run time compiled autograd passes each used size n as
+// torch.empty(0, n), so dynamo's graph of it takes placeholder L_sizes_<k>_ (f32[0, n]) or, where it made n a
+// symbol, a SymInt whose create_symbol source is L['sizes'][k].size()[1]. Either gives the element's metadata.
+int annotateSizes(graph::Graph& g, const graph::Graph& dyn, const TraceLog& log, const TraceRecord& companion)
+{
+    const int sizes = g.findNode("sizes");
+    if (sizes < 0)
+        return 0;
+    int annotated = 0;
+    for (graph::Node& n : g.nodes) {
+        if (n.meta || n.target.kind != graph::Target::Kind::Getitem || n.args.size() != 2 ||
+            n.args[0].kind != graph::Arg::Kind::Node || n.args[0].node != sizes || n.args[1].kind != graph::Arg::Kind::Int)
+            continue;
+        const std::string k = std::to_string(n.args[1].i);
+        int ph = dyn.findNode("L_sizes_" + k + "_");
+        if (ph < 0)
+            ph = dyn.findNode("l_sizes_" + k + "_");  // fxray names a placeholder by its alias (l_sizes_0_ = L_sizes_0_)
+        if (ph >= 0 && dyn.nodes[static_cast<std::size_t>(ph)].meta) {
+            n.meta = dyn.nodes[static_cast<std::size_t>(ph)].meta;
+        } else if (auto hint = sourceHint(log, companion.frameId, companion.frameCompileId,
+                                          "L['sizes'][" + k + "].size()[1]")) {
+            n.meta = graph::parseAnnotation("f32[0, " + std::to_string(*hint) + "]cpu",
+                                            SourceLocation{log.path, companion.line, 0, n.name});
+        } else {
+            continue;
+        }
+        ++annotated;
+    }
+    return annotated;
 }
 
 }  // namespace
@@ -63,6 +95,7 @@ CompanionMeta annotateCompiledAutograd(graph::Graph& g, const TraceLog& log, std
                 ++result.annotated;
             }
         }
+        result.annotated += annotateSizes(g, dyn, log, r);
         return result;
     }
     warnings.push_back(what + " has no dynamo_output_graph with its compiled_autograd_id after it in this log (its "

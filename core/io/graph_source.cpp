@@ -6,6 +6,8 @@
 #include "graph/fx_parser.h"
 #include "graph/repeat_scopes.h"
 #include "io/compiled_autograd_meta.h"
+#include "io/graph_module_pickle.h"
+#include "io/symbol_hints.h"
 #include "io/input_merge.h"
 #include "io/input_pickle.h"
 #include "io/ir_source.h"
@@ -366,27 +368,57 @@ void walk(const fs::path& dir, Discovery& d, int depth, std::set<fs::path>& visi
 }
 
 // Warns unless `code` (module.py: no annotations, no stack traces) is `annotated` without its metadata. The
-// annotated graph's metadata is set aside for the comparison and put back, instead of comparing a stripped copy.
+// annotated graph's metadata (its subgraphs' too: print_readable's nested classes against to_folder's pickled
+// GraphModules) is set aside for the comparison and put back, instead of comparing a stripped copy.
+struct SetAside {
+    std::vector<std::optional<graph::ValueMeta>> metas;
+    std::vector<int> stacks;
+    std::vector<SetAside> subgraphs;
+};
+
+SetAside setAsideMetadata(graph::Graph& g)
+{
+    SetAside saved;
+    for (auto& n : g.nodes) {
+        saved.metas.push_back(std::move(n.meta));
+        n.meta.reset();
+        saved.stacks.push_back(std::exchange(n.stack, -1));
+    }
+    for (auto& sub : g.subgraphs)
+        saved.subgraphs.push_back(setAsideMetadata(sub.graph));
+    return saved;
+}
+
+void putBackMetadata(graph::Graph& g, SetAside& saved)
+{
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        g.nodes[i].meta = std::move(saved.metas[i]);
+        g.nodes[i].stack = saved.stacks[i];
+    }
+    for (std::size_t k = 0; k < g.subgraphs.size(); ++k)
+        putBackMetadata(g.subgraphs[k].graph, saved.subgraphs[k]);
+}
+
 void checkSameGraph(graph::Graph& annotated, graph::Graph code, const std::string& prefix, std::vector<std::string>& warnings)
 {
-    std::vector<std::optional<graph::ValueMeta>> metas(annotated.nodes.size());
-    std::vector<int> stacks(annotated.nodes.size());
-    for (std::size_t i = 0; i < annotated.nodes.size(); ++i) {
-        metas[i] = std::move(annotated.nodes[i].meta);
-        annotated.nodes[i].meta.reset();
-        stacks[i] = std::exchange(annotated.nodes[i].stack, -1);
-    }
-    for (auto& n : code.nodes)
-        n.stack = -1;
+    SetAside saved = setAsideMetadata(annotated);
+    setAsideMetadata(code);
     code.className = annotated.className;
     code.outputForm = annotated.outputForm;
     code.pytreeInputs = annotated.pytreeInputs;
+    // Subgraphs by name: print_readable writes the nested classes in its own order.
+    std::sort(code.subgraphs.begin(), code.subgraphs.end(), [&](const graph::Subgraph& a, const graph::Subgraph& b) {
+        auto at = [&](const std::string& name) {
+            for (std::size_t k = 0; k < annotated.subgraphs.size(); ++k)
+                if (annotated.subgraphs[k].name == name)
+                    return k;
+            return annotated.subgraphs.size();
+        };
+        return at(a.name) < at(b.name);
+    });
     std::string why;
     const bool same = graph::graphsEqual(annotated, code, &why);
-    for (std::size_t i = 0; i < annotated.nodes.size(); ++i) {
-        annotated.nodes[i].meta = std::move(metas[i]);
-        annotated.nodes[i].stack = stacks[i];
-    }
+    putBackMetadata(annotated, saved);
     if (!same)
         warnings.push_back(prefix + why);
 }
@@ -403,16 +435,24 @@ LoadedGraph loadSeed(const GraphEntry& entry)
     if (fs::exists(readable, ec)) {
         // module.py is what functorch wrote; the readable file adds metadata. They must be the same graph. Both are
         // parsed at once (module.py on a second thread): a big dump's load is mostly these two parses.
+        std::vector<std::string> codeWarnings;  // before `code`: the thread writes it until code's end
         std::future<graph::Graph> code;
         if (fs::exists(module, ec))
-            code = std::async(std::launch::async, [path = module.string()] {
-                return graph::parseFxModule(readTextFile(path), {path, 1}).graph;
+            code = std::async(std::launch::async, [path = module.string(), dir = dir.string(), &codeWarnings] {
+                graph::Graph g = graph::parseFxModule(readTextFile(path), {path, 1}).graph;
+                addPickledSubgraphs(g, dir, codeWarnings);  // to compare them with the readable's nested classes
+                return g;
             });
         lg.graph = graph::parseFxModule(readTextFile(readable.string()), {readable.string(), 1}).graph;
-        if (code.valid())
+        if (code.valid()) {
             checkSameGraph(lg.graph, code.get(), readable.string() + " and module.py differ: ", lg.warnings);
+            lg.warnings.insert(lg.warnings.end(), codeWarnings.begin(), codeWarnings.end());
+        }
     } else {
+        // functorch's graph_dumper_aot writes no readable file: the subgraphs of higher-order ops (flex_attention's
+        // score_mod / mask_mod) are only in the GraphModules to_folder pickled beside module.py.
         lg.graph = graph::parseFxModule(readTextFile(module.string()), {module.string(), 1}).graph;
+        addPickledSubgraphs(lg.graph, dir.string(), lg.warnings);
     }
     std::optional<std::vector<graph::ValueMeta>> pickled;
     const fs::path input = dir / (name + ".input");
@@ -473,7 +513,9 @@ LoadedGraph loadPython(const GraphEntry& entry)
 // before_post_grad_graph (same ordinal) when post-grad passes ran, and always as the AOT graph it came from (the
 // compile's first runnable is the forward or inference graph, the second the backward). Node dtype/shape/stride
 // are borrowed where name and target agree, so the runnable's intermediate values are checked and its inputs'
-// value domains inferred (a gather's index range needs the gathered tensor's size).
+// value domains inferred (a gather's index range needs the gathered tensor's size). Its higher-order ops' subgraphs
+// are not in it at all (after_aot's NNModuleToString writes `self.sdpa_score0 = <lambda>()`, the GraphModule's
+// repr): they are taken from the first of those records that holds them as nested classes (the same GraphModules).
 void borrowRunnableMeta(graph::Graph& g, const IndexedLog& index, const TraceOrigin& origin)
 {
     const std::string runnable = selectorFor(origin);
@@ -503,6 +545,14 @@ void borrowRunnableMeta(graph::Graph& g, const IndexedLog& index, const TraceOri
             const int k = n.meta ? -1 : annotated.findNode(n.name);
             if (k >= 0 && annotated.nodes[static_cast<std::size_t>(k)].target.str() == n.target.str())
                 n.meta = annotated.nodes[static_cast<std::size_t>(k)].meta;
+        }
+        for (graph::Subgraph& sub : annotated.subgraphs) {
+            const bool read = std::any_of(g.nodes.begin(), g.nodes.end(), [&](const graph::Node& n) {
+                return n.kind == graph::NodeKind::GetAttr && n.attr == sub.name;
+            });
+            const bool have = std::any_of(g.subgraphs.begin(), g.subgraphs.end(), [&](const graph::Subgraph& s) { return s.name == sub.name; });
+            if (read && !have)
+                g.subgraphs.push_back(std::move(sub));
         }
     }
 }
@@ -567,6 +617,8 @@ LoadedGraph loadTrace(const GraphEntry& entry)
         borrowRunnableMeta(lg.graph, *index, *entry.trace);
     lg.inputs = mergeInputMetadata(lg.graph, std::nullopt, {}, m.loadArgs, lg.warnings);
     lg.modules = graph::deriveModuleScopes(lg.graph, dynamoInputNames(*index, *entry.trace));
+    if (entry.trace->frameId >= 0)
+        lg.symbolHints = symbolHints(log, entry.trace->frameId, entry.trace->frameCompileId);
     return lg;
 }
 

@@ -7,6 +7,7 @@
 #include "graph/graph.h"
 #include "graph/module_scopes.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,6 +82,8 @@ struct LoadedGraph {
     // Each node's module and phase: the seed layout's node_meta.json (tools/capture), else derived from parameter
     // names (a trace's AOT graphs through the same compile's Dynamo graph). A broken sidecar is a warning.
     graph::ModuleScopes modules;
+    // Trace logs: the values the run's size symbols had (io/symbol_hints.h), for the compile this graph belongs to.
+    std::map<std::string, std::int64_t, std::less<>> symbolHints;
 };
 
 struct Discovery {

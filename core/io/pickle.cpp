@@ -366,7 +366,9 @@ private:
             }
         }
         const std::string qualified = module + "." + name;
-        if (!m_opt.allowedGlobals.contains(qualified))
+        if (!m_opt.allowedGlobals.contains(qualified) &&
+            std::none_of(m_opt.allowedGlobalPrefixes.begin(), m_opt.allowedGlobalPrefixes.end(),
+                         [&](const std::string& prefix) { return qualified.starts_with(prefix); }))
             fail("pickle global '" + printable(qualified) + "' is not allowed");
         PickleValue v;
         v.kind = PickleKind::Global;

@@ -62,6 +62,9 @@ struct PickleOptions {
     // "module.name" of every global the pickle may name. Anything else is refused with an error naming it.
     // Empty here (no globals at all); defaultPickleOptions() fills in defaultAllowedGlobals().
     std::unordered_set<std::string> allowedGlobals;
+    // Also accepted: globals whose "module.name" starts with one of these (a GraphModule's __dict__ names its
+    // tracer class and other torch internals; they are kept as names, never imported).
+    std::vector<std::string> allowedGlobalPrefixes;
     PickleLimits limits;
 };
 

@@ -1,9 +1,11 @@
 #pragma once
 // Shrinks a failing graph to a small one that fails with the same signature, on fresh inputs.
 //
-// Strategies, in order: truncate (the failing node becomes the last, everything after it goes), then delta
-// debugging over the remaining nodes in program-order ranges, from halves down to single nodes (ddmin: a
-// removed range's values that kept nodes read become fresh placeholders). Dead code, unused inputs and
+// The baseline finds the failure; with an inductor oracle (diverge:output_code / post_grad: a query is inductor in a
+// Python child) it judges prefixes of the graph first (64 nodes, doubling), so a large graph is judged whole only
+// when no prefix fails. Strategies, in order: truncate (the failing node becomes the last, everything after it
+// goes), then delta debugging over the remaining nodes in program-order ranges, from halves down to single nodes
+// (ddmin: a removed range's values that kept nodes read become fresh placeholders). Dead code, unused inputs and
 // unneeded outputs never survive a candidate (candidate.h). For NaN/Inf failures the nodes of the failing
 // node's model statement (its stack-trace comment) are kept together: `log(var(x) - 1e6)` stays whole, so
 // the repro shows the statement that made the NaN rather than `log` of a random input that happens to be negative.
@@ -19,7 +21,7 @@
 
 namespace fxray::minimize {
 
-class CandidateOracle;  // output_code_oracle.h
+class CandidateOracle;  // candidate_oracle.h
 
 struct MinimizeOptions {
     std::vector<FailureSpec> failures;
@@ -29,7 +31,7 @@ struct MinimizeOptions {
     // Command oracle: how a candidate is handed to the command (writes the repro; returns its path).
     std::function<std::string(const io::LoadedGraph&, const Signature&)> exportForCommand;
     std::chrono::milliseconds commandTimeout{120000};
-    // diverge:output_code: judges every candidate (inductor compiles it in a Python child; output_code_oracle.h),
+    // diverge:output_code / post_grad: judges every candidate (inductor in a Python child; candidate_oracle.h),
     // and the inductor config it compiles under, for the repro. Not owned; must outlive the run.
     CandidateOracle* oracle = nullptr;
     std::vector<std::pair<std::string, std::string>> inductorConfig;

@@ -101,6 +101,10 @@ json::Value graphToJson(const io::LoadedGraph& g)
     j["state_dict"] = g.stateDictPath;
     j["expected_outputs"] = g.expectedOutputsPath;
     j["rng_state"] = g.rngStatePath;
+    json::Value hints = json::Object{};
+    for (const auto& [k, v] : g.symbolHints)
+        hints[k] = v;
+    j["symbol_hints"] = std::move(hints);
     return j;
 }
 
@@ -150,6 +154,10 @@ io::LoadedGraph graphFromJson(const json::Value& j)
     g.stateDictPath = j.stringOr("state_dict", "");
     g.expectedOutputsPath = j.stringOr("expected_outputs", "");
     g.rngStatePath = j.stringOr("rng_state", "");
+    if (j["symbol_hints"].isObject())
+        for (const auto& [k, v] : j["symbol_hints"].asObject())
+            if (v.isInt())
+                g.symbolHints[k] = v.asInt();
     return g;
 }
 

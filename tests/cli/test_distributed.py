@@ -8,6 +8,9 @@ real Gloo process groups (tests/data/distributed, 2-rank logs written by make_fi
   sharding bug planted in one rank (its bias not divided for the Partial sum) differs from the reference on both;
 - a 4-rank job on a 2x2 DeviceMesh whose logs name no group members: the recorded mesh gives them (tp groups
   {0,1} and {2,3}), so each pair all-reduces in its own group; without the mesh the job is refused;
+- DDP with compiled autograd (python_reducer): both ranks run every graph of the compiled-autograd compile with its
+  gradient all-reduces (8/8 collectives per rank), autograd nodes as LibTorch's own nodes; the raw compiled-autograd
+  graph runs all but DDP's Python hooks;
 - a collective-order mismatch planted in one rank's log is named before anything runs (exit 1);
 - a planted hang (rank 1's graph no longer calls the all_reduce; or rank 1 hangs inside a kernel) is reported
   within the collective timeout with both ranks' pending nodes, and no worker process is left behind."""
@@ -114,6 +117,37 @@ def a_dtensor_tensor_parallel_step_replays_its_aot_graphs_with_their_collectives
     assert "single-rank reference of compile 0/0 (dynamo graph, unsharded, on the global inputs): pass 15/15" in out, out
     assert "collectives run: rank 0 2/2 rank 1 2/2" in out, out
     assert code == 1  # the unsupported dynamo graph
+
+
+@check
+def ddp_with_compiled_autograd_runs_its_gradient_all_reduces_through_autograd_nodes_on_both_ranks():
+    # DDP (python_reducer) under compiled autograd: the compiled-autograd compile's dynamo graph calls autograd nodes
+    # (MeanBackward0, PowBackward0, AccumulateGrad: LibTorch's own, natively) and DDP's hook inlined after each
+    # AccumulateGrad: grad / world, all_reduce, wait, copy_ into .grad.
+    code, out, err, _ = fxray("replay", os.path.join(DATA, "ddp_ca"), "--json")
+    d = json.loads(out)["distributed"]
+    assert d["check"]["ok"], d["check"]
+    for r in d["ranks"]:
+        by = {rep["address"].split(":", 2)[-1]: rep for rep in r["reports"]}
+        assert r["collectives_run"] == r["collectives_total"] == 8, r  # 4 all_reduces in each of 2 graphs
+        for g in ("0/0/dynamo_output_graph", "0/0/aot_forward_graph", "0/0/aot_backward_graph",
+                  "1/0/dynamo_output_graph", "1/0/aot_inference_graph"):
+            assert by[g]["verdict"] == "pass", (g, by[g]["verdict"], by[g].get("fatal"), by[g]["unsupported"])
+        nodes = {n["name"]: n for n in by["1/0/dynamo_output_graph"]["nodes"]}
+        assert nodes["mean_backward0"]["schema"].startswith("torch::autograd::generated::MeanBackward0::apply")
+        # Both ranks generate the same inputs: the all-reduced mean of two equal gradients is the gradient itself.
+        for grad, reduced in (("getitem_42", "gradient_1"), ("getitem_45", "gradient_7")):
+            a, b = nodes[grad]["outputs"][0], nodes[reduced]["outputs"][0]
+            for key in ("min", "max", "mean"):
+                assert abs(a[key] - b[key]) <= 1e-6 * max(1.0, abs(a[key])), (r["rank"], grad, key, a, b)
+        # The raw compiled-autograd graph starts (its `sizes` from the dynamo graph's L_sizes_<k>_ placeholders and
+        # create_symbol hints) and runs every node but DDP's four post-accumulate-grad hooks, which are Python.
+        ca = by["!0/compiled_autograd_graph"]
+        assert not ca.get("fatal"), ca.get("fatal")
+        assert ca["unsupported"] == ["needs Python: call_hook runs a user hook (post_acc_grad_hook): call_hook, "
+                                     "call_hook_1, call_hook_2, call_hook_3"], ca["unsupported"]
+        assert ca["counts"]["unsupported"] == 4 and ca["counts"]["passed"] == 71, ca["counts"]
+    assert code == 1  # the hooks
 
 
 def reference_run(folder, *extra):
@@ -301,6 +335,24 @@ def workers_do_not_outlive_an_fxray_that_is_killed_mid_collective():
     while processes_with(tag) and time.time() < deadline:
         time.sleep(0.1)
     assert processes_with(tag) == [], processes_with(tag)
+
+
+@check
+def a_worker_whose_fxray_died_before_it_started_watching_ends_itself():
+    # The race of a killed fxray: its worker was still loading LibTorch, so init is the worker's parent by the time
+    # it looks. The pid of the job's fxray (FXRAY_DIST_PARENT), here one that has exited, is watched too: the worker
+    # ends at once (exit 4) instead of waiting in the rendezvous for a peer that never comes.
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    store = os.path.join(TMP, "orphan", "store")
+    os.makedirs(os.path.dirname(store))
+    env = {**os.environ, "FXRAY_DIST_RANK": "0", "FXRAY_DIST_WORLD": "2", "FXRAY_DIST_STORE": store,
+           "FXRAY_DIST_GROUPS": "0=0,1", "FXRAY_DIST_TIMEOUT_MS": "60000", "FXRAY_DIST_BACKEND": "gloo",
+           "FXRAY_DIST_PARENT": str(dead.pid)}
+    t = time.time()
+    p = subprocess.run([FXRAY, "worker"], env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=50)
+    assert p.returncode == 4, (p.returncode, p.stderr[-500:])
+    assert time.time() - t < 40, time.time() - t
 
 
 @check

@@ -3,13 +3,18 @@ torch.ops.higher_order.flex_attention with a score_mod (a relative-position bias
 subgraphs of the dump (nested classes of the readable file; to_folder pickles them as sdpa_score0.pt). fxray runs
 the op by its eager math with the subgraphs planned and run like any graph: a saved-input replay equals eager by
 value, generated inputs replay clean, and a change planted in the mask subgraph changes the output (the subgraph
-is what runs, not a stand-in)."""
+is what runs, not a stand-in). A dump with only module.py (functorch's graph_dumper_aot writes no readable file)
+has the subgraphs only as the GraphModules to_folder pickled (sdpa_score0.pt): fxray reads their `_code` and
+replays the same, and a change planted in the pickled mask_mod changes the output the same way. A TORCH_TRACE's
+fx_graph_runnable (flex_causal.log, make_flex_log.py) names them as `<lambda>()` only: it takes them from the same
+compile's records that hold them."""
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
@@ -52,6 +57,63 @@ def a_change_planted_in_the_mask_subgraph_changes_the_output():
         f.write(text.replace(old, "torch.ops.aten.lt.Tensor(arg3_1, arg2_1)"))  # the diagonal masked out too
     r = report(planted, "--inputs", "saved", "--expected", "auto")
     assert r["verdict"] != "pass" and not all(c["ok"] for c in r["comparisons"]), (r["verdict"], r["comparisons"])
+
+
+def module_only_copy(name):
+    """The fixture without its readable file: what functorch's graph_dumper_aot layout holds."""
+    d = os.path.join(TMP, name, "flex_causal_forward_0")
+    shutil.copytree(DUMP, d)
+    os.remove(os.path.join(d, "flex_causal_forward_0.readable.py"))
+    return d
+
+
+@check
+def a_module_py_only_dump_runs_the_pickled_subgraphs_and_equals_eager():
+    d = module_only_copy("module_only")
+    r = report(d, "--inputs", "saved", "--expected", "auto")
+    assert r["verdict"] == "pass", (r["verdict"], r["unsupported"], [n for n in r["nodes"] if n["status"] != "passed"][:3])
+    assert r["comparisons"] and all(c["compared"] and c["ok"] and c["max_abs"] == 0 for c in r["comparisons"]), r["comparisons"]
+
+
+@check
+def a_change_planted_in_the_pickled_mask_mod_changes_the_output():
+    d = module_only_copy("planted_pickle")
+    pt = os.path.join(d, "sdpa_mask0.pt")
+    with zipfile.ZipFile(pt) as z:
+        entries = [(i, z.read(i.filename)) for i in z.infolist()]
+    old, new = b"torch.ops.aten.le.Tensor(arg3_1, arg2_1)", b"torch.ops.aten.lt.Tensor(arg3_1, arg2_1)"  # same length
+    assert sum(data.count(old) for _, data in entries) == 1, [i.filename for i, _ in entries]
+    with zipfile.ZipFile(pt, "w", zipfile.ZIP_STORED) as z:
+        for info, data in entries:
+            z.writestr(info, data.replace(old, new))
+    r = report(d, "--inputs", "saved", "--expected", "auto")
+    assert r["verdict"] != "pass" and not all(c["ok"] for c in r["comparisons"]), (r["verdict"], r["comparisons"])
+
+
+@check
+def the_readable_subgraphs_and_the_pickled_ones_are_checked_to_agree():
+    p = subprocess.run([FXRAY, "info", DUMP], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "differ" not in p.stdout + p.stderr, p.stdout + p.stderr
+    d = module_only_copy("readable_differs")
+    shutil.copy(os.path.join(DUMP, "flex_causal_forward_0.readable.py"), d)
+    readable = os.path.join(d, "flex_causal_forward_0.readable.py")
+    with open(readable) as f:
+        text = f.read()
+    with open(readable, "w") as f:
+        f.write(text.replace("torch.ops.aten.le.Tensor(arg3_1, arg2_1)", "torch.ops.aten.lt.Tensor(arg3_1, arg2_1)"))
+    p = subprocess.run([FXRAY, "info", d], capture_output=True, text=True, timeout=120)
+    assert "and module.py differ: subgraph sdpa_mask0" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+@check
+def the_runnable_of_a_trace_takes_its_subgraphs_from_the_compiles_other_records():
+    log = os.path.join(SOURCE, "tests", "data", "flex", "flex_causal.log")
+    with open(log) as f:
+        assert "<lambda>()" in f.read()  # the runnable's only trace of its subgraphs
+    r = report(log + "#0/0/fx_graph_runnable")
+    assert r["verdict"] == "pass" and not r["unsupported"], (r["verdict"], r["unsupported"])
+    flex = [n for n in r["nodes"] if n["target"] == "higher_order.flex_attention"]
+    assert len(flex) == 1 and flex[0]["status"] == "passed", flex
 
 
 if __name__ == "__main__":

@@ -45,6 +45,30 @@ std::string overloadOf(const NodePlan& p)
     return p.op ? p.op->schema().overload_name() : "(no op: " + p.why + ")";
 }
 
+// Runs one planned node on `values` (the graph's values by node index) as the interpreter does: the returned IValue.
+c10::IValue runPlan(const NodePlan& p, const std::vector<c10::IValue>& values)
+{
+    if (p.kind == NodePlan::Kind::Native) {
+        std::vector<c10::IValue> args;
+        for (const ArgPlan& a : p.args)
+            args.push_back(replay::detail::assembleArg(a, values));
+        return p.native(args);
+    }
+    if (p.kind != NodePlan::Kind::Op)
+        qFatal("not runnable: %s", p.why.c_str());
+    std::vector<c10::IValue> stack;
+    replay::detail::assembleStack(p, values, stack);
+    p.op->callBoxed(stack);
+    return stack.empty() ? c10::IValue() : stack[0];
+}
+
+at::Tensor listItem(const c10::IValue& list, std::size_t i)
+{
+    const auto items = list.toOptionalTensorList();
+    const std::optional<at::Tensor> t = items.get(i);
+    return t ? *t : at::Tensor();
+}
+
 replay::OutputComparison compare(const at::Tensor& actual, const at::Tensor& reference, bool exact = false)
 {
     return replay::detail::compareOutput(actual, reference, 0, exact);
@@ -135,6 +159,70 @@ private Q_SLOTS:
         const NodePlan& add = planOf(g, plans, "add");
         QVERIFY2(add.kind == NodePlan::Kind::Op && add.op, add.why.c_str());
         QCOMPARE(overloadOf(add), std::string("Tensor"));
+    }
+
+    // Compiled autograd's autograd nodes run as LibTorch's own nodes (their saved fields from the call's arguments):
+    // each gives eager's formula, and an input whose gradient is not wanted gets none. validate_outputs sums a
+    // broadcast gradient down to its input's shape (AddmmBackward0's bias gradient) and casts to the input's dtype.
+    void autogradNodesComputeEagersGradients()
+    {
+        const auto g = parse("grad: \"f32[2, 3]\", x: \"f32[2, 3]\", y: \"f32[2, 3]\", s: \"f32[]\", b: \"f32[3]\"",
+                             "        mean_backward0 = torch__dynamo_compiled_autograd_ops_MeanBackward0([s], [True], 6, [2, 3])\n"
+                             "        pow_backward0 = torch__dynamo_compiled_autograd_ops_PowBackward0([grad], [True], 2, x)\n"
+                             "        mul_backward0 = torch__dynamo_compiled_autograd_ops_MulBackward0([grad], [True, False], y, 6, None, 6)\n"
+                             "        gelu_backward0 = torch__dynamo_compiled_autograd_ops_GeluBackward0([grad], [True], 'tanh', x)\n"
+                             "        accumulate_grad = torch__dynamo_compiled_autograd_ops_AccumulateGrad([grad], x, y, False)\n"
+                             "        validate_outputs = torch__dynamo_compiled_autograd_ops_validate_outputs([grad, s], "
+                             "[((None, None, device(type='cpu'), 6, 0, None), [3], False, 6), "
+                             "((None, None, device(type='cpu'), 6, 0, None), [], False, 7)])\n"
+                             "        return (mean_backward0, pow_backward0, mul_backward0, gelu_backward0, accumulate_grad, validate_outputs)\n");
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        std::vector<c10::IValue> values(g.nodes.size());
+        const at::Tensor grad = at::randn({2, 3}), x = at::randn({2, 3}), y = at::randn({2, 3}), s = at::randn({});
+        for (const auto& [name, t] : std::vector<std::pair<const char*, at::Tensor>>{{"grad", grad}, {"x", x}, {"y", y}, {"s", s}})
+            values[static_cast<std::size_t>(g.findNode(name))] = t;
+        auto run = [&](const char* node) {
+            const NodePlan& p = planOf(g, plans, node);
+            if (p.kind != NodePlan::Kind::Native && p.kind != NodePlan::Kind::Op)
+                qFatal("%s: %s", node, p.why.c_str());
+            return runPlan(p, values);
+        };
+        QVERIFY(at::allclose(listItem(run("mean_backward0"), 0), s.expand({2, 3}) / 6));
+        QVERIFY(at::allclose(listItem(run("pow_backward0"), 0), grad * 2 * x));
+        const c10::IValue mul = run("mul_backward0");
+        QVERIFY(at::allclose(listItem(mul, 0), grad * y));
+        QVERIFY(!listItem(mul, 1).defined());  // needs_input_grad False: no gradient for `other`
+        QVERIFY(at::allclose(listItem(run("gelu_backward0"), 0), at::gelu_backward(grad, x, "tanh")));
+        const at::Tensor before = y.clone();  // .grad was y: accumulated into it (in place, as eager does without grad mode)
+        QVERIFY(at::allclose(listItem(run("accumulate_grad"), 0), before + grad));
+        const c10::IValue validated = run("validate_outputs");
+        QVERIFY(at::allclose(listItem(validated, 0), grad.sum(0)));  // [2, 3] summed down to [3]
+        QCOMPARE(listItem(validated, 1).scalar_type(), at::kDouble);  // cast to the recorded dtype (7: float64)
+        QVERIFY(planOf(g, plans, "mean_backward0").schema.find("generated::MeanBackward0::apply") != std::string::npos);
+    }
+
+    // Traceable FSDP2's unfunctionalized ops, which torch defines in Python / libtorch_python: an unsharded
+    // parameter's storage freed (size 0) after use, given back before the all-gathered data is copied into it.
+    void fsdpCopyAndStorageResizeRunNatively()
+    {
+        const auto g = parse("p: \"f32[2, 3]\", data: \"f32[2, 3]\"",
+                             "        resize_storage_bytes_ = torch.ops.inductor.resize_storage_bytes_.default(p, 0)\n"
+                             "        resize_storage_bytes__1 = torch.ops.inductor.resize_storage_bytes_.default(p, 24)\n"
+                             "        copy_ = torch.ops.fsdp.copy_.default(p, data)\n"
+                             "        return (p,)\n");
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        std::vector<c10::IValue> values(g.nodes.size());
+        const at::Tensor p = at::randn({2, 3}), data = at::randn({2, 3});
+        values[static_cast<std::size_t>(g.findNode("p"))] = p;
+        values[static_cast<std::size_t>(g.findNode("data"))] = data;
+        for (const char* node : {"resize_storage_bytes_", "resize_storage_bytes__1", "copy_"})
+            QVERIFY2(planOf(g, plans, node).kind == NodePlan::Kind::Op, planOf(g, plans, node).why.c_str());
+        runPlan(planOf(g, plans, "resize_storage_bytes_"), values);
+        QCOMPARE(p.storage().nbytes(), std::size_t(0));
+        runPlan(planOf(g, plans, "resize_storage_bytes__1"), values);
+        QCOMPARE(p.storage().nbytes(), std::size_t(24));
+        runPlan(planOf(g, plans, "copy_"), values);
+        QVERIFY(at::equal(p, data));
     }
 
     // Dropout that draws nothing (p = 0 in training: timm ViT's head dropout of the class token x[:, 0]) returns

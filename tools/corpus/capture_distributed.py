@@ -3,6 +3,7 @@
   capture_distributed.py --recipe tp    --out <dir> [--mode capture|trace] [--device cpu|cuda]
   capture_distributed.py --recipe fsdp2 --out <dir> ...
   capture_distributed.py --recipe ddp_ca --out <dir> ...
+  capture_distributed.py --recipe fsdp2_ca --out <dir> --mode trace --device cuda
 
   tp     a pre-norm transformer block (attention + MLP, width 64, 4 heads) tensor-parallel over 2 ranks with
          DTensor: parallelize_module, ColwiseParallel on q/k/v and the MLP's up projection, RowwiseParallel on the
@@ -20,10 +21,20 @@
          reducer's gradient all-reduces are traced into the compiled-autograd graph as _c10d_functional calls. (In
          the other modes DDP's C++ reducer all-reduces from its own autograd hooks and no graph holds a
          collective.) Each rank trains on its own batch; one training step.
+  fsdp2_ca traceable FSDP2 (torch's own recipe, test_fully_shard_compile._test_traceable_fsdp): a 2-layer MLP under
+         fully_shard (reshard_after_forward), torch._dynamo.config compiled_autograd=True with fullgraph,
+         skip_fsdp_hooks=False, inline_inbuilt_nn_modules, functorch recompute_views; one eager warm-up step (FSDP2's
+         lazy init) then one compiled step: the forward graph holds fsdp.all_gather_copy_in /
+         all_gather_into_tensor / fsdp.split_with_sizes_copy, the compiled-autograd backward also chunk_cat /
+         reduce_scatter_tensor. CUDA only in torch 2.11: on the CPU dynamo cannot trace FSDP2's streams
+         (torch.cpu.Stream is a plain Python class, not a torch.Stream: "Failed to convert args/kwargs to proxy ...
+         UserDefinedObjectVariable(Stream)" at `with device_handle.stream(all_gather_copy_in_stream)`,
+         _fsdp_collectives.py:248; torch.Stream(device="cpu") in its place fails eagerly, "cpu backend doesn't
+         support events"). The CPU run records that error as the step's finding.
 
 Each rank runs the same step: --mode capture with fxray_capture (dumps under <out>/dumps/<entry>_rank<N>/, real
-inputs, eager outputs, RNG state), --mode trace with inductor; the parent sets TORCH_TRACE and torch names each
-rank's log dedicated_log_torch_trace_rank_<N>_*.log. Writes <out>/<mode>.json: per-rank steps (keys
+inputs, eager outputs, RNG state), --mode trace with inductor (or --backend); the parent sets TORCH_TRACE and torch
+names each rank's log dedicated_log_torch_trace_rank_<N>_*.log. Writes <out>/<mode>.json: per-rank steps (keys
 "rank<N>:<step>"), the graphs written, capture errors, graph breaks, and the collective ops the graphs hold
 (c10d_functional / fsdp custom ops, counted in the dumps' module.py and the trace logs)."""
 import argparse
@@ -45,7 +56,8 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 WORLD = 2
-ENTRIES = {"tp": "dtensor_tp", "fsdp2": "fsdp2", "ddp_ca": "ddp_compiled_autograd"}
+ENTRIES = {"tp": "dtensor_tp", "fsdp2": "fsdp2", "ddp_ca": "ddp_compiled_autograd", "fsdp2_ca": "fsdp2_traceable"}
+COMPILED_AUTOGRAD = ("ddp_ca", "fsdp2_ca")  # recorded with --mode trace only (see main)
 # an op call as graph code prints it: torch.ops._c10d_functional.all_reduce.default(...), torch.ops.fsdp.chunk_cat...
 COLLECTIVE = re.compile(r"torch\.ops\.((?:_c10d_functional|c10d_functional|_dtensor|fsdp|c10d)\.\w+)")
 
@@ -99,6 +111,23 @@ def _fsdp2_model(mesh):
     return fully_shard(model, mesh=mesh)
 
 
+def _fsdp2_ca_model(mesh):
+    from torch.distributed.fsdp import fully_shard
+    model = nn.Sequential(nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 64))
+    return fully_shard(model, mesh=mesh, reshard_after_forward=True)
+
+
+def _traceable_fsdp2_config() -> None:
+    """torch's traceable-FSDP2 switches (test_fully_shard_compile._test_traceable_fsdp), for the whole process."""
+    torch._dynamo.config.compiled_autograd = True
+    torch._dynamo.config.compiled_autograd_kwargs_override = {"fullgraph": True}
+    torch._dynamo.config.inline_inbuilt_nn_modules = True
+    torch._dynamo.config.skip_fsdp_hooks = False
+    torch._functorch.config.enable_autograd_cache = False
+    torch._functorch.config.recompute_views = True
+    torch._inductor.config.force_disable_caches = True
+
+
 def _ddp_model(mesh):
     from torch.nn.parallel import DistributedDataParallel
     model = nn.Sequential(nn.Linear(64, 128), nn.GELU(), nn.Linear(128, 64))
@@ -107,7 +136,7 @@ def _ddp_model(mesh):
 
 def _steps(recipe: str, model, compiled, device: str, backend) -> list:
     # The same batch on every rank (TP) / this rank's own (DDP: the gradients differ until all-reduced).
-    g = torch.Generator().manual_seed(7 + (torch.distributed.get_rank() if recipe == "ddp_ca" else 0))
+    g = torch.Generator().manual_seed(7 + (torch.distributed.get_rank() if recipe in ("ddp_ca", "fsdp2_ca") else 0))
     x = torch.randn(2, 16, 64, generator=g).to(device)
 
     def train():
@@ -125,6 +154,29 @@ def _steps(recipe: str, model, compiled, device: str, backend) -> list:
 
     if recipe in ("tp", "ddp_ca"):
         return [("train", train)]
+    if recipe == "fsdp2_ca":
+        opt = torch.optim.SGD(model.parameters(), lr=1e-2)
+
+        def fwd_bwd(inp):
+            loss = model(inp).square().mean()
+            loss.backward()  # dynamo breaks the graph here; config.compiled_autograd compiles the backward
+            return loss
+        # The forward and loss.backward() in one compiled function, as torch's test does; the first step eagerly
+        # (FSDP2's lazy init).
+        fwd_bwd_compiled = torch.compile(fwd_bwd, backend=backend)
+
+        def step(stance: str):
+            def run():
+                torch.compiler.set_stance(stance)
+                try:
+                    loss = fwd_bwd_compiled(x)
+                finally:
+                    torch.compiler.set_stance("default")
+                opt.step()
+                opt.zero_grad(set_to_none=True)
+                return float(loss.detach())
+            return run
+        return [("warmup_eager", step("force_eager")), ("train", step("default"))]
     opt = torch.optim.SGD(model.parameters(), lr=1e-2)
     return [("train", train), ("sgd_step", opt.step), ("train2", train)]
 
@@ -142,7 +194,7 @@ def rank_main(rank: int, args) -> None:
             setattr(torch._dynamo.config, name, 256)
     report = {"rank": rank, "steps": {}}
     entry = ENTRIES[args.recipe]
-    backend = "inductor"
+    backend = args.backend
     try:
         device = f"cuda:{rank}" if cuda else "cpu"
         mesh = init_device_mesh("cuda" if cuda else "cpu", (WORLD,))
@@ -155,7 +207,10 @@ def rank_main(rank: int, args) -> None:
                 # the first one's entry and logs fewer records (no before/after post-grad graphs), and the ranks'
                 # logs then differ for no fault of the run. Each rank compiles (and logs) for itself.
                 torch._inductor.config.fx_graph_cache = False
-            model = {"tp": _tp_model, "fsdp2": _fsdp2_model, "ddp_ca": _ddp_model}[args.recipe](mesh)
+            if args.recipe == "fsdp2_ca":
+                _traceable_fsdp2_config()
+            model = {"tp": _tp_model, "fsdp2": _fsdp2_model, "ddp_ca": _ddp_model,
+                     "fsdp2_ca": _fsdp2_ca_model}[args.recipe](mesh)
         if args.mode == "capture":
             import fxray_capture
             backend = fxray_capture.backend(f"{entry}_rank{rank}", os.path.join(args.out, "dumps"))
@@ -202,9 +257,12 @@ def main() -> int:
     p.add_argument("--out", required=True)
     p.add_argument("--mode", choices=("capture", "trace"), default="capture")
     p.add_argument("--device", default="cpu", help="cpu (Gloo) | cuda (NCCL, one GPU per rank)")
+    p.add_argument("--backend", default="inductor",
+                   help="--mode trace: the torch.compile backend (inductor; aot_eager logs the dynamo and AOT graphs "
+                        "only, in a fraction of the time)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    if args.recipe == "ddp_ca" and args.mode == "capture":
+    if args.recipe in COMPILED_AUTOGRAD and args.mode == "capture":
         report = {"entry": ENTRIES[args.recipe], "recipe": args.recipe, "mode": args.mode, "steps": {},
                   "skipped": "compiled autograd hands the backend list inputs, which fxray's capture backend does not "
                              "flatten: this recipe is recorded with --mode trace"}

@@ -1,5 +1,7 @@
 #include "replay/api/distributed_setup.h"
 
+#include <unistd.h>
+
 #include "base/error.h"
 
 #include <algorithm>
@@ -67,7 +69,10 @@ std::vector<std::pair<std::string, std::string>> distributedEnv(const Distribute
             {"FXRAY_DIST_STORE", s.store},
             {"FXRAY_DIST_GROUPS", groups},
             {"FXRAY_DIST_TIMEOUT_MS", std::to_string(s.timeout.count())},
-            {"FXRAY_DIST_BACKEND", s.backend}};
+            {"FXRAY_DIST_BACKEND", s.backend},
+            // The job's fxray: a worker ends itself once it is gone (command_worker's orphan watch), also when it
+            // died before the worker started watching.
+            {"FXRAY_DIST_PARENT", std::to_string(::getpid())}};
 }
 
 std::optional<DistributedSetup> distributedSetupFromEnv()

@@ -1,6 +1,8 @@
 // Before capturing: which nodes would make one CUDA graph of the whole replay wrong or impossible.
 #include "replay/cuda_graph/cuda_graph_safety.h"
 
+#include "graph/dynamo_numpy.h"
+
 #include <ATen/core/alias_info.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/function_schema.h>
@@ -118,6 +120,9 @@ bool dropoutIsOff(const Node& n, const c10::FunctionSchema& schema)
 
 bool isRandomOp(const Node& n)
 {
+    // np.random through dynamo's wrappers (torch._numpy's draws from the default generator).
+    if (graph::isNumpyRandomFunction(graph::dynamoNumpyWrapped(n)))
+        return true;
     if (!n.isOp())
         return false;
     static const std::set<std::string, std::less<>> kRandom = {

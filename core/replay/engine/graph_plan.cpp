@@ -4,6 +4,7 @@
 #include "replay/ops/compiled_autograd_ops.h"
 #include "replay/ops/flex_attention_op.h"
 #include "replay/ops/fsdp_ops.h"
+#include "replay/ops/numpy_random_ops.h"
 #include "replay/ops/random_ops.h"
 #include "replay/ops/rng_state_ops.h"
 #include "replay/ops/torch_level.h"
@@ -54,6 +55,18 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
     TorchLevelPlanner torchLevel(g, device, options.dtensorGlobal);  // dynamo-level nodes: torch functions, Tensor methods, indexing
     RngPlan rng{options.alignedRng, options.rngSeed};
     for (const graph::Node& n : g.nodes) {
+        try {  // np.random through dynamo's wrappers: before the torch-level planner, which calls them Python
+            if (auto np = planNumpyRandomCall(g, n, device, rng)) {
+                plans.push_back(std::move(*np));
+                continue;
+            }
+        } catch (const std::invalid_argument& e) {
+            NodePlan p;
+            p.name = n.target.str();
+            p.why = e.what();
+            plans.push_back(std::move(p));
+            continue;
+        }
         if (auto tl = torchLevel.plan(plans.size(), plans)) {
             auto aligned = alignedRandomPlan(*tl, rng);
             plans.push_back(aligned ? std::move(*aligned) : std::move(*tl));

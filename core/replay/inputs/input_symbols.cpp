@@ -25,6 +25,9 @@ InputSymbols::InputSymbols(const io::LoadedGraph& lg, const ReplayOptions& optio
                 m_bindings[sym] = *hint;
         }
     }
+    // Then the values the run had, as the trace log recorded them (create_symbol).
+    for (const auto& [sym, value] : lg.symbolHints)
+        m_bindings.emplace(sym, value);
     // Symbols still free after the hints take the default.
     for (const auto& spec : lg.inputs) {
         if (!spec.meta)

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to core/replay: the values of size symbols for generated inputs. A symbol takes the caller's value
-// (options.symbolValues) first, then a hint recorded for a SymInt input, then options.symbolDefault (each such
+// (options.symbolValues) first, then a hint recorded for a SymInt input, then the value a trace log's create_symbol
+// recorded for it (io/symbol_hints.h), then options.symbolDefault (each such
 // assumption noted in the report), so that every size that uses it is consistent.
 #include "graph/sym_expr.h"
 #include "io/graph_source.h"

@@ -6,6 +6,7 @@
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_functional.h"
 #include "replay/ops/torch_level_natives.h"
+#include "replay/ops/torch_level_tensor_data.h"
 #include "replay/plan/op_plan.h"
 #include "replay/values/torch_types.h"
 
@@ -360,7 +361,7 @@ NodePlan TorchLevelPlanner::planMethod(const Node& n)
     if (m == "norm")
         return resolve(n, normCall(n));
     if (m == "new_tensor" && n.args.size() == 2)
-        return planTensorLiteral(m_graph, n.args[1], keyword(n, "dtype"), keyword(n, "device"), &n.args[0], m_device);
+        return planTensorData(m_graph, TensorDataCall::NewTensor, n.args[1], keyword(n, "dtype"), keyword(n, "device"), &n.args[0], m_device);
     if (m == "requires_grad_")  // autograd bookkeeping: the replay runs without autograd
         return planIdentity(m_graph, n.args[0], "Tensor.requires_grad_ (no autograd in a replay: returns self)");
     if (m == "__getitem__" && n.args.size() == 2)
@@ -509,7 +510,8 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
     if (f.starts_with("torch.nn.functional."))
         return planFunctional(n, f.substr(std::string_view("torch.nn.functional.").size()));
     if ((f == "torch.tensor" || f == "torch.as_tensor") && !n.args.empty())
-        return planTensorLiteral(m_graph, n.args[0], keyword(n, "dtype"), keyword(n, "device"), nullptr, m_device);
+        return planTensorData(m_graph, f == "torch.tensor" ? TensorDataCall::Tensor : TensorDataCall::AsTensor, n.args[0],
+                              keyword(n, "dtype"), keyword(n, "device"), nullptr, m_device);
     if (f.starts_with("torch.Tensor.")) {  // an unbound method: self is the first argument
         Node method = n;
         method.target.op = f.substr(std::string_view("torch.Tensor.").size());

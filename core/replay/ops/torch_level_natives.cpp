@@ -204,68 +204,6 @@ NodePlan planNoOp(std::string what)
     return nativePlan({}, std::move(what), [](const std::vector<c10::IValue>&) { return c10::IValue(); });
 }
 
-namespace {
-
-// The numbers of a nested literal list in row-major order, and its shape (Python's torch.tensor rules: ragged
-// lists are refused).
-void flattenLiteral(const graph::Graph& g, const Arg& a, std::size_t depth, std::vector<std::int64_t>& shape,
-                    std::vector<c10::Scalar>& values)
-{
-    if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
-        const auto n = static_cast<std::int64_t>(a.items.size());
-        if (shape.size() == depth)
-            shape.push_back(n);
-        else if (shape.size() < depth || shape[depth] != n)
-            throw std::invalid_argument("ragged data in torch.tensor(" + graph::formatArg(g, a) + ")");
-        for (const Arg& item : a.items)
-            flattenLiteral(g, item, depth + 1, shape, values);
-        return;
-    }
-    if (shape.size() != depth)
-        throw std::invalid_argument("ragged data in torch.tensor");
-    switch (a.kind) {
-    case Arg::Kind::Bool: values.emplace_back(a.b); break;
-    case Arg::Kind::Int: values.emplace_back(a.i); break;
-    case Arg::Kind::Float: values.emplace_back(a.f); break;
-    default: throw std::invalid_argument("torch.tensor of " + graph::formatArg(g, a) + " (literal numbers only)");
-    }
-}
-
-}  // namespace
-
-NodePlan planTensorLiteral(const graph::Graph& g, const Arg& data, const Arg* dtype, const Arg* device, const Arg* like,
-                           const c10::Device& replayDevice)
-{
-    std::vector<std::int64_t> shape;
-    std::vector<c10::Scalar> values;
-    flattenLiteral(g, data, 0, shape, values);
-    // Python's inference: all bools -> bool, any float -> the default float32, else int64.
-    c10::ScalarType inferred = values.empty() ? c10::kFloat : c10::kBool;
-    for (const c10::Scalar& v : values)
-        inferred = v.isFloatingPoint() ? c10::kFloat : v.isIntegral(false) && inferred != c10::kFloat ? c10::kLong : inferred;
-    std::vector<ArgPlan> args{like ? operandArg(g, *like, replayDevice) : constantArg(c10::IValue()),
-                              dtype ? operandArg(g, *dtype, replayDevice) : constantArg(c10::IValue()),
-                              device ? operandArg(g, *device, replayDevice) : constantArg(c10::IValue())};
-    const bool isLike = like != nullptr;
-    return nativePlan(std::move(args), "torch.tensor(" + graph::formatArg(g, data) + ") from literal data",
-                  [shape, values, inferred, isLike](const std::vector<c10::IValue>& v) -> c10::IValue {
-                      c10::ScalarType type = inferred;
-                      c10::Device where(c10::kCPU);
-                      if (isLike) {
-                          type = v[0].toTensor().scalar_type();
-                          where = v[0].toTensor().device();
-                      }
-                      if (!v[1].isNone())
-                          type = static_cast<c10::ScalarType>(v[1].toInt());
-                      if (!v[2].isNone())
-                          where = v[2].toDevice();
-                      at::Tensor t = at::empty({static_cast<std::int64_t>(values.size())}, at::TensorOptions().dtype(type));
-                      for (std::size_t k = 0; k < values.size(); ++k)
-                          t[static_cast<std::int64_t>(k)].fill_(values[k]);
-                      return t.view(shape).to(where);
-                  });
-}
-
 NodePlan planNormalize(const graph::Graph& g, const Arg& input, double p, std::int64_t dim, double eps)
 {
     return nativePlan({operandArg(g, input, c10::Device(c10::kCPU))},

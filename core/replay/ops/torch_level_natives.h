@@ -31,11 +31,6 @@ NodePlan planIdentity(const graph::Graph& g, const graph::Arg& value, std::strin
 // A call that only switches Python-side state the replay does not have (torch._C._set_grad_enabled).
 NodePlan planNoOp(std::string what);
 
-// torch.tensor(data, dtype=, device=) and like.new_tensor(data, dtype=, device=) (like: its dtype and device are
-// the defaults) for literal data: nested lists of numbers, typed as Python types them (bools, int64, float32).
-NodePlan planTensorLiteral(const graph::Graph& g, const graph::Arg& data, const graph::Arg* dtype, const graph::Arg* device,
-                           const graph::Arg* like, const c10::Device& replayDevice);
-
 // torch.nn.functional.normalize(input, p, dim, eps): input / norm(input, p, dim, keepdim).clamp_min(eps).
 NodePlan planNormalize(const graph::Graph& g, const graph::Arg& input, double p, std::int64_t dim, double eps);
 

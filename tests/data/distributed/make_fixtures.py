@@ -8,6 +8,10 @@ the logs replaced by relative ones:
              (forward only, no autograd): matmul -> all_reduce -> relu.
   tp_mlp     a 2-layer MLP tensor-parallel with DTensor (ColwiseParallel up, RowwiseParallel down), compiled with
              aot_eager, one training step: the forward's all_reduce and the backward's collectives.
+  ddp_ca     a 2-layer MLP (Linear, GELU, Linear) under DistributedDataParallel with compiled autograd and
+             optimize_ddp="python_reducer" (as tools/corpus/capture_distributed.py --recipe ddp_ca, at a smaller
+             width and with aot_eager): each rank's own batch, one training step; the compiled-autograd graph's
+             compile holds DDP's gradient all-reduces (4 per graph).
   tp_mlp_dumps  the same step captured with tools/capture (seed dumps per rank, tp_mlp_rank<N>/, with real inputs
              and eager outputs).
 The backend is aot_eager: the dynamo and AOT graphs are what fxray replays; inductor's code is not needed."""
@@ -53,6 +57,21 @@ def case_tp_mlp(rank: int):
     compiled(x).square().mean().backward()
 
 
+def case_ddp_ca(rank: int):
+    from torch._dynamo import compiled_autograd
+    from torch.nn.parallel import DistributedDataParallel
+    # Read by DDP's constructor: python_reducer traces the gradient all-reduces into compiled autograd's graph.
+    torch._dynamo.config.compiled_autograd = True
+    torch._dynamo.config.optimize_ddp = "python_reducer"
+    torch.manual_seed(0)
+    model = DistributedDataParallel(nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.Linear(32, 16)))
+    compiled = torch.compile(model, backend="aot_eager")
+    x = torch.randn(4, 16, generator=torch.Generator().manual_seed(7 + rank))
+    loss = compiled(x).square().mean()
+    with compiled_autograd._enable(torch.compile(backend="aot_eager", fullgraph=True)):
+        loss.backward()
+
+
 def case_tp_mlp_dumps(rank: int, out: str):
     """The tp_mlp step captured with tools/capture's backend: per-rank seed dumps with their real inputs and eager
     outputs (<out>/tp_mlp_rank<N>/...), so a replay can compare every rank's outputs with eager's."""
@@ -69,7 +88,7 @@ def case_tp_mlp_dumps(rank: int, out: str):
     compiled(x).square().mean().backward()
 
 
-CASES = {"allreduce": case_allreduce, "tp_mlp": case_tp_mlp, "tp_mlp_dumps": case_tp_mlp_dumps}
+CASES = {"allreduce": case_allreduce, "tp_mlp": case_tp_mlp, "ddp_ca": case_ddp_ca, "tp_mlp_dumps": case_tp_mlp_dumps}
 
 
 def rank_main(rank: int, case: str, store: str, out: str):
@@ -82,6 +101,11 @@ def rank_main(rank: int, case: str, store: str, out: str):
 
 
 DROPPED = ("chromium_event", "dynamo_cpp_guards_str")  # bulky and not read by fxray's replay: left out
+# ddp_ca's log is mostly compiled autograd's shape bookkeeping: its guards, metrics and side records go too, and so do
+# the create_symbol records of its capture (no frame_id); those of a dynamo compile stay (the size hints fxray reads).
+DROPPED_MORE = {"ddp_ca": ("guard_added_fast", "compilation_metrics", "symbolic_shape_specialization", "dump_file",
+                           "aot_forward_graph_fw_metadata", "compiled_autograd_graph_pre_reordering",
+                           "dynamo_side_effects", "torch._functorch.config")}
 
 
 def records(text: str):
@@ -106,13 +130,20 @@ def rehash(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def scrub(path: str, roots: list) -> None:
+def dropped(header: str, case: str) -> bool:
+    names = DROPPED + DROPPED_MORE.get(case, ())
+    if any(f'{{"{name}"' in header or f'"name": "{name}"' in header for name in names):  # a kind or an artifact
+        return True
+    return case in DROPPED_MORE and '{"create_symbol"' in header and '"frame_id"' not in header
+
+
+def scrub(path: str, roots: list, case: str = "") -> None:
     """Absolute paths of this checkout and of the venv become relative (the logs are committed); bulky records
     fxray does not read are dropped."""
     text = open(path, encoding="utf-8", errors="replace").read()
     for root, repl in roots:
         text = text.replace(root, repl)
-    kept = [(h, p) for h, p in records(text) if not any(f'{{"{name}"' in h for name in DROPPED)]
+    kept = [(h, p) for h, p in records(text) if not dropped(h, case)]
     text = "\n".join("\n".join([h] + p) for h, p in kept) + "\n"
     open(path, "w", encoding="utf-8").write(rehash(text))
 
@@ -135,7 +166,7 @@ def main() -> int:
             os.environ["TORCH_TRACE"] = out
         torch.multiprocessing.spawn(rank_main, args=(case, os.path.join(tmp, "store"), out), nprocs=WORLD, join=True)
         for log in glob.glob(os.path.join(out, "*.log")):
-            scrub(log, [(repo + "/", ""), (venv + "/", "")])
+            scrub(log, [(repo + "/", ""), (venv + "/", "")], case)
         for text in glob.glob(os.path.join(out, "**", "*.py"), recursive=True) + \
                 glob.glob(os.path.join(out, "**", "*.json"), recursive=True):
             content = open(text, encoding="utf-8").read()

@@ -1,0 +1,84 @@
+"""The expectations of scripts/distributed-device.sh, checked on the logs it wrote: one line per check, PASS or FAIL
+with the figures (graphs passing and collectives executed per rank), exit 1 when one fails. Each check reads one
+`fxray replay DIR --json` report (its "distributed" part: per rank collectives_run / collectives_total and the
+graphs' verdicts) or a log line; a report that is missing fails its check, naming the file.
+
+  python3 scripts/distributed_device_check.py LOGDIR"""
+import json
+import os
+import re
+import sys
+
+
+def load(folder, name):
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        return None, f"{name} was not written"
+    try:
+        return json.load(open(path)), ""
+    except ValueError as e:
+        return None, f"{name} does not parse: {e}"
+
+
+def figures(rep):
+    """'rank 0: 16/17 graphs pass, 25/25 collectives; rank 1: ...' and whether every collective ran on every rank."""
+    parts, all_ran = [], True
+    for r in rep["distributed"]["ranks"]:
+        verdicts = [x["verdict"] for x in r["reports"]]
+        passed = sum(v == "pass" for v in verdicts)
+        all_ran = all_ran and r["collectives_total"] > 0 and r["collectives_run"] == r["collectives_total"]
+        parts.append(f"rank {r['rank']}: {passed}/{len(verdicts)} graphs pass, "
+                     f"{r['collectives_run']}/{r['collectives_total']} collectives")
+    return "; ".join(parts), all_ran
+
+
+def not_passing(rep):
+    """{graph address tail: verdict} of the graphs that did not pass, on any rank."""
+    out = {}
+    for r in rep["distributed"]["ranks"]:
+        for x in r["reports"]:
+            if x["verdict"] != "pass":
+                out[x["address"].split(":", 2)[-1]] = x["verdict"]
+    return out
+
+
+def main() -> int:
+    folder = sys.argv[1]
+    results = []
+
+    def check(name, ok, detail):
+        results.append(ok)
+        print(f"{'PASS' if ok else 'FAIL'} {name}: {detail}")
+
+    # Every collective executed on every rank; graphs that do not pass are listed (allowed: `allowed` of them).
+    for name, report, allowed in (
+            ("gloo ddp_ca fixture (CPU)", "gloo_ddp_ca.json", {"!0/compiled_autograd_graph"}),
+            ("nccl tp capture, saved inputs vs eager", "nccl_replay.json", set()),
+            ("nccl tp inductor trace", "nccl_tp_trace_replay.json", None),
+            ("nccl ddp_ca inductor trace", "ddp_ca_replay.json", {"!0/compiled_autograd_graph"}),
+            ("nccl fsdp2_ca (traceable FSDP2) aot_eager trace", "fsdp2_ca_replay.json", None)):
+        rep, why = load(folder, report)
+        if rep is None:
+            extra = ""
+            if report.startswith("fsdp2"):  # the capture's own finding, when it did not get that far
+                cap, _ = load(folder, "fsdp2_ca_trace.json")
+                if cap:
+                    extra = " (capture: " + "; ".join(f"{k} {v.get('error', 'ok')}" for k, v in cap.get("steps", {}).items()) + \
+                            (f"; {cap['skipped']}" if cap.get("skipped") else "") + ")"
+            check(name, False, why + extra)
+            continue
+        text, all_ran = figures(rep)
+        bad = not_passing(rep)
+        ok = all_ran and (allowed is None or set(bad) <= allowed)
+        check(name, ok, text + (f"; not passing: {bad}" if bad else ""))
+
+    test_log = os.path.join(folder, "test_distributed.log")
+    tail = open(test_log).read().strip().splitlines()[-1:] if os.path.exists(test_log) else ["no test_distributed.log"]
+    m = re.match(r"(\d+) passed, (\d+) failed", tail[0]) if tail else None
+    check("tests/cli/test_distributed.py (CPU, Gloo)", bool(m and m.group(2) == "0"), tail[0] if tail else "empty")
+    print(f"{sum(results)}/{len(results)} checks pass")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
