@@ -175,9 +175,9 @@ if command -v nsys >/dev/null 2>&1; then
   CNN=samples/h100/dumps/cnn_channels_last/cnn_channels_last_forward_0
   for mode in values meta; do
     extra=""; [ "$mode" = meta ] && extra="--no-values"
-    timeout 120 nsys profile -q -t cuda,osrt -o "$OUT/nsys_$mode" --force-overwrite true \
+    timeout 120 nsys profile -t cuda,osrt -o "$OUT/nsys_$mode" --force-overwrite true \
       "$FXRAY" replay "$CNN" --device cuda --in-process --json --repeat 50 --warmup 5 $extra >/dev/null 2>>"$OUT/nsys.log"
-    timeout 120 nsys stats -q --report cuda_api_sum,cuda_gpu_kern_sum,cuda_gpu_mem_time_sum --format table \
+    timeout 120 nsys stats --report cuda_api_sum,cuda_gpu_kern_sum,cuda_gpu_mem_time_sum --format table \
       "$OUT/nsys_$mode.nsys-rep" >"$OUT/nsys_$mode.txt" 2>>"$OUT/nsys.log"
     rm -f "$OUT/nsys_$mode.nsys-rep" "$OUT/nsys_$mode.sqlite"
   done
