@@ -107,7 +107,7 @@ void StatsBuffer::resize(PerDevice& d, std::int64_t rows)
 }
 
 // Rows [0, used) back to zeros (a row an integer tensor takes next must read 0 NaN, 0 Inf). Mapped rows on the host
-// when the device is done with them (read-backs have waited) or nothing is being captured; else by a kernel.
+// when the device is done with them (a read-back waited for it); else by a kernel, after those that wrote them.
 void StatsBuffer::zeroUsed(PerDevice& d)
 {
     if (d.used == 0)
