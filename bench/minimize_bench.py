@@ -16,12 +16,12 @@
    kept, and for fxray whether its repro.py diverges under plain PyTorch.
 4. Issue 24's "minimize at scale" (bench/minimize_scale.py): the ~6,000-node joint graph of a 24-layer transformer's
    training step with a NaN (scale_nan) or a buggy custom post-grad pass (scale_diverge) planted in layer 12, per
-   device: fxray `minimize --until nan` / `--until diverge:output_code` against functorch's fx_minifier / PyTorch's
+   device: fxray `minimize --until nan` / `--until diverge:post_grad` against functorch's fx_minifier / PyTorch's
    accuracy minifier in the same run: finished, seconds, result size, whether the planted statement is kept.
 
 usage: bench/minimize_bench.py --fxray build/app/cli/fxray [--devices cpu,cuda]
        [--cases nan,stride,output_code,scale_nan,scale_diverge]
-       [--layers 24] [--width 16] [--minifier-timeout 600] [--work DIR]"""
+       [--layers 24] [--width 16] [--scale-layers 24] [--minifier-timeout 600] [--work DIR]"""
 import argparse
 import contextlib
 import glob
@@ -204,6 +204,8 @@ def main():
     ap.add_argument("--cases", default="nan,stride,output_code")
     ap.add_argument("--layers", type=int, default=24, help="output_code case: Linear/ReLU layers")
     ap.add_argument("--width", type=int, default=16, help="output_code case: layer width")
+    ap.add_argument("--scale-layers", type=int, default=24,
+                    help="scale cases: transformer layers (the fault in the middle one); fewer for a slow machine")
     ap.add_argument("--minifier-timeout", type=int, default=600,
                     help="output_code and scale cases: per run of each side, s")
     ap.add_argument("--work", default=None)
@@ -218,6 +220,7 @@ def main():
         for device in args.devices.split(","):
             print(f"\n== planted relu bug in inductor's generated code, {args.layers}-layer Linear/ReLU stack, {device} ==")
             output_code_case(args, work, device)
+    os.environ["FXRAY_SCALE_LAYERS"] = str(args.scale_layers)  # read by scale_model in this process and its children
     for case in ("scale_nan", "scale_diverge"):
         if case in cases:
             import minimize_scale

@@ -9,12 +9,16 @@ scale_nan      the joint graph as fxray's capture backend writes it (joint_0, wi
                with module_fails = "an output holds NaN", as case 1 of the bench.
 scale_diverge  a buggy custom inductor post-grad pass (erf -> erfc - 1, layer 12's GELU is the only erf) makes the
                compiled step differ from eager. The step is compiled by inductor under TORCH_TRACE; fxray:
-               `minimize LOG#0/0/aot_joint_graph --until diverge:output_code` (each candidate compiled by inductor
-               in one Python child, compared with fxray's checked replay). PyTorch: the same step under
-               TORCHDYNAMO_REPRO_AFTER=aot TORCHDYNAMO_REPRO_LEVEL=4, then the minifier_launcher.py it writes.
+               `minimize LOG#0/0/aot_joint_graph --until diverge:post_grad` (each candidate run through inductor's
+               joint-graph and post-grad passes only, in one Python child; fxray replays the post-grad graph against
+               the candidate; the baseline judges growing prefixes of the graph, then truncates at the divergent
+               node). PyTorch: the same step under TORCHDYNAMO_REPRO_AFTER=aot TORCHDYNAMO_REPRO_LEVEL=4, then the
+               minifier_launcher.py it writes.
                The pass reaches every Python of the case (the trace, fxray's compile child, PyTorch's run and its
                launcher) through a sitecustomize.py on PYTHONPATH: a custom pass is a Python object, which neither
                a TORCH_TRACE log nor a minifier launcher records.
+
+--scale-layers N (FXRAY_SCALE_LAYERS) builds N layers instead of 24, the fault in layer N // 2.
 
 "Root cause kept": the result still has the planted op (log / erf) with its `scale_model.py:LINE` stack comment
 (fxray's dumps carry the model's source line; functorch's and the launcher's repros have no comments, so for them
@@ -139,7 +143,8 @@ def print_table(kind, op, fx, ref, ref_name):
 
 
 def scale_nan(args, work, device):
-    print(f"\n== planted NaN (log of a negative variance, layer 12), 24-layer transformer joint graph, {device} ==")
+    print(f"\n== planted NaN (log of a negative variance, layer {scale_model.PLANT_LAYER}), {scale_model.LAYERS}-layer "
+          f"transformer joint graph, {device} ==")
     cap = os.path.join(work, f"scale_capture_{device}")
     shutil.rmtree(cap, ignore_errors=True)
     start = time.perf_counter()
@@ -149,7 +154,7 @@ def scale_nan(args, work, device):
     nodes = compute_nodes(open(os.path.join(dump, "module.py")).read())
     print(f"(joint graph captured with its real inputs in {time.perf_counter() - start:.1f} s: {nodes} compute nodes, "
           f"{dump})")
-    if nodes < 5000:
+    if nodes < 5000 and scale_model.LAYERS >= 24:
         print(f"WARNING: the joint graph has {nodes} < 5,000 compute nodes")
     fx = fxray_side(args, dump, "nan", os.path.join(work, f"scale_nan_{device}"), device)
     if fx["finished"]:
@@ -175,8 +180,8 @@ def scale_nan(args, work, device):
 
 
 def scale_diverge(args, work, device):
-    print(f"\n== planted post-grad divergence (custom pass: erf -> erfc - 1, layer 12's GELU), 24-layer transformer "
-          f"joint graph, {device} ==")
+    print(f"\n== planted post-grad divergence (custom pass: erf -> erfc - 1, layer {scale_model.PLANT_LAYER}'s GELU), "
+          f"{scale_model.LAYERS}-layer transformer joint graph, {device} ==")
     site = os.path.join(work, "scale_site")
     os.makedirs(site, exist_ok=True)
     with open(os.path.join(site, "sitecustomize.py"), "w") as f:
@@ -197,7 +202,7 @@ def scale_diverge(args, work, device):
     graph = log + "#0/0/aot_joint_graph"
     # Each side compiles into a fresh inductor cache of its own: neither reuses the other's kernels (or a file a
     # killed compile left half-written in the default cache).
-    fx = fxray_side(args, graph, "diverge:output_code", os.path.join(work, f"scale_diverge_{device}"), device,
+    fx = fxray_side(args, graph, "diverge:post_grad", os.path.join(work, f"scale_diverge_{device}"), device,
                     dict(env, TORCHINDUCTOR_CACHE_DIR=os.path.join(work, f"scale_cache_fxray_{device}")))
     if fx["finished"]:
         fx["kept"] = root_cause_kept(fx["json"]["dump"], "erf", scale_model.planted_line("post_grad"))

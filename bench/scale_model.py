@@ -1,4 +1,4 @@
-"""The model of bench/minimize_bench.py's `scale` cases: a 24-layer Llama-style transformer (RMSNorm, manual causal
+"""The model of bench/minimize_bench.py's `scale` cases: a 24-layer (FXRAY_SCALE_LAYERS) Llama-style transformer (RMSNorm, manual causal
 attention, rotary embeddings, QK-norm, gated MLP) whose training-step joint graph has more than 5,000 nodes, with one fault planted in the
 middle layer (PLANT_LAYER):
 
@@ -15,12 +15,16 @@ Imported by the bench and by the child processes it starts (sitecustomize.py, be
 registers the pass in every Python of the post-grad runs, the minifiers' included)."""
 from __future__ import annotations
 
+import os
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-LAYERS = 24
-PLANT_LAYER = 12
+# FXRAY_SCALE_LAYERS (minimize_bench.py --scale-layers) makes a smaller stack for a slow machine; every child of the
+# bench gets it through its environment, so all of them build the same model.
+LAYERS = int(os.environ.get("FXRAY_SCALE_LAYERS", "24"))
+PLANT_LAYER = LAYERS // 2
 
 
 class RMSNorm(nn.Module):

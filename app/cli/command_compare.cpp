@@ -7,7 +7,8 @@
 // stage only) unless --in-process. Last, inductor's generated code (the log's inductor_output_code, or
 // --output-code FILE) runs in a Python child (--python, else FXRAY_PYTHON; tools/runtime/run_output_code.py) on the
 // same inputs; --no-output-code leaves it out. A log or folder: every compile of every log, one line each.
-// Exit 0 all stages agree (every compile, for a log), 1 a divergence or a stage that failed, 2 an error.
+// Exit 0 all stages agree (every compile, for a log; a compile torch itself failed, "not compiled", counts as no
+// failure), 1 a divergence or a stage that failed, 2 an error.
 #include "arg_parser.h"
 #include "base/json.h"
 #include "commands.h"
@@ -58,7 +59,7 @@ int compareMany(const std::string& path, const ArgParser& p, const replay::Stage
                     fileLocation(path));
     const bool asJson = p.flag("--json");
     json::Value compiles = json::Array{};
-    int agree = 0, diverge = 0, failed = 0;
+    int agree = 0, diverge = 0, failed = 0, notCompiled = 0;
     if (!asJson)
         std::printf("%-8s %6s %10s %8s  %s\n", "verdict", "stages", "max abs", "time", "compile");
     for (const std::string& a : addresses) {
@@ -73,6 +74,7 @@ int compareMany(const std::string& path, const ArgParser& p, const replay::Stage
         agree += r.verdict == "agree";
         diverge += r.verdict == "diverge";
         failed += r.verdict == "failed";
+        notCompiled += r.verdict == "not compiled";
         if (!asJson) {
             std::printf("%-8s %6zu %10s %7.1fs  %s%s%s\n", r.verdict.c_str(), r.stages.size(), shortNumber(maxAbsOf(r)).c_str(),
                         r.seconds, a.c_str(), r.reason.empty() ? "" : "\n         ", r.reason.c_str());
@@ -86,7 +88,7 @@ int compareMany(const std::string& path, const ArgParser& p, const replay::Stage
     out["seed"] = options.replay.seed;
     out["compiles"] = std::move(compiles);
     out["summary"] = json::Object{{"compiles", static_cast<std::int64_t>(addresses.size())}, {"agree", agree}, {"diverge", diverge},
-                                  {"failed", failed}};
+                                  {"failed", failed}, {"not_compiled", notCompiled}};
     json::Value errs = json::Array{};
     for (const auto& e : errors)
         errs.push_back(e);
@@ -100,7 +102,8 @@ int compareMany(const std::string& path, const ArgParser& p, const replay::Stage
     if (asJson)
         std::cout << out.dump(json::Style::Pretty) << "\n";
     else
-        std::printf("%zu compile(s): %d agree, %d diverge, %d failed\n", addresses.size(), agree, diverge, failed);
+        std::printf("%zu compile(s): %d agree, %d diverge, %d failed, %d not compiled (torch's own compile failed)\n",
+                    addresses.size(), agree, diverge, failed, notCompiled);
     for (const auto& e : errors)
         std::cerr << "warning: " << e << "\n";
     return diverge + failed == 0 ? 0 : 1;
@@ -137,7 +140,7 @@ int runCompare(const Args& args)
         std::ofstream f(*o);
         f << replay::stageCompareToJson(r).dump(json::Style::Pretty) << "\n";
     }
-    return r.verdict == "agree" ? 0 : 1;
+    return r.verdict == "agree" || r.verdict == "not compiled" ? 0 : 1;
 }
 
 }  // namespace fxray::cli

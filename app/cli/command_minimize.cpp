@@ -1,8 +1,10 @@
-// `fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|diverge:output_code|cmd:'COMMAND'
-//  [replay options] [--timeout S] [--split-statement] [--inductor-config KEY=VALUE]... [--python PY] [--json] -o DIR`
-// diverge:output_code: each candidate is compiled by inductor in one long-lived Python child and compared with
-// fxray's checked replay (minimize/output_code_oracle.h), under the inductor config the log's compile recorded
-// (its fx_graph_runnable) plus --inductor-config entries; --timeout bounds each candidate's compile and run.
+// `fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|diverge:output_code|diverge:post_grad|
+//  cmd:'COMMAND' [replay options] [--timeout S] [--split-statement] [--inductor-config KEY=VALUE]... [--python PY]
+//  [--json] -o DIR`
+// diverge:output_code / diverge:post_grad: each candidate is compiled by inductor (post_grad: run through its passes
+// only) in one long-lived Python child and compared with fxray's checked replay (minimize/output_code_oracle.h,
+// post_grad_oracle.h), under the inductor config the log's compile recorded (its fx_graph_runnable) plus
+// --inductor-config entries; --timeout bounds each candidate's time in the child.
 // Shrinks a failing graph (minimize/minimizer.h) with candidates replayed in `fxray worker` processes, and
 // writes DIR/minimized_<kind>_0/ (seed layout: fxray loads and replays it), DIR/repro.py (plain PyTorch) and
 // DIR/minimize.json. Progress goes to stderr; Ctrl+C stops the search and keeps the smallest graph so far.
@@ -14,6 +16,7 @@
 #include "io/text_file.h"
 #include "minimize/minimizer.h"
 #include "minimize/output_code_oracle.h"
+#include "minimize/post_grad_oracle.h"
 #include "minimize/result_export.h"
 #include "replay_args.h"
 #include "self_exe.h"
@@ -44,7 +47,8 @@ extern "C" void onInterrupt(int)
 int runMinimize(const Args& args)
 {
     static constexpr std::string_view kUsage =
-        "fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|diverge:output_code|cmd:'COMMAND' -o DIR "
+        "fxray minimize <graph> --until mismatch|error[:REGEX]|nan|diverge[:DEVICE]|diverge:output_code|diverge:post_grad|"
+        "cmd:'COMMAND' -o DIR "
         "[--device D] [--seed N] [--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--timeout S] "
         "[--split-statement] [--inductor-config KEY=VALUE]... [--python PY] [--json]";
     ArgParser p(args, {"--until", "-o", "--device", "--seed", "--floats", "--int-range", "--sym-default", "--timeout",
@@ -58,12 +62,14 @@ int runMinimize(const Args& args)
     options.replay = parseReplayOptions(p);
     options.keepStatement = !p.flag("--split-statement");
     const fs::path outDir = *p.value("-o");
-    bool outputCode = false;
+    // The inductor oracle asked for, if any: diverge:output_code or diverge:post_grad.
+    const minimize::FailureSpec* inductor = nullptr;
     for (const auto& f : options.failures)
-        outputCode = outputCode || f.kind == minimize::FailureSpec::Kind::OutputCode;
-    if (!outputCode && (p.value("--inductor-config") || p.value("--python")))
-        throw Error("--inductor-config and --python go with --until diverge:output_code");
-    double timeoutS = outputCode ? 300 : 120;  // a candidate's inductor compile (the first one starts Python too)
+        if (f.kind == minimize::FailureSpec::Kind::OutputCode || f.kind == minimize::FailureSpec::Kind::PostGrad)
+            inductor = &f;
+    if (!inductor && (p.value("--inductor-config") || p.value("--python")))
+        throw Error("--inductor-config and --python go with --until diverge:output_code or diverge:post_grad");
+    double timeoutS = inductor ? 300 : 120;  // a candidate's inductor compile (the first one starts Python too)
     if (auto t = p.value("--timeout")) {
         try {
             timeoutS = std::stod(*t);
@@ -80,9 +86,9 @@ int runMinimize(const Args& args)
     const fs::path scratch = outDir / ".candidate";
     options.exportForCommand = minimize::candidateReproWriter(options, scratch.string());
 
-    // diverge:output_code: the compile's inductor config (from its log), then the command line's on top.
-    std::unique_ptr<minimize::OutputCodeOracle> oracle;
-    if (outputCode) {
+    // The inductor oracles: the compile's inductor config (from its log), then the command line's on top.
+    std::unique_ptr<minimize::CandidateOracle> oracle;
+    if (inductor) {
         options.inductorConfig = minimize::inductorConfigOfCompile(original.entry);
         for (const std::string& e : p.values("--inductor-config")) {
             auto kv = minimize::parseInductorConfigEntry(e);
@@ -94,12 +100,15 @@ int runMinimize(const Args& args)
             config += (config.empty() ? "" : ", ") + k + "=" + v;
         std::fprintf(stderr, "inductor config: %s\n",
                      config.empty() ? "inductor's defaults (none recorded in the log, no --inductor-config)" : config.c_str());
-        minimize::OutputCodeOracleOptions oo;
+        minimize::InductorOracleOptions oo;
         oo.python = p.value("--python").value_or("");
-        oo.scratchDir = (scratch / "output_code").string();
+        oo.scratchDir = (scratch / "inductor").string();
         oo.config = options.inductorConfig;
         oo.timeout = options.commandTimeout;
-        oracle = std::make_unique<minimize::OutputCodeOracle>(std::move(oo));
+        if (inductor->kind == minimize::FailureSpec::Kind::PostGrad)
+            oracle = std::make_unique<minimize::PostGradOracle>(std::move(oo));
+        else
+            oracle = std::make_unique<minimize::OutputCodeOracle>(std::move(oo));
         options.oracle = oracle.get();
     }
 

@@ -111,6 +111,8 @@ CompileStages compileStages(const std::string& address, bool withRunnable)
     CompileStages cs;
     cs.address = address;
     cs.logPath = logPath;
+    cs.frameId = key.frame;
+    cs.frameCompileId = key.compile;
     cs.compileId = "[" + selectorOf(key.rank, key.frame, key.compile) + (key.attempt > 0 ? "_" + std::to_string(key.attempt) : "") + "]";
     if (byName.empty()) {
         std::string known;
@@ -135,6 +137,15 @@ CompileStages compileStages(const std::string& address, bool withRunnable)
         if (cs.stages[k].role == graph::StageRole::Aot)
             cs.aotStage = static_cast<int>(k);
     return cs;
+}
+
+std::optional<CompileFailure> torchFailureOf(const CompileStages& cs)
+{
+    const RankReport report = buildRankReport(cs.logPath);
+    for (const CompileEntry& c : report.compiles)
+        if (c.compiledAutogradId < 0 && c.frameId == cs.frameId && c.frameCompileId == cs.frameCompileId)
+            return c.failure;
+    return std::nullopt;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // input, opt-in) and inductor's post-grad forward graph. Stage compare (replay/api/stage_compare.h) replays them on
 // the same inputs. Plain C++.
 #include "graph/stage_mapping.h"
+#include "io/compile_report.h"
 #include "io/graph_source.h"
 
 #include <optional>
@@ -32,6 +33,8 @@ struct CompileStages {
     std::string address;    // "<log>#<frame>/<compile>" (rank and attempt as the log has them)
     std::string logPath;
     std::string compileId;  // "[0/0]"
+    int frameId = -1;
+    int frameCompileId = -1;
     std::vector<CompileStage> stages;  // pipeline order
     int aotStage = -1;      // the stage whose inputs are generated and fed to every stage; -1: the compile has none
     std::optional<OutputCode> outputCode;  // none when the log has no inductor_output_code for this compile
@@ -47,6 +50,11 @@ CompileStages compileStages(const std::string& address, bool withRunnable = fals
 std::optional<OutputCode> outputCodeOf(const CompileStages& cs);
 // An output_code.py given by hand (a TORCH_COMPILE_DEBUG folder's), with the post-grad graph of `cs`.
 OutputCode outputCodeFile(const CompileStages& cs, const std::string& path);
+
+// How torch's own compile of `cs` failed (its compilation_metrics' fail_type/fail_reason: a backend exception that
+// made dynamo graph-break and run the frame eagerly), nullopt when it did not. Reads the whole log's report: for
+// compiles that logged no AOT graph, not for every compare.
+std::optional<CompileFailure> torchFailureOf(const CompileStages& cs);
 
 // The addresses of every compile that logged a graph, in every TORCH_TRACE log under `path` (a log or a folder),
 // in log order. Files that could not be read land in `errors`.

@@ -44,13 +44,15 @@ std::vector<FailureSpec> parseFailureSpecs(const std::string& text)
             s.kind = FailureSpec::Kind::Nan;
         else if (kind == "diverge" && pattern == "output_code")
             s.kind = FailureSpec::Kind::OutputCode;
+        else if (kind == "diverge" && pattern == "post_grad")
+            s.kind = FailureSpec::Kind::PostGrad;
         else if (kind == "diverge")
             s.kind = FailureSpec::Kind::Diverge, s.pattern = pattern.empty() ? "cpu" : pattern;
         else if (kind == "cmd" && !pattern.empty())
             s.kind = FailureSpec::Kind::Command;
         else
             throw Error("--until: '" + std::string(one) +
-                        "' is not one of mismatch, error[:REGEX], nan, diverge[:DEVICE], diverge:output_code, cmd:COMMAND");
+                        "' is not one of mismatch, error[:REGEX], nan, diverge[:DEVICE], diverge:output_code, diverge:post_grad, cmd:COMMAND");
         if (s.kind == FailureSpec::Kind::Error && !s.pattern.empty()) {
             try {
                 std::regex check(s.pattern);
@@ -74,6 +76,7 @@ std::string describe(const FailureSpec& s)
     case FailureSpec::Kind::Diverge: return "diverge:" + s.pattern;
     case FailureSpec::Kind::Command: return "cmd:" + s.pattern;
     case FailureSpec::Kind::OutputCode: return "diverge:output_code";
+    case FailureSpec::Kind::PostGrad: return "diverge:post_grad";
     }
     return "?";
 }

@@ -19,23 +19,29 @@ struct FailureSpec {
         // "diverge:output_code": inductor's compiled code of the candidate (compiled in a Python child) differs
         // from fxray's checked replay of it (output_code_oracle.h)
         OutputCode,
+        // "diverge:post_grad": inductor's post-grad graph of the candidate (its passes only, in the same Python child)
+        // replayed by fxray differs from fxray's replay of the candidate (post_grad_oracle.h)
+        PostGrad,
     };
     Kind kind;
     std::string pattern;
 };
 
 // "mismatch", "error", "error:REGEX", "nan", "diverge", "diverge:DEVICE" (default cpu), "diverge:output_code",
-// "cmd:COMMAND";
+// "diverge:post_grad", "cmd:COMMAND";
 // several joined by ',' ("mismatch,nan") when none but the last carries a pattern. Throws fxray::Error.
 std::vector<FailureSpec> parseFailureSpecs(const std::string& text);
 std::string describe(const FailureSpec& spec);
 
 struct Signature {
-    std::string kind;          // "mismatch:stride", "error", "nan", "inf", "diverge", "diverge:output_code", "cmd"
+    std::string kind;          // "mismatch:stride", "error", "nan", "inf", "diverge", "diverge:output_code",
+                               // "diverge:post_grad", "cmd"
     std::string op;            // "aten.log.default"; empty for diverge / cmd; output_code: the first divergent
-                               // kernel's node's op ("" when no kernel was named)
+                               // kernel's node's op ("" when no kernel was named); post_grad: the first
+                               // divergent node's op
     std::string messageClass;  // error: the message with numbers and quoted names blanked; cmd: "exit 3";
-                               // output_code: kernel kind and size of the error ("cpp kernel, large error")
+                               // output_code: kernel kind and size of the error ("cpp kernel, large error");
+                               // post_grad: the size of the error ("large error")
     std::string node;          // where it was seen (not part of the identity)
     std::string detail;        // the full message, for people
     bool sameAs(const Signature& o) const { return kind == o.kind && op == o.op && messageClass == o.messageClass; }

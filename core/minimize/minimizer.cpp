@@ -5,7 +5,7 @@
 #include "graph/algorithms.h"
 #include "graph/collective_check.h"
 #include "graph/sym_expr.h"
-#include "minimize/output_code_oracle.h"
+#include "minimize/candidate_oracle.h"
 
 #include <algorithm>
 #include <set>
@@ -50,8 +50,8 @@ public:
         m_baselineOptions = m_queryOptions;
         m_baselineOptions.inputs = options.replay.inputs;
         for (const auto& s : options.failures)
-            if (s.kind == FailureSpec::Kind::OutputCode && !options.oracle)
-                throw Error("--until diverge:output_code needs inductor in a Python child (fxray minimize on the command line)");
+            if ((s.kind == FailureSpec::Kind::OutputCode || s.kind == FailureSpec::Kind::PostGrad) && !options.oracle)
+                throw Error("--until " + describe(s) + " needs inductor in a Python child (fxray minimize on the command line)");
         for (const auto& s : options.failures)
             if (s.kind == FailureSpec::Kind::Diverge)
                 m_queryOptions.compareDevice = s.pattern;
@@ -66,7 +66,7 @@ public:
 
         // Baseline: does the original fail as asked, and where?
         report("baseline", res.originalNodes);
-        auto [found, baseline] = failuresOf(g, nullptr, &m_baselineOptions);
+        auto [found, baseline] = prefixBaseline(all, res);
         m_queryOptions.symbolValues.insert(baseline.symbols.begin(), baseline.symbols.end());
         if (found.empty()) {
             res.why = baseline.fatal.empty() ? "the graph does not fail that way (verdict: " + baseline.verdict() + ")"
@@ -74,8 +74,8 @@ public:
             if (m_options.oracle && !m_options.oracle->lastProblem().empty())
                 res.why = m_options.oracle->lastProblem();
             else if (m_options.oracle)
-                res.why = "inductor's compiled code agrees with fxray's replay (" + std::to_string(baseline.comparisons.size()) +
-                          " output(s) compared)";
+                res.why = std::string(postGrad() ? "inductor's post-grad graph" : "inductor's compiled code") +
+                          " agrees with fxray's replay (" + std::to_string(baseline.comparisons.size()) + " output(s) compared)";
             return finish(res, m_builder.build(all, -1), -1);
         }
         m_target = found.front();
@@ -158,6 +158,37 @@ public:
     }
 
 private:
+    // The baseline query. An oracle's query is inductor in Python (the whole graph of a 24-layer model: minutes), so
+    // with one, and generated inputs, prefixes of the graph in program order (closed under their inputs) are judged
+    // first, from kFirstPrefix units and doubling: the failure found in the first prefix that fails is the one the
+    // whole graph would show first (the same node), and the whole graph is judged only when no prefix fails.
+    std::pair<std::vector<Signature>, replay::ReplayReport> prefixBaseline(const std::vector<int>& all, MinimizeResult& res)
+    {
+        static constexpr std::size_t kFirstPrefix = 64;
+        if (m_options.oracle && m_baselineOptions.inputs == replay::ReplayOptions::Inputs::Random)
+            for (std::size_t n = kFirstPrefix; n < all.size() && !cancelled(); n *= 2) {
+                const std::vector<int> prefix(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
+                report("baseline prefix", m_builder.computeNodes(prefix));
+                auto judgedPrefix = failuresOf(m_builder.build(prefix, -1), nullptr, &m_baselineOptions);
+                if (judgedPrefix.first.empty() && !m_options.oracle->lastProblem().empty())
+                    res.log.push_back("baseline: the first " + std::to_string(m_builder.computeNodes(prefix)) +
+                                      " nodes could not be judged: " + m_options.oracle->lastProblem());
+                if (!judgedPrefix.first.empty()) {
+                    res.log.push_back("baseline: the first " + std::to_string(m_builder.computeNodes(prefix)) + " of " +
+                                      std::to_string(res.originalNodes) + " nodes fail (query " + std::to_string(m_queries) + ")");
+                    return judgedPrefix;
+                }
+            }
+        report("baseline", res.originalNodes);
+        return failuresOf(m_builder.original(), nullptr, &m_baselineOptions);
+    }
+
+    bool postGrad() const
+    {
+        return std::any_of(m_options.failures.begin(), m_options.failures.end(),
+                           [](const FailureSpec& s) { return s.kind == FailureSpec::Kind::PostGrad; });
+    }
+
     bool cancelled() const { return m_cancel && m_cancel->cancelled.load(); }
 
     void report(const std::string& strategy, int nodesLeft)

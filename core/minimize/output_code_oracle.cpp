@@ -21,7 +21,6 @@ namespace fxray::minimize {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 // Literals a config value may be written as: numbers, True/False/None, one-line quoted strings. Anything else (a
 // call, a name) is left out: the value reaches Python only through ast.literal_eval, never as code.
@@ -31,33 +30,11 @@ bool isPlainLiteral(const std::string& v)
     return std::regex_match(v, literal);
 }
 
-std::string lastLines(const std::string& text, std::size_t n)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-        if (!l.empty())
-            lines.push_back(l);
-    std::string out;
-    for (std::size_t k = lines.size() > n ? lines.size() - n : 0; k < lines.size(); ++k)
-        out += (out.empty() ? "" : "\n") + lines[k];
-    return out;
-}
-
 std::string number(double v)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", v);
     return buf;
-}
-
-int outputCount(const graph::Graph& g)
-{
-    const int out = g.outputNode();
-    if (out < 0 || g.nodes[static_cast<std::size_t>(out)].args.empty())
-        return 0;
-    const graph::Arg& a = g.nodes[static_cast<std::size_t>(out)].args[0];
-    return a.items.empty() ? 1 : static_cast<int>(a.items.size());
 }
 
 // The signature of a divergence from the child's kernel finding (run_output_code.py: localize).
@@ -90,94 +67,18 @@ Signature signatureOf(const json::Value& kernel, const replay::ReplayReport& rep
 
 }  // namespace
 
-std::string errorSizeClass(double maxAbs, double referenceMax)
+int graphOutputCount(const graph::Graph& g)
 {
-    if (!std::isfinite(maxAbs))
-        return "nan";
-    const double scaled = maxAbs / std::max(1.0, std::isfinite(referenceMax) ? referenceMax : 1.0);
-    return scaled < 1e-2 ? "small" : scaled < 1e-1 ? "medium" : "large";
+    const int out = g.outputNode();
+    if (out < 0 || g.nodes[static_cast<std::size_t>(out)].args.empty())
+        return 0;
+    const graph::Arg& a = g.nodes[static_cast<std::size_t>(out)].args[0];
+    return a.items.empty() ? 1 : static_cast<int>(a.items.size());
 }
 
-OutputCodeOracle::OutputCodeOracle(OutputCodeOracleOptions options) : m_options(std::move(options)) {}
-
-OutputCodeOracle::~OutputCodeOracle() = default;  // the Subprocess kills and reaps the child
-
-void OutputCodeOracle::start()
+OutputCodeOracle::OutputCodeOracle(OutputCodeOracleOptions options)
+    : m_options(std::move(options)), m_child(m_options.python, m_options.script, "diverge:output_code")
 {
-    replay::OutputCodeOptions oc;
-    oc.python = m_options.python;
-    const std::string python = replay::findPython(oc);
-    std::string script = m_options.script;
-    if (script.empty())
-        script = (fs::path(replay::findOutputCodeRunner(oc)).parent_path() / "compile_candidates.py").string();
-    if (!fs::exists(script))
-        throw Error("cannot find compile_candidates.py (looked at " + script + "); set FXRAY_RUNTIME_DIR to its folder");
-    m_python = python;
-    try {
-        m_child = std::make_unique<Subprocess>(std::vector<std::string>{python, script});
-    } catch (const Error& e) {
-        throw Error("--until diverge:output_code needs a Python with torch: cannot start " + python + " (" + e.what() +
-                    "); pass --python or set FXRAY_PYTHON");
-    }
-    ++m_starts;
-}
-
-std::string OutputCodeOracle::ask(const std::string& request, replay::CancelToken* cancel)
-{
-    const auto begin = Clock::now();
-    const auto deadline = begin + m_options.timeout;
-    auto fail = [&](const std::string& why) {
-        if (m_child)
-            m_child->kill();
-        m_child.reset();
-        m_problem = why;
-        m_childSeconds += std::chrono::duration<double>(Clock::now() - begin).count();
-        return std::string();
-    };
-    bool fresh = false;
-    if (!m_child || !m_child->running()) {
-        start();
-        fresh = true;
-    }
-    std::string line;
-    if (fresh) {  // its "ready" line: torch imported
-        for (;;) {
-            if (cancel && cancel->cancelled.load())
-                return fail("cancelled");
-            if (Clock::now() > deadline)
-                return fail("the compile child did not start within the timeout");
-            const auto got = m_child->readLine(line, std::chrono::milliseconds(200));
-            if (got == Subprocess::Read::Line && line.rfind("{\"ready\"", 0) == 0)
-                break;
-            if (got == Subprocess::Read::Eof) {
-                m_child->wait(std::chrono::seconds(5));
-                const auto code = m_child->exitCode();
-                const std::string why = lastLines(m_child->stderrTail(), code && *code == 3 ? 1 : 6);
-                const std::string status = m_child->status();
-                m_child.reset();
-                throw Error("--until diverge:output_code needs a Python with torch: " + m_python + " (" + status + ")" +
-                            (why.empty() ? std::string() : ": " + why) + "; pass --python or set FXRAY_PYTHON");
-            }
-        }
-    }
-    if (!m_child->write(request + "\n"))
-        return fail("the compile child stopped reading (" + m_child->status() + ")");
-    for (;;) {
-        if (cancel && cancel->cancelled.load())
-            return fail("cancelled");
-        if (Clock::now() > deadline)
-            return fail("inductor ran past " + std::to_string(m_options.timeout.count() / 1000) +
-                        " s on this candidate (the compile child was killed; a fresh one takes the next)");
-        const auto got = m_child->readLine(line, std::chrono::milliseconds(200));
-        if (got == Subprocess::Read::Eof) {
-            m_child->wait(std::chrono::seconds(5));
-            return fail("the compile child died (" + m_child->status() + "): " + lastLines(m_child->stderrTail(), 4));
-        }
-        if (got == Subprocess::Read::Line && !line.empty() && line.front() == '{') {
-            m_childSeconds += std::chrono::duration<double>(Clock::now() - begin).count();
-            return line;
-        }
-    }
 }
 
 std::optional<json::Value> OutputCodeOracle::compileInChild(const io::LoadedGraph& candidate, const replay::ReplayOptions& options,
@@ -211,20 +112,10 @@ std::optional<json::Value> OutputCodeOracle::compileInChild(const io::LoadedGrap
     for (const auto& [k, v] : m_options.config)
         config[k] = v;
     req["config"] = std::move(config);
-    const std::string text = ask(req.dump(), cancel);
-    if (text.empty())
-        return std::nullopt;
-    json::Value answer;
-    try {
-        answer = json::parse(text);
-    } catch (const Error& e) {
-        m_problem = std::string("the compile child's answer is not JSON: ") + e.what();
-        return std::nullopt;
-    }
-    if (!(answer["ok"].isBool() && answer["ok"].asBool())) {
-        m_problem = "inductor could not compile or run the candidate: " + answer.stringOr("error", "?");
-        return std::nullopt;
-    }
+    std::optional<json::Value> answer =
+        m_child.request(req, m_options.timeout, cancel, "inductor could not compile or run the candidate: ");
+    if (!answer)
+        m_problem = m_child.problem();
     return answer;
 }
 
@@ -244,7 +135,7 @@ std::pair<std::vector<Signature>, replay::ReplayReport> OutputCodeOracle::judge(
 
     // 1. fxray's checked replay: its inputs and outputs for the compiled code.
     replay::StageIo io;
-    io.outputMap.resize(static_cast<std::size_t>(outputCount(candidate.graph)));
+    io.outputMap.resize(static_cast<std::size_t>(graphOutputCount(candidate.graph)));
     std::iota(io.outputMap.begin(), io.outputMap.end(), 0);
     replay::ReplayOptions a = options;
     a.compareDevice.clear();

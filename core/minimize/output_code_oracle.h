@@ -11,14 +11,10 @@
 // The failure's signature is "diverge:output_code" + the divergent kernel's node's op + the kernel's kind and the
 // size of its error relative to the node's values (small < 1e-2 <= medium < 1e-1 <= large; nan), so shrinking keeps
 // the same codegen bug. Plain C++: the child and the worker do the torch work.
-#include "base/json.h"
-#include "base/subprocess.h"
-#include "minimize/failure.h"
-#include "io/graph_source.h"
-#include "replay/api/replay_runner.h"
+#include "minimize/candidate_oracle.h"
+#include "minimize/compile_child.h"
 
 #include <chrono>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,35 +22,11 @@
 
 namespace fxray::minimize {
 
-// Inductor config entries: key ("cpp.inject_relu_bug_TESTING_ONLY") and value as a Python literal ("'accuracy'").
-using InductorConfig = std::vector<std::pair<std::string, std::string>>;
-
-// What judges a candidate when one replay cannot (MinimizeOptions::oracle).
-class CandidateOracle {
-public:
-    virtual ~CandidateOracle() = default;
-    // The failures the candidate shows (empty: it does not fail), and its replay report (with the comparison
-    // that failed). Throws fxray::Error only when nothing can be judged at all (no Python with torch).
-    virtual std::pair<std::vector<Signature>, replay::ReplayReport> judge(const io::LoadedGraph& candidate,
-                                                                          const replay::ReplayOptions& options,
-                                                                          replay::ReplayRunner& runner,
-                                                                          replay::CancelToken* cancel) = 0;
-    // Why the last candidate could not be judged a failure when it was not the candidate's doing ("" if none).
-    virtual std::string lastProblem() const { return {}; }
-};
-
-struct OutputCodeOracleOptions {
-    std::string python;      // "" = found like the output_code stage's (FXRAY_PYTHON, the build's Python, python3)
-    std::string script;      // "" = compile_candidates.py found like run_output_code.py
-    std::string scratchDir;  // candidate files go here (created on first use)
-    InductorConfig config;
-    std::chrono::milliseconds timeout{300000};  // per candidate, the child's start included; then it is killed
-};
+using OutputCodeOracleOptions = InductorOracleOptions;
 
 class OutputCodeOracle : public CandidateOracle {
 public:
     explicit OutputCodeOracle(OutputCodeOracleOptions options);
-    ~OutputCodeOracle() override;
 
     std::pair<std::vector<Signature>, replay::ReplayReport> judge(const io::LoadedGraph& candidate,
                                                                   const replay::ReplayOptions& options,
@@ -62,8 +34,8 @@ public:
                                                                   replay::CancelToken* cancel) override;
     // Why the last candidate was not judged a failure when the child could not say (timeout, compile error).
     std::string lastProblem() const override { return m_problem; }
-    int childStarts() const { return m_starts; }
-    double childSeconds() const { return m_childSeconds; }  // time spent waiting for the child
+    int childStarts() const override { return m_child.starts(); }
+    double childSeconds() const override { return m_child.seconds(); }
 
 private:
     struct CandidateFiles {
@@ -75,20 +47,10 @@ private:
     std::optional<json::Value> compileInChild(const io::LoadedGraph& candidate, const replay::ReplayOptions& options,
                                               const replay::ReplayReport& replayed, const CandidateFiles& files,
                                               replay::CancelToken* cancel);
-    // Sends one request, returns the answer's JSON text; "" with m_problem set on timeout / death / cancel.
-    std::string ask(const std::string& request, replay::CancelToken* cancel);
-    void start();
-
     OutputCodeOracleOptions m_options;
-    std::unique_ptr<Subprocess> m_child;
+    CompileChild m_child;
     std::string m_problem;
-    std::string m_python;
-    int m_starts = 0;
-    double m_childSeconds = 0;
 };
-
-// The size class of an error relative to the values it is in: "small", "medium", "large", "nan".
-std::string errorSizeClass(double maxAbs, double referenceMax);
 
 // The non-default inductor config the compile of a TORCH_TRACE graph ran with: the `torch._inductor.config.K = V`
 // lines of the same compile's fx_graph_runnable record (only values that are plain literals: numbers, strings,

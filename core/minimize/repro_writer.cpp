@@ -133,14 +133,67 @@ def compile_repro(module, inputs):
     return compile_fx(torch.fx.symbolic_trace(module), list(inputs))
 
 
+def traced(module):
+    """The graph as a torch.fx GraphModule whose nodes keep this file's names. symbolic_trace names a node after its
+    op; diverge:post_grad names the divergent node of fxray's graph, and inductor's passes keep the names of the
+    nodes they leave alone, so the names are put back: one traced node per statement of forward (when the counts
+    differ the op names stay, and the divergent node found cannot be tied to fxray's graph)."""
+    gm = torch.fx.symbolic_trace(module)
+    # This file's forward, one `name = ...` statement per line (a regex: ast and inspect take seconds on 6,000 lines).
+    source = open(__file__).read()
+    forward = source[source.index("    def forward(self"):source.index("\nINPUTS = [")]
+    names = re.findall(r"^        (\w+) = ", forward, flags=re.M)
+    nodes = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method", "get_attr")]
+    if len(names) == len(nodes):
+        for k, n in enumerate(nodes):  # through unused names first: a wanted name may be another node's now
+            n._rename(f"fxray_tmp_{k}")
+        for n, name in zip(nodes, names):
+            n._rename(name)
+        gm.recompile()
+    return gm
+
+
+def post_grad_repro(gm, inputs, is_inference):
+    """How the graph is run through inductor for diverge:post_grad (fxray's minimizer ran every candidate this way):
+    the steps inductor takes from an AOT graph to its post-grad graph, without lowering or code generation:
+    joint-graph passes (compile_fx: partition_fn / compile_fx_forward), then codegen_and_compile's view_to_reshape,
+    fake tensor propagation and post-grad passes, custom pre/post passes of the config included. Call it under
+    torch._inductor.config.patch(config); `gm` (traced()) is changed in place and returned."""
+    from torch._inductor import compile_fx as cfx
+    from torch._inductor.virtualized import V
+
+    device = next((t.device for t in inputs if isinstance(t, torch.Tensor)), torch.device("cpu"))
+    with torch.no_grad():
+        fake_mode = cfx.fake_tensor_prop(gm, inputs, True)
+    with V.set_fake_mode(fake_mode):
+        gm = cfx._recursive_joint_graph_passes(gm, input_device=device)
+    cfx.view_to_reshape(gm)
+    with torch.no_grad():
+        fake_mode = cfx.fake_tensor_prop(gm, inputs, True)
+    cfx._recursive_record_original_output_strides(gm)
+    with V.set_fake_mode(fake_mode), cfx.get_cuda_device_context(gm):
+        cfx._recursive_post_grad_passes(gm, is_inference=is_inference)
+    gm.recompile()
+    return gm
+
+
 def config_values():
-    """INDUCTOR_CONFIG's values are Python literals kept as text (from the compile's log or the command line)."""
+    """INDUCTOR_CONFIG's values are Python literals kept as text (from the compile's log or the command line). A
+    custom pass (post_grad_custom_post_pass, joint_custom_pre_pass, ...: keys ending in "_pass") is a Python object,
+    which no literal can be: given as "module:name" it is imported from sys.path / PYTHONPATH (a class is
+    instantiated)."""
+    import importlib
+
     out = {}
     for key, text in INDUCTOR_CONFIG.items():
         try:
             out[key] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
             out[key] = text
+        if key.endswith("_pass") and isinstance(out[key], str) and ":" in out[key]:
+            module, _, name = out[key].partition(":")
+            obj = getattr(importlib.import_module(module), name)
+            out[key] = obj() if isinstance(obj, type) else obj
     return out
 
 
@@ -176,6 +229,34 @@ def check_output_code(device, seed):
     return 0
 
 
+def check_post_grad(device, seed):
+    """Inductor's post-grad graph of the graph, run eagerly, against the graph: 1 when they differ."""
+    import torch._inductor.config as inductor_config
+
+    config = config_values()
+    inputs = make_inputs(seed, device, FLOATS)
+    with torch.no_grad():
+        ref = Repro().to(device)(*[t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
+        with inductor_config.patch(config):
+            post = post_grad_repro(traced(Repro().to(device)), inputs, INFERENCE)
+        got = post(*inputs)
+    print(f"inductor config: {config}")
+    for k, (a, b) in enumerate(zip(got, ref)):
+        if not isinstance(a, torch.Tensor):
+            continue
+        x, y = a.cpu().double(), b.cpu().double()
+        finite = torch.isfinite(y)
+        scale = max(1.0, float(y[finite].abs().max())) if bool(finite.any()) else 1.0
+        diff = (x - y).abs().nan_to_num(0.0)
+        bad = int((diff > ATOL * scale + RTOL * y.abs().nan_to_num(0.0)).sum())
+        if bad or not torch.equal(torch.isnan(x), torch.isnan(y)):
+            print(f"FAILED: output {k} of inductor's post-grad graph differs from the graph: {bad} of {x.numel()} "
+                  f"element(s), max abs {float(diff.max()):g} (fxray saw: {DETAIL})")
+            return 1
+    print("did not reproduce: the post-grad graph agrees with the graph")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--device", default=DEVICE)
@@ -187,6 +268,8 @@ def main():
         return 2
     if KIND == "diverge:output_code":
         return check_output_code(args.device, args.seed)
+    if KIND == "diverge:post_grad":
+        return check_post_grad(args.device, args.seed)
     fn = Repro().to(args.device)
     if args.compile:
         fn = torch.compile(fn)
@@ -314,7 +397,9 @@ std::string writeReproScript(const io::LoadedGraph& lg, const ReproSpec& spec)
     for (std::size_t k = 0; k < spec.inductorConfig.size(); ++k)
         out += (k ? ", " : "") + graph::pythonStringRepr(spec.inductorConfig[k].first) + ": " +
                graph::pythonStringRepr(spec.inductorConfig[k].second);
-    out += "}  # diverge:output_code: values as Python literals\n";
+    out += "}  # diverge:output_code / post_grad: values as Python literals\n";
+    // diverge:post_grad: inductor's post-grad passes take whether the graph is an inference graph.
+    out += std::string("INFERENCE = ") + (lg.entry.kind == io::GraphKind::Inference ? "True" : "False") + "\n";
     out += "DETAIL = " + graph::pythonStringRepr(spec.signature.detail.substr(0, 300)) + "\n";
     out += std::string("FLOATS = ") + (spec.inputs.floatDist == replay::ReplayOptions::FloatDist::Uniform ? "'uniform'" : "'normal'") + "\n";
     // Mismatch: the recorded metadata of the failing node.

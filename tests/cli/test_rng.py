@@ -205,5 +205,43 @@ def a_saved_input_replay_with_the_captured_random_state_draws_what_eager_drew():
     assert by_rate and all(c["ok"] for c in by_rate), r["comparisons"]
 
 
+def cuda_logged(name):
+    return os.path.join(SOURCE, "tests", "data", "rng", name)
+
+
+@check
+def cuda_training_compiles_agree_with_drop_path_fused_attention_dropout_and_masked_rows():
+    """Real CUDA training compiles (cut from the GPU corpus' traces by slice_trace.py), replayed on the CPU with
+    aligned RNG. Each diverged before its fix: timm's drop_path (Tensor.bernoulli_ in place) drew from the global
+    generator; T5's AOT graph keeps efficient attention with its dropout inside (inductor's seeds number only the
+    other draws); wav2vec2's expanded boolean mask masks whole rows, which SDPA's safe softmax makes 0, not NaN."""
+    for name, compile_id in (("cuda_vit_drop_path.log", "0/0"), ("cuda_t5_fused_attention_dropout.log", "8/0"),
+                             ("cuda_wav2vec2_masked_rows.log", "19/0")):
+        p = subprocess.run([FXRAY, "compare", f"{cuda_logged(name)}#{compile_id}", "--json", "--device", "cpu",
+                            "--no-output-code"], capture_output=True, text=True, timeout=300)
+        r = json.loads(p.stdout)
+        assert p.returncode == 0 and r["verdict"] == "agree", (name, r["reason"], p.stderr[-2000:])
+        assert all(s["verdict"] == "agree" and s["compared"] >= 1 for s in r["stages"][1:]), (name, r["stages"])
+    # the fused kernel's draw is numbered among inductor's: both ways of drawing show in the plan
+    r = fxray_json("replay", cuda_logged("cuda_t5_fused_attention_dropout.log") + "#8/0/aot_forward_graph",
+                   "--device", "cpu", "--rng", "aligned", "--all-nodes", "--in-process")
+    nodes = reports_of(r)[0]["nodes"]
+    fused = [n for n in nodes if "_scaled_dot_product_efficient_attention" in n.get("target", "")]
+    assert fused and all("aligned RNG draw" in n.get("schema", "") for n in fused), fused[:1]
+
+
+@check
+def a_compile_torch_itself_failed_is_not_compiled_with_torchs_reason():
+    """Mixtral's grouped_linear: inductor failed on aten._local_scalar_dense, dynamo graph-broke and ran the frame
+    eagerly; the log holds only the dynamo graph. Nothing compiled to compare: "not compiled", not an fxray failure."""
+    p = subprocess.run([FXRAY, "compare", cuda_logged("cuda_mixtral_compile_failed.log"), "--json", "--device", "cpu"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert r["summary"]["not_compiled"] == 1 and r["summary"]["failed"] == 0, r["summary"]
+    c = r["compiles"][0]
+    assert c["verdict"] == "not compiled" and "_local_scalar_dense" in c["reason"], c["reason"]
+
+
 if __name__ == "__main__":
     main()

@@ -72,6 +72,12 @@ private Q_SLOTS:
         QVERIFY(s.size() == 1 && s[0].kind == FailureSpec::Kind::OutputCode);
         QCOMPARE(describe(s[0]), std::string("diverge:output_code"));
         QVERIFY(parseFailureSpecs("diverge:cuda")[0].kind == FailureSpec::Kind::Diverge);
+        // diverge:post_grad too (inductor's passes only); a custom pass given as "module:name" stays a string (the
+        // repro's config_values imports it).
+        s = parseFailureSpecs("diverge:post_grad");
+        QVERIFY(s.size() == 1 && s[0].kind == FailureSpec::Kind::PostGrad);
+        QCOMPARE(describe(s[0]), std::string("diverge:post_grad"));
+        QCOMPARE(parseInductorConfigEntry("post_grad_custom_post_pass=my_passes:Planted").second, std::string("'my_passes:Planted'"));
         // Values reach Python only through ast.literal_eval: a bare word becomes a string, literals stay.
         QCOMPARE(parseInductorConfigEntry("cpp.inject_relu_bug_TESTING_ONLY=accuracy").second, std::string("'accuracy'"));
         QCOMPARE(parseInductorConfigEntry("max_autotune=True").second, std::string("True"));

@@ -144,9 +144,10 @@ def main():
     try:
         logs = find_logs(args.paths, scratch)
         rows, everything = [], []
-        diverge_reasons, fail_reasons = collections.Counter(), collections.Counter()
-        fmt = "%-52s %8s %7s %6s %8s %7s %8s"
-        print(fmt % ("model/log", "compiles", "stages", "agree", "diverge", "failed", "time s"))
+        diverge_reasons, fail_reasons, torch_reasons = collections.Counter(), collections.Counter(), collections.Counter()
+        # "torch failed": compiles torch itself gave up on after dynamo (the frame ran eagerly): nothing to compare.
+        fmt = "%-52s %8s %7s %6s %8s %7s %12s %8s"
+        print(fmt % ("model/log", "compiles", "stages", "agree", "diverge", "failed", "torch failed", "time s"))
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
         if args.per_compile:
             # The logs' threads only wait on their compiles' futures, so they get a pool of their own.
@@ -162,26 +163,29 @@ def main():
             if "error" in d and "no compile with graphs" in d["error"]:
                 d = {"compiles": [], "seconds": d["seconds"]}  # an export log, or one without compiles: nothing to do
             if "error" in d:
-                row = {"log": name, "compiles": 0, "stages": 0, "agree": 0, "diverge": 0, "failed": 0,
+                row = {"log": name, "compiles": 0, "stages": 0, "agree": 0, "diverge": 0, "failed": 0, "not compiled": 0,
                        "seconds": d["seconds"], "error": d["error"]}
                 fail_reasons["fxray compare: " + generic(d["error"])] += 1
             else:
                 compiles = d["compiles"]
                 stages = sum(1 for c in compiles for s in c["stages"] if s["verdict"] in ("reference", "agree", "diverge"))
                 row = {"log": name, "compiles": len(compiles), "stages": stages, "seconds": d["seconds"],
-                       **{k: sum(1 for c in compiles if c["verdict"] == k) for k in ("agree", "diverge", "failed")}}
+                       **{k: sum(1 for c in compiles if c["verdict"] == k) for k in ("agree", "diverge", "failed", "not compiled")}}
                 for c in compiles:
                     if c["verdict"] == "diverge":
                         diverge_reasons[generic(c["reason"])] += 1
                     elif c["verdict"] == "failed":
                         fail_reasons[generic(c["reason"])] += 1
+                    elif c["verdict"] == "not compiled":
+                        torch_reasons[generic(c["reason"])] += 1
                     everything.append({"log": name, **c})
             rows.append(row)
             print(fmt % (name[-52:], row["compiles"], row["stages"], row["agree"], row["diverge"], row["failed"],
-                         "%.1f" % row["seconds"]) + (f"  error: {row['error']}" if "error" in row else ""), flush=True)
-        total = {k: sum(r[k] for r in rows) for k in ("compiles", "stages", "agree", "diverge", "failed", "seconds")}
+                         row["not compiled"], "%.1f" % row["seconds"]) + (f"  error: {row['error']}" if "error" in row else ""), flush=True)
+        total = {k: sum(r[k] for r in rows)
+                 for k in ("compiles", "stages", "agree", "diverge", "failed", "not compiled", "seconds")}
         print(fmt % ("total (%d logs)" % len(rows), total["compiles"], total["stages"], total["agree"], total["diverge"],
-                     total["failed"], "%.1f" % total["seconds"]))
+                     total["failed"], total["not compiled"], "%.1f" % total["seconds"]))
         # The last stage on its own: how many compiles' generated code ran and agreed with the reference.
         oc = [s for c in everything for s in c["stages"] if s["stage"] == "output_code"]
         if oc:
@@ -191,7 +195,8 @@ def main():
                 if s.get("kernel", {}).get("found"):
                     print("  first divergent kernel %s (post-grad %s) at %s" % (s["kernel"]["kernel"], s["kernel"]["node"],
                                                                                  s["kernel"]["origin"]))
-        for title, reasons in (("divergences", diverge_reasons), ("failures", fail_reasons)):
+        for title, reasons in (("divergences", diverge_reasons), ("failures", fail_reasons),
+                               ("compiles torch failed (not compared)", torch_reasons)):
             if reasons:
                 print(f"\n{title} by reason:")
                 for reason, n in reasons.most_common():

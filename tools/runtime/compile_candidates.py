@@ -18,11 +18,16 @@ placeholders in order), under no_grad, run on the inputs, [outputs, inputs as th
 against the candidate's graph run eagerly. The answer:
     {"ok": true, "outputs": N, "kernels": K, "seconds": S, "kernel": {localize's finding}}
     {"ok": false, "error": "..."}          the candidate did not compile or run (not the failure fxray keeps)
+For `fxray minimize --until diverge:post_grad` a request with "mode": "post_grad" (and "post_grad": where to write,
+"inference": whether the graph is an inference graph) stops before lowering: the candidate goes through inductor's
+joint-graph and post-grad passes only (the module's post_grad_repro, custom passes of the config included), the
+post-grad graph is written as FX code (print_readable, the text a TORCH_TRACE log holds for it) for fxray to replay
+natively on the same inputs, and the first divergent node is looked for (localize_post_grad):
+    {"ok": true, "post_grad": PATH, "nodes": N, "seconds": S, "node": {"found": true, "node": "erf", "op": ..., ...}}
 On start it prints {"ready": true, "torch": "2.11.0"}; exit 3 when this Python has no torch.
 """
 from __future__ import annotations
 
-import ast
 import hashlib
 import importlib.util
 import json
@@ -39,14 +44,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_output_code as roc  # noqa: E402  (exits 3 itself when torch cannot be imported)
 
 torch = roc.torch
-
-
-def literal(text: str):
-    """A config value as the log's fx_graph_runnable or the user wrote it: a Python literal, else the text."""
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
 
 
 def load_candidate(path: str):
@@ -66,7 +63,7 @@ _compiled: dict[str, tuple] = {}
 
 
 def compile_candidate(req: dict, module, inputs: list):
-    config = {k: literal(v) for k, v in (req.get("config") or {}).items()}
+    config = module.config_values()  # req["config"] as the module has it, custom passes imported
     # The module's SEED line is the only thing that differs between seeds of one graph: not part of the key.
     text = re.sub(r"^SEED = .*$", "", Path(req["module"]).read_text(), flags=re.M)
     key = hashlib.md5((text + json.dumps(req.get("config") or {}, sort_keys=True) + req.get("device", "cpu")).encode()).hexdigest()
@@ -86,8 +83,91 @@ def compile_candidate(req: dict, module, inputs: list):
     return _compiled[key] + (outputs,)
 
 
+def node_values(gm, inputs: list) -> dict:
+    """Every node's value of gm run eagerly on (copies of) the inputs, by node name."""
+    values = {}
+
+    class Keep(torch.fx.Interpreter):
+        def run_node(self, n):
+            values[n.name] = super().run_node(n)
+            return values[n.name]
+
+    with torch.no_grad():
+        Keep(gm, garbage_collect_values=False).run(*[t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
+    return values
+
+
+def agrees(a, b) -> bool:
+    """fxray's tolerances (run_output_code.difference), bit-equal tensors (most nodes) without the arithmetic."""
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+        return True
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return torch.equal(a, b) or roc.difference(a, b)[0]
+
+
+def graph_shape(gm) -> tuple[dict, list]:
+    """Per node name its (op, target, input node names), and the output node names: what localize_post_grad needs of
+    the graph before the passes change it in place."""
+    nodes = {n.name: (n.op, n.target, [x.name for x in n.all_input_nodes]) for n in gm.graph.nodes}
+    outs = [getattr(x, "name", None) for x in next(n for n in gm.graph.nodes if n.op == "output").args[0]]
+    return nodes, outs
+
+
+def localize_post_grad(shape: tuple, old: dict, after, inputs: list) -> dict:
+    """Where the post-grad graph first computes something else than the graph it was made from (`shape`, `old`: its
+    graph_shape and node values). A pass leaves the names of the nodes it does not touch, so a node of both graphs
+    (same name, same op) is the same computation: the first such node whose value differs is where the divergence
+    shows, and the node the pass rewrote (one the post-grad graph no longer has) that feeds it is the root cause. No
+    such node: the first graph output that differs, the graph's own node there."""
+    nodes, outs = shape
+    new = node_values(after, inputs)
+    news = [getattr(x, "name", None) for x in next(n for n in after.graph.nodes if n.op == "output").args[0]]
+    if all(agrees(new.get(n), old.get(o)) for o, n in zip(outs, news)):
+        return {"found": False, "why": "the post-grad graph's outputs agree with the graph's"}
+    shown = value = None
+    for n in after.graph.nodes:
+        before = nodes.get(n.name)
+        if n.op == "call_function" and before and before[1] == n.target and not agrees(new[n.name], old.get(n.name)):
+            shown, value = n.name, new[n.name]
+            break
+    if shown is None:  # the outputs: position k of both graphs is output k
+        shown, value = next((o, new.get(n)) for o, n in zip(outs, news) if not agrees(new.get(n), old.get(o)))
+    kept = {n.name for n in after.graph.nodes}
+    rewritten = [x for x in nodes[shown][2] if x not in kept and nodes[x][0] != "placeholder"]
+    root = rewritten[-1] if rewritten else shown
+    ref = old[shown].detach()
+    ok, max_abs, bad = roc.difference(value, ref) if value.shape == ref.shape else (False, math.inf, ref.numel())
+    finite = ref[torch.isfinite(ref)] if ref.is_floating_point() else ref.double()
+    return {"found": True, "node": root, "op": str(nodes[root][1]), "shown_at": shown, "max_abs": max_abs,
+            "ref_max": float(finite.abs().max()) if finite.numel() else 0.0, "mismatched": bad, "elements": ref.numel()}
+
+
+def handle_post_grad(req: dict, module, inputs: list, start: float) -> dict:
+    """diverge:post_grad: the candidate through inductor's passes up to its post-grad graph (the repro's
+    post_grad_repro), written as graph text for fxray to replay, and the first divergent node."""
+    import torch._inductor.config as inductor_config
+
+    gm = module.traced(module.Repro().to(req.get("device", "cpu")))
+    shape, old = graph_shape(gm), node_values(gm, inputs)
+    with inductor_config.patch(module.config_values()):
+        after = module.post_grad_repro(gm, inputs, bool(req.get("inference")))
+    text = after.print_readable(print_output=False, include_stride=True, include_device=True)
+    Path(req["post_grad"]).write_text(text)
+    answer = {"ok": True, "post_grad": req["post_grad"], "nodes": sum(1 for n in after.graph.nodes if n.op == "call_function")}
+    try:
+        answer["node"] = localize_post_grad(shape, old, after, inputs)
+    except Exception as e:  # noqa: BLE001 - the search failing leaves the post-grad graph usable
+        answer["node"] = {"found": False, "why": f"{type(e).__name__}: {e}".splitlines()[0]}
+    answer["seconds"] = round(time.perf_counter() - start, 3)
+    return answer
+
+
 def handle(req: dict) -> dict:
     start = time.perf_counter()
+    if req.get("mode") == "post_grad":
+        return handle_post_grad(req, load_candidate(req["module"]), roc.load_inputs(req["inputs"], req.get("device", "cpu")),
+                                start)
     device = req.get("device", "cpu")
     module = load_candidate(req["module"])
     inputs = roc.load_inputs(req["inputs"], device)

@@ -75,6 +75,47 @@ def load_module(path: str, name: str, source: str | None = None):
     return module
 
 
+_OP_USE = re.compile(r"torch\.ops\.(\w+)\.(\w+)")
+
+
+def op_registered(namespace: str, name: str) -> bool:
+    try:
+        getattr(getattr(torch.ops, namespace), name)
+        return True
+    except (AttributeError, RuntimeError):
+        return False
+
+
+def register_custom_ops(text: str, path: str) -> None:
+    """Imports what defines the custom ops the code calls. A library's op (torch.ops.transformers.grouped_mm_fallback,
+    from torch.library.custom_op("transformers::grouped_mm_fallback") in transformers/integrations/moe.py) exists
+    only once its module ran, and the user's process had imported it. The namespace is taken as the package's name;
+    its modules whose source names "<ns>::<op>" are imported until the op is there."""
+    for namespace, name in sorted(set(_OP_USE.findall(text))):
+        if op_registered(namespace, name):
+            continue
+        try:
+            package = importlib.import_module(namespace)
+        except Exception:  # noqa: BLE001 - not a package: the code's own call raises below
+            package = None
+        root = Path(package.__file__).parent if package is not None and getattr(package, "__file__", None) else None
+        needle = f"{namespace}::{name}"
+        for f in sorted(root.rglob("*.py")) if root else []:
+            if op_registered(namespace, name):
+                break
+            try:
+                if needle not in f.read_text(errors="ignore"):
+                    continue
+                parts = f.relative_to(root).with_suffix("").parts
+                importlib.import_module(".".join((namespace,) + parts[:-1 if parts[-1] == "__init__" else None]))
+            except Exception:  # noqa: BLE001 - a module that fails to import is one candidate less
+                continue
+        if not op_registered(namespace, name):
+            raise BadInput(f"{path}: the generated code calls torch.ops.{namespace}.{name}, a custom op that no module "
+                           f"of this Python registers (tried the package '{namespace}'): run with the Python of the "
+                           f"run that logged it (--python / FXRAY_PYTHON)")
+
+
 def find_call(module, path: str):
     call = getattr(module, "call", None)
     if call is None and hasattr(module, "runner"):
@@ -105,6 +146,7 @@ def synchronize(device: str) -> None:
 
 def cmd_run(a) -> int:
     inputs = load_inputs(a.inputs, a.device)
+    register_custom_ops(Path(a.code).read_text(), a.code)
     module = load_module(a.code, "fxray_output_code")
     call = find_call(module, a.code)
     outputs = call(list(inputs))  # call() clears the list it gets: ours keeps the inputs as it leaves them
@@ -403,6 +445,7 @@ def op_words(text: str) -> set[str]:
 
 def localize(a) -> dict:
     inputs = load_inputs(a.inputs, a.device)
+    register_custom_ops(Path(a.code).read_text() + Path(a.graph).read_text(), a.code)
     values, graph_returned, targets = run_graph(a.graph, inputs)
     code, sites, taken, _ = run_kernels(a.code, inputs, a.device)
     code_returned = code.returned()

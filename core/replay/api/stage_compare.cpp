@@ -358,6 +358,8 @@ private:
             std::string have;
             for (const io::CompileStage& st : m_cs.stages)
                 have += (have.empty() ? "" : ", ") + st.name;
+            if (m_cs.aotStage < 0 && noteTorchFailure())
+                return false;
             m_out.reason = m_cs.aotStage < 0 ? "no AOT graph (aot_forward_graph, aot_inference_graph or aot_joint_graph) in this compile "
                                                "(it logged: " + have + "): the stages' inputs cannot be lined up"
                                              : "the AOT graph did not load: " + m_out.stages[static_cast<std::size_t>(m_cs.aotStage)].detail;
@@ -373,6 +375,38 @@ private:
             if (m_cs.stages[k].role == graph::StageRole::Dynamo && m_graphs[k])
                 m_dynamo = &m_graphs[k]->graph;
         m_userOutputs = graph::userOutputCount(m_dynamo, m_aot->graph);
+        return true;
+    }
+
+    // A compile that torch itself gave up on after dynamo (a backend exception: dynamo graph-breaks and the frame runs
+    // eagerly) has nothing compiled to compare: "not compiled", with torch's reason, not an fxray failure.
+    bool noteTorchFailure()
+    {
+        std::optional<io::CompileFailure> failure;
+        try {
+            failure = io::torchFailureOf(m_cs);
+        } catch (const Error&) {
+            return false;  // the log's report cannot be read: the plain "no AOT graph" reason stands
+        }
+        if (!failure)
+            return false;
+        // fail_reason's first line is a heading ("Backend compiler exception", "backend='x' raised:"); its
+        // "Explanation:" line, or the line after a heading that ends in ':', says what.
+        const std::string& text = failure->reason;
+        const std::size_t end = text.find('\n');
+        std::string why = text.substr(0, end);
+        if (const std::size_t e = text.find("Explanation: "); e != std::string::npos)
+            why += ": " + text.substr(e + 13, text.find('\n', e) - e - 13);
+        else if (end != std::string::npos && why.ends_with(':'))
+            why += " " + text.substr(end + 1, text.find('\n', end + 1) - end - 1);
+        m_out.verdict = "not compiled";
+        m_out.reason = "torch's compile failed after dynamo (" + failure->type + (why.empty() ? "" : ": " + why) +
+                       "): the frame ran eagerly, no compiled stage to compare";
+        for (StageResult& s : m_out.stages)
+            if (s.status == "not run") {
+                s.status = "unmappable";
+                s.detail = m_out.reason;
+            }
         return true;
     }
 

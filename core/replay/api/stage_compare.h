@@ -50,7 +50,7 @@ struct StageCompareReport {
     int referenceStage = -1;
     int firstDivergentStage = -1;
     int firstDivergentOutput = -1;
-    std::string verdict = "failed";  // "agree", "diverge", "failed"
+    std::string verdict = "failed";  // "agree", "diverge", "failed", "not compiled" (torch's own compile failed)
     std::string reason;              // one line when not "agree"
     std::vector<std::string> notes;
     double seconds = 0;

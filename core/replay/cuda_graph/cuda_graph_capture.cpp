@@ -36,17 +36,20 @@ std::string joined(const std::set<std::string>& names)
 OutputComparison compareWithEager(const c10::IValue& replayed, const c10::IValue& eager, int index,
                                   const OutputNondeterminism& nd)
 {
-    if (!nd.random.empty()) {
-        // Dtype and shape only: even the device may differ (attention's philox state is a CPU tensor in eager,
-        // a device tensor in a capture, where the seed must be read at replay time).
+    // Random state and never-written memory (attention's philox seed/offset with dropout off): dtype and shape
+    // only; even the device may differ (attention's philox state is a CPU tensor in eager, a device tensor in a
+    // capture, where the seed must be read at replay time).
+    const bool uninitialised = !nd.uninitialised.empty();
+    if (!nd.random.empty() || uninitialised) {
         OutputComparison c;
         c.output = index;
         c.what = describeValue(replayed);
         c.ok = replayed.isTensor() == eager.isTensor() &&
                (!replayed.isTensor() || (replayed.toTensor().scalar_type() == eager.toTensor().scalar_type() &&
                                          replayed.toTensor().sizes() == eager.toTensor().sizes()));
-        c.note = "after random state (" + joined(nd.random) + "): values not compared" +
-                 (c.ok ? "" : "; eager is " + describeValue(eager));
+        c.note = (uninitialised ? "uninitialised memory of " + *nd.uninitialised.begin()
+                                : "after random state (" + joined(nd.random) + ")") +
+                 ": values not compared" + (c.ok ? "" : "; eager is " + describeValue(eager));
         return c;
     }
     OutputComparison c = compareOutput(replayed, eager, index, nd.atomics.empty());

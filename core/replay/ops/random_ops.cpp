@@ -1,5 +1,7 @@
 #include "replay/ops/random_ops.h"
 
+#include "replay/ops/aligned_attention.h"
+
 #include "base/error.h"
 #include "graph/printer.h"
 #include "io/pt_file.h"
@@ -120,7 +122,8 @@ NodePlan planRandomDraw(const graph::Graph& g, const graph::Node& n, const RngPl
                       });
 }
 
-// The index of a schema argument by name (-1 when absent).
+}  // namespace
+
 int argIndex(const NodePlan& plan, const char* name)
 {
     const auto& formals = plan.op->schema().arguments();
@@ -129,6 +132,8 @@ int argIndex(const NodePlan& plan, const char* name)
             return static_cast<int>(i);
     return -1;
 }
+
+namespace {
 
 // The tensor options a factory's dtype/device arguments ask for (device already mapped by the planner).
 at::TensorOptions factoryOptions(const std::vector<c10::IValue>& v, int dtype, int device, const at::Tensor* like)
@@ -144,36 +149,33 @@ at::TensorOptions factoryOptions(const std::vector<c10::IValue>& v, int dtype, i
 // SDPA's math with dropout on the attention weights, as inductor decomposes it (softmax, then
 // keep = rand_like(attn) > p, attn * keep / (1 - p), then @ value), the draw being aligned draw `k`. The fused kernels
 // draw inside (philox on CUDA, the global generator on the CPU) where no other stage can follow.
-at::Tensor alignedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k)
+}  // namespace
+
+namespace {
+
+// Aligned mode's seeds: seed i is the program-order ordinal of the draw that looks it up, i.e. i plus the fused
+// attention kernels with dropout before that lookup (they draw too, in the dynamo graph as SDPA).
+std::vector<std::int64_t> alignedSeeds(const graph::Graph& g, const graph::Node& seeds, std::int64_t count)
 {
-    at::Tensor q = v[0].toTensor(), key = v[1].toTensor(), value = v[2].toTensor();
-    const double prob = v.size() > 4 && !v[4].isNone() ? v[4].toDouble() : 0.0;
-    const bool causal = v.size() > 5 && !v[5].isNone() && v[5].toBool();
-    const double scale = v.size() > 6 && !v[6].isNone() ? v[6].toDouble() : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
-    if (v.size() > 7 && !v[7].isNone() && v[7].toBool() && q.dim() >= 3 && key.size(-3) != q.size(-3)) {
-        key = key.repeat_interleave(q.size(-3) / key.size(-3), -3);  // enable_gqa: key/value heads shared
-        value = value.repeat_interleave(q.size(-3) / value.size(-3), -3);
+    std::vector<std::int64_t> out(static_cast<std::size_t>(std::max<std::int64_t>(count, 1)));
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = static_cast<std::int64_t>(i);
+    const int self = static_cast<int>(&seeds - g.nodes.data());
+    std::int64_t fused = 0;
+    for (const graph::Node& n : g.nodes) {
+        fused += fusedAttentionDraws(n) ? 1 : 0;
+        if (n.target.op == "inductor_lookup_seed" && n.args.size() == 2 && n.args[0].kind == Arg::Kind::Node &&
+            n.args[0].node == self && n.args[1].kind == Arg::Kind::Int && n.args[1].i >= 0 &&
+            static_cast<std::size_t>(n.args[1].i) < out.size())
+            out[static_cast<std::size_t>(n.args[1].i)] = n.args[1].i + fused;
     }
-    at::Tensor attn = at::matmul(q, key.transpose(-2, -1)) * scale;
-    const double minusInf = -std::numeric_limits<double>::infinity();
-    if (causal)
-        attn = attn.masked_fill(at::ones({q.size(-2), key.size(-2)}, q.options().dtype(at::kBool)).tril().logical_not(), minusInf);
-    if (v.size() > 3 && v[3].isTensor()) {
-        const at::Tensor& mask = v[3].toTensor();
-        attn = mask.scalar_type() == at::kBool ? attn.masked_fill(mask.logical_not(), minusInf) : attn + mask;
-    }
-    attn = at::softmax(attn, -1);
-    if (prob > 0) {
-        const at::Tensor keep = alignedDraw(base, k, attn.sizes(), false, attn.device()).to(attn.scalar_type()) > prob;
-        attn = keep * attn * (1.0 / (1.0 - prob));
-    }
-    return at::matmul(attn, value);
+    return out;
 }
 
 }  // namespace
 
 std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
-                                               const RngPlan& rng)
+                                               RngPlan& rng)
 {
     const std::string& op = n.target.op;
     if (op == "inductor_seed" || op == "inductor_seeds") {
@@ -183,10 +185,11 @@ std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const grap
             throw std::invalid_argument("prims." + op + (many ? "(count, device)" : "(device)") + " takes literal arguments");
         const c10::Device where = mapDevice(n.args.back().device, device);
         const std::vector<std::int64_t> shape = many ? std::vector<std::int64_t>{n.args[0].i} : std::vector<std::int64_t>{};
-        if (rng.aligned)  // seed k is the ordinal k: inductor_lookup_seed(seeds, k) hands draw k its number
-            return nativePlan({}, "prims." + op + ": ordinals 0..count-1 as seeds (aligned RNG, stage compare)",
-                              [where, shape](const std::vector<c10::IValue>&) -> c10::IValue {
-                                  at::Tensor t = at::arange(shape.empty() ? 1 : shape[0], at::TensorOptions().dtype(at::kLong));
+        if (rng.aligned)  // seed k is a draw's ordinal: inductor_lookup_seed(seeds, k) hands the draw its number
+            return nativePlan({}, "prims." + op + ": the draws' program-order ordinals as seeds (aligned RNG, stage compare)",
+                              [where, shape, ordinals = alignedSeeds(g, n, shape.empty() ? 1 : shape[0])](
+                                  const std::vector<c10::IValue>&) -> c10::IValue {
+                                  at::Tensor t = at::tensor(ordinals, at::TensorOptions().dtype(at::kLong));
                                   return (shape.empty() ? t[0].clone() : t).to(where);
                               });
         return nativePlan({}, "prims." + op + " = torch.randint(2**63 - 1, [count], device) (inductor's eager definition)",
@@ -198,6 +201,7 @@ std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const grap
     if (op == "inductor_lookup_seed") {
         if (n.args.size() != 2 || !n.kwargs.empty())
             throw std::invalid_argument("prims.inductor_lookup_seed(seeds, index) takes 2 positional arguments");
+        ++rng.lookupsSeen;
         return nativePlan({tensorArg(g, n.args[0]), intArg(g, n.args[1])}, "prims.inductor_lookup_seed(seeds, index) = seeds[index]",
                           [](const std::vector<c10::IValue>& v) -> c10::IValue { return v[0].toTensor()[v[1].toInt()]; });
     }
@@ -206,40 +210,22 @@ std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const grap
     return std::nullopt;
 }
 
-namespace {
-
-// SDPA with a dropout_p other than a literal 0 takes the next aligned draw; without dropout it stays the op.
-std::optional<NodePlan> alignedAttentionPlan(const NodePlan& plan, RngPlan& rng)
-{
-    const int at = argIndex(plan, "dropout_p");
-    if (at < 0 || static_cast<std::size_t>(at) >= plan.args.size())
-        return std::nullopt;
-    const ArgPlan& dropout = plan.args[static_cast<std::size_t>(at)];
-    if (dropout.kind == ArgPlan::Kind::Const && (dropout.constant.isNone() || dropout.constant.toDouble() == 0.0))
-        return std::nullopt;
-    const std::int64_t k = rng.nextOrdinal++;
-    const std::uint64_t base = rng.seed;
-    NodePlan p = plan;
-    p.kind = NodePlan::Kind::Native;
-    p.op.reset();
-    p.schema = c10::toString(plan.op->schema()) + "  [math with dropout on aligned RNG draw " + std::to_string(k) +
-               " (stage compare)]";
-    p.native = [k, base](const std::vector<c10::IValue>& v) -> c10::IValue { return alignedAttention(v, base, k); };
-    return p;
-}
-
-}  // namespace
-
 std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
 {
-    if (!rng.aligned || plan.kind != NodePlan::Kind::Op || !plan.op)
+    if (!rng.aligned)
+        return std::nullopt;
+    // Attention's dropout (SDPA, the fused kernels, and on the CPU their stand-ins, named in plan.name).
+    if (plan.kind == NodePlan::Kind::Native && plan.name.starts_with("aten::_scaled_dot_product_"))
+        return alignedAttentionPlan(plan, plan.name, rng);
+    if (plan.kind != NodePlan::Kind::Op || !plan.op)
         return std::nullopt;
     const c10::OperatorName& name = plan.op->schema().operator_name();
+    if (name.name.find("scaled_dot_product") != std::string::npos)
+        return alignedAttentionPlan(plan, name.name, rng);
     static const std::set<std::string, std::less<>> kAligned = {"aten::dropout",   "aten::native_dropout", "aten::bernoulli",
+                                                                "aten::bernoulli_",
                                                                 "aten::rand",      "aten::rand_like",      "aten::randn",
                                                                 "aten::randn_like", "aten::uniform",    "aten::uniform_"};
-    if (name.name == "aten::scaled_dot_product_attention")
-        return alignedAttentionPlan(plan, rng);
     if (!kAligned.contains(name.name))
         return std::nullopt;
     const std::string& op = name.name;
@@ -285,6 +271,17 @@ std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
             const at::Tensor& x = v[0].toTensor();
             const at::Tensor u = alignedDraw(base, k, x.sizes(), false, x.device());
             return (scalarP ? u < v[1].toDouble() : u < x.to(at::kFloat)).to(x.scalar_type());
+        };
+        return p;
+    }
+    if (op == "aten::bernoulli_") {
+        // In place (timm's drop_path: x.new_empty(shape).bernoulli_(keep_prob)), as inductor decomposes it:
+        // self.copy_(rand_like(self) < p), p a float (.float) or a tensor (.Tensor).
+        p.native = [k, base](const std::vector<c10::IValue>& v) -> c10::IValue {
+            const at::Tensor& x = v[0].toTensor();
+            const at::Tensor u = alignedDraw(base, k, x.sizes(), false, x.device());
+            x.copy_(v[1].isTensor() ? u < v[1].toTensor().to(at::kFloat) : u < v[1].toDouble());
+            return x;
         };
         return p;
     }

@@ -31,6 +31,9 @@ struct RngPlan {
     bool aligned = false;
     std::uint64_t seed = 0;
     std::int64_t nextOrdinal = 0;  // aligned mode: ordinal of the next random aten call in program order
+    // Aligned mode: inductor_lookup_seed nodes planned so far. Their draws and the fused attention kernels' (which keep
+    // their dropout inside: CUDA AOT graphs) share the program-order numbering.
+    std::int64_t lookupsSeen = 0;
 };
 
 // The generator of aligned draw number `ordinal`: seeded by (seed, ordinal) with splitmix64, so ordinals draw
@@ -43,7 +46,10 @@ at::Tensor alignedDraw(std::uint64_t seed, std::int64_t ordinal, c10::IntArrayRe
 // inductor's RNG prims (n.target.ns == "prims", op "inductor_*"); nullopt for another prim. Throws
 // std::invalid_argument when the arguments do not fit.
 std::optional<NodePlan> planInductorRandomPrim(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
-                                               const RngPlan& rng);
+                                               RngPlan& rng);
+
+// The index of an Op plan's schema argument by name (-1 when absent).
+int argIndex(const NodePlan& plan, const char* name);
 
 // Aligned mode: an Op plan of a random aten op (dropout, native_dropout, bernoulli, rand(_like), randn(_like)) replaced
 // by its aligned draw, taking the next ordinal; nullopt (and no ordinal taken) for any other plan.

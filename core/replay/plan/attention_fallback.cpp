@@ -104,6 +104,7 @@ std::optional<NodePlan> planCpuAttentionFallback(const c10::OperatorHandle& op, 
         return std::nullopt;
     NodePlan p;
     p.kind = NodePlan::Kind::Native;
+    p.name = name.name;  // aligned RNG (ops/random_ops) recognises the forwards by it
     p.args = std::move(args);
     p.schema = c10::toString(op.schema()) +
                "  [CUDA-only: run on the CPU through _scaled_dot_product_flash_attention_for_cpu" +

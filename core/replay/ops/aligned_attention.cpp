@@ -1,0 +1,152 @@
+#include "replay/ops/aligned_attention.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <limits>
+
+namespace fxray::replay::detail {
+namespace {
+
+struct AttentionResult {
+    at::Tensor out;  // [B, H, M, Dv]
+    at::Tensor lse;  // [B, H, M]: logsumexp of the masked, scaled scores (the fused kernels' saved statistic)
+};
+
+// v: (query, key, value, attn_mask, dropout_p, is_causal, scale[, enable_gqa]) as SDPA takes them.
+AttentionResult alignedAttentionMath(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k)
+{
+    at::Tensor q = v[0].toTensor(), key = v[1].toTensor(), value = v[2].toTensor();
+    const double prob = v.size() > 4 && !v[4].isNone() ? v[4].toDouble() : 0.0;
+    const bool causal = v.size() > 5 && !v[5].isNone() && v[5].toBool();
+    const double scale = v.size() > 6 && !v[6].isNone() ? v[6].toDouble() : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
+    if (v.size() > 7 && !v[7].isNone() && v[7].toBool() && q.dim() >= 3 && key.size(-3) != q.size(-3)) {
+        key = key.repeat_interleave(q.size(-3) / key.size(-3), -3);  // enable_gqa: key/value heads shared
+        value = value.repeat_interleave(q.size(-3) / value.size(-3), -3);
+    }
+    at::Tensor attn = at::matmul(q, key.transpose(-2, -1)) * scale;
+    const double minusInf = -std::numeric_limits<double>::infinity();
+    if (causal)
+        attn = attn.masked_fill(at::ones({q.size(-2), key.size(-2)}, q.options().dtype(at::kBool)).tril().logical_not(), minusInf);
+    if (v.size() > 3 && v[3].isTensor()) {
+        const at::Tensor& mask = v[3].toTensor();
+        attn = mask.scalar_type() == at::kBool ? attn.masked_fill(mask.logical_not(), minusInf) : attn + mask;
+    }
+    at::Tensor lse = at::logsumexp(attn.to(at::kFloat), -1);
+    // The safe softmax, as SDPA's math and its decomposition have it: a row masked out entirely is 0, not NaN.
+    attn = at::_safe_softmax(attn, -1);
+    if (prob > 0) {
+        const at::Tensor keep = alignedDraw(base, k, attn.sizes(), false, attn.device()).to(attn.scalar_type()) > prob;
+        attn = keep * attn * (1.0 / (1.0 - prob));
+    }
+    return {at::matmul(attn, value), std::move(lse)};
+}
+
+// SDPA's math with dropout on the attention weights, as inductor decomposes it (softmax, then
+// keep = rand_like(attn) > p, attn * keep / (1 - p), then @ value), the draw being aligned draw `k`. The fused kernels
+// draw inside (philox on CUDA, the global generator on the CPU) where no other stage can follow.
+at::Tensor alignedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k)
+{
+    return alignedAttentionMath(v, base, k).out;
+}
+
+// The fused kernels' forwards with dropout (the AOT graphs of a CUDA training step keep them whole), on the same aligned
+// draw as SDPA's math: their output in the kernels' layout ([B, M, H, D] memory), their logsumexp, RNG state as
+// zeros (compared by shape: it depends on a random op).
+//   efficient: (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, *, scale)
+//              -> (output, log_sumexp [B, H, ceil(M/32)*32] (+inf padded) or [B, H, 0], philox_seed, philox_offset)
+//   flash:     (query, key, value, dropout_p, is_causal, return_debug_mask, *, scale)
+//              -> (output, logsumexp [B, H, M], cum_seq_q, cum_seq_k, max_q, max_k, rng_state, unused, debug_attn_mask)
+c10::IValue alignedFusedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k, bool efficient)
+{
+    const c10::IValue none;
+    const std::vector<c10::IValue> sdpa = efficient ? std::vector<c10::IValue>{v[0], v[1], v[2], v[3], v[5], v[6], v[7]}
+                                                    : std::vector<c10::IValue>{v[0], v[1], v[2], none, v[3], v[4], v[6]};
+    AttentionResult r = alignedAttentionMath(sdpa, base, k);
+    const at::Tensor out = r.out.transpose(1, 2).contiguous().transpose(1, 2);
+    const at::Tensor& q = v[0].toTensor();
+    if (efficient) {
+        const std::int64_t m = q.size(2), padded = v[4].toBool() ? (m + 31) / 32 * 32 : 0;
+        at::Tensor lse = at::full({q.size(0), q.size(1), padded}, std::numeric_limits<float>::infinity(), q.options().dtype(at::kFloat));
+        if (padded > 0)
+            lse.narrow(2, 0, m).copy_(r.lse);
+        const auto i64 = at::TensorOptions().dtype(at::kLong);
+        return c10::ivalue::Tuple::create(out, lse, at::zeros({}, i64), at::zeros({}, i64));
+    }
+    const auto u64 = at::TensorOptions().dtype(at::kUInt64);
+    return c10::ivalue::Tuple::create(out, r.lse.contiguous(), at::Tensor(), at::Tensor(), q.size(2), v[1].toTensor().size(2),
+                                      at::zeros({2}, u64), at::zeros({}, u64), at::empty({0}, q.options()));
+}
+
+// The fused attention forwards (an Op, or on the CPU the stand-in of plan/attention_fallback, named in plan.name)
+// with a dropout_p other than 0 take the next aligned draw.
+std::optional<NodePlan> alignedFusedAttentionPlan(const NodePlan& plan, const std::string& op, RngPlan& rng)
+{
+    const bool efficient = op == "aten::_scaled_dot_product_efficient_attention";
+    if (!efficient && op != "aten::_scaled_dot_product_flash_attention")
+        return std::nullopt;
+    const std::size_t at = efficient ? 5 : 3;
+    if (plan.args.size() <= at || (plan.args[at].kind == ArgPlan::Kind::Const && plan.args[at].constant.toDouble() == 0.0))
+        return std::nullopt;
+    if (!efficient && plan.args[5].kind == ArgPlan::Kind::Const && plan.args[5].constant.toBool())
+        return std::nullopt;  // return_debug_mask: the kernel's own mask, which the math cannot give
+    const std::int64_t k = rng.nextOrdinal++ + rng.lookupsSeen;  // inductor's draws before it count too
+    NodePlan p = plan;
+    p.kind = NodePlan::Kind::Native;
+    p.schema = (plan.op ? c10::toString(plan.op->schema()) : op) + "  [math with dropout on aligned RNG draw " +
+               std::to_string(k) + " (stage compare)]";
+    p.op.reset();
+    p.native = [k, base = rng.seed, efficient](const std::vector<c10::IValue>& v) -> c10::IValue {
+        return alignedFusedAttention(v, base, k, efficient);
+    };
+    p.nonFiniteByDesign = {false, true};
+    return p;
+}
+
+// SDPA with a dropout_p other than a literal 0 takes the next aligned draw; without dropout it stays the op.
+std::optional<NodePlan> alignedSdpaPlan(const NodePlan& plan, RngPlan& rng)
+{
+    const int at = argIndex(plan, "dropout_p");
+    if (at < 0 || static_cast<std::size_t>(at) >= plan.args.size())
+        return std::nullopt;
+    const ArgPlan& dropout = plan.args[static_cast<std::size_t>(at)];
+    if (dropout.kind == ArgPlan::Kind::Const && (dropout.constant.isNone() || dropout.constant.toDouble() == 0.0))
+        return std::nullopt;
+    const std::int64_t k = rng.nextOrdinal++;
+    const std::uint64_t base = rng.seed;
+    NodePlan p = plan;
+    p.kind = NodePlan::Kind::Native;
+    p.op.reset();
+    p.schema = c10::toString(plan.op->schema()) + "  [math with dropout on aligned RNG draw " + std::to_string(k) +
+               " (stage compare)]";
+    p.native = [k, base](const std::vector<c10::IValue>& v) -> c10::IValue { return alignedAttention(v, base, k); };
+    return p;
+}
+
+}  // namespace
+
+// A fused attention forward whose dropout_p is not a literal 0 (efficient attention's 6th argument, flash's 4th).
+bool fusedAttentionDraws(const graph::Node& n)
+{
+    if (n.target.ns != "aten")
+        return false;
+    const std::size_t at = n.target.op == "_scaled_dot_product_efficient_attention" ? 5
+                           : n.target.op == "_scaled_dot_product_flash_attention"   ? 3
+                                                                                    : 0;
+    if (at == 0)
+        return false;
+    const graph::Arg* p = n.args.size() > at ? &n.args[at] : nullptr;
+    for (const auto& [name, value] : n.kwargs)
+        if (name == "dropout_p")
+            p = &value;
+    return p && !((p->kind == graph::Arg::Kind::Float && p->f == 0.0) || (p->kind == graph::Arg::Kind::Int && p->i == 0));
+}
+
+std::optional<NodePlan> alignedAttentionPlan(const NodePlan& plan, const std::string& op, RngPlan& rng)
+{
+    if (op == "aten::scaled_dot_product_attention")
+        return plan.op ? alignedSdpaPlan(plan, rng) : std::nullopt;
+    return alignedFusedAttentionPlan(plan, op, rng);
+}
+
+}  // namespace fxray::replay::detail
