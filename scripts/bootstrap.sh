@@ -20,6 +20,7 @@ DEB_PACKAGES=(
   zlib1g-dev
   clang libclang-rt-14-dev
   libgloo-dev  # headers only: the wheel's LibTorch has Gloo inside but ships no gloo headers (distributed replay)
+  nlohmann-json3-dev  # headers only: LibTorch's functorch headers include it (vmap in dynamo graphs, ops/vmap_ops)
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -7,7 +7,9 @@ is what runs, not a stand-in). A dump with only module.py (functorch's graph_dum
 has the subgraphs only as the GraphModules to_folder pickled (sdpa_score0.pt): fxray reads their `_code` and
 replays the same, and a change planted in the pickled mask_mod changes the output the same way. A TORCH_TRACE's
 fx_graph_runnable (flex_causal.log, make_flex_log.py) names them as `<lambda>()` only: it takes them from the same
-compile's records that hold them."""
+compile's records that hold them. The dynamo-level graphs of the compile vmap the mask_mod (create_block_mask):
+they run on LibTorch's functorch, agree with the AOT and post-grad stages, and a change planted in the vmapped
+mask_mod changes the block mask it computes."""
 import json
 import os
 import shutil
@@ -17,7 +19,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
+from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -114,6 +116,33 @@ def the_runnable_of_a_trace_takes_its_subgraphs_from_the_compiles_other_records(
     assert r["verdict"] == "pass" and not r["unsupported"], (r["verdict"], r["unsupported"])
     flex = [n for n in r["nodes"] if n["target"] == "higher_order.flex_attention"]
     assert len(flex) == 1 and flex[0]["status"] == "passed", flex
+
+
+def compare(log):
+    p = subprocess.run([FXRAY, "compare", log + "#0/0", "--no-output-code", "--json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode in (0, 1), p.stderr
+    return json.loads(p.stdout)
+
+
+@check
+def the_dynamo_graphs_vmap_of_the_mask_mod_runs_and_agrees_with_the_aot_stages():
+    log = os.path.join(SOURCE, "tests", "data", "flex", "flex_causal.log")
+    r = report(log + "#0/0/dynamo_output_graph")
+    if any("functorch" in u and "nlohmann" in u for u in r["unsupported"]):
+        print("this build has no functorch headers (nlohmann-json3-dev): vmap named as unsupported, as it says")
+        return
+    assert r["verdict"] == "pass" and not r["unsupported"], (r["verdict"], r["unsupported"])
+
+    def block_sum(rep):  # the causal mask over 16 x 16 tokens (one 128 x 128 block): 16 * 17 / 2 kept
+        [n] = [n for n in rep["nodes"] if n["name"] == "mask_block_sum"]
+        return n["outputs"][0]["max"]
+    assert block_sum(r) == 136, block_sum(r)
+    c = compare(log)
+    assert c["verdict"] == "agree", (c["verdict"], c.get("reason"))
+    # The vmapped mask_mod is what runs: kv <= q made kv < q keeps 16 * 15 / 2.
+    planted = edit_trace_payload(log, os.path.join(TMP, "vmap_planted.log"), "dynamo_output_graph",
+                                 "_add_batch_dim_3.le(child_2)", "_add_batch_dim_3.lt(child_2)")
+    assert block_sum(report(planted + "#0/0/dynamo_output_graph")) == 120
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include "replay/engine/deferred_checks.h"
 
 #include "replay/api/nonfinite_reach.h"
+#include "replay/ops/vmap_ops.h"
 #include "replay/values/torch_types.h"
 #include "replay/values/value_checks.h"
 
@@ -76,11 +77,14 @@ void DeferredValueChecks::beforeNode(std::size_t i)
         m_buffer.flush();  // a CUDA error surfaces as the node's own (interpreter: blame)
 }
 
-void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& t)
+void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& logical)
 {
     NodeResult& r = m_results[i];
     OutputStats s;
-    s.meta = describeValue(t);
+    s.meta = describeValue(logical);
+    // Inside vmap a value is a batch of per-example values with no storage of its own: its statistics are those of
+    // the physical tensor under it (every example's values).
+    const at::Tensor t = detail::isVmapBatched(logical) ? detail::vmapPhysical(logical) : logical;
     if (StatsBuffer::hasStats(t)) {
         const c10::TensorImpl* impl = t.unsafeGetTensorImpl();
         if (auto seen = m_seen.find(impl); seen != m_seen.end()) {

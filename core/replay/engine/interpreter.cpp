@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "replay/ops/rng_state_ops.h"
+#include "replay/ops/vmap_ops.h"
 #include "replay/values/torch_types.h"
 #include "replay/values/value_checks.h"
 #include "replay/values/value_digest.h"
@@ -412,6 +413,11 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
 {
     const graph::Graph& g = *p.graph;
     const std::size_t n = g.nodes.size();
+    // A pass that stops inside a vmap region (an error, --stop-on-first) leaves its levels open on this thread: they
+    // are closed when the pass ends, however it ends, so the next pass (or graph) runs outside vmap.
+    struct CloseVmapLevels {
+        ~CloseVmapLevels() { detail::popLeftoverVmapLevels(); }
+    } closeVmapLevels;
     PassState s(n);
     if (capturedChecks && results)
         (s.checks = capturedChecks)->restart();

@@ -7,6 +7,7 @@
 #include "replay/ops/torch_level_functional.h"
 #include "replay/ops/torch_level_natives.h"
 #include "replay/ops/torch_level_tensor_data.h"
+#include "replay/ops/vmap_ops.h"
 #include "replay/plan/op_plan.h"
 #include "replay/values/torch_types.h"
 
@@ -516,6 +517,11 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
         Node method = n;
         method.target.op = f.substr(std::string_view("torch.Tensor.").size());
         return planMethod(method);
+    }
+    if (auto vmap = planVmapCall(m_graph, n)) {
+        if (f.ends_with("_vmap_increment_nesting") || f.ends_with("_vmap_decrement_nesting"))
+            m_native[m_current] = ValueKind::Int;  // the level
+        return std::move(*vmap);
     }
     for (const NameTwin& prefix : kModulePrefixes) {
         if (!f.starts_with(prefix.python))
