@@ -62,7 +62,14 @@ DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vecto
     using Kind = NodePlan::Kind;
     for (std::size_t i = 0; i < plans.size(); ++i) {
         const NodePlan& p = plans[i];
-        m_mayWrite[i] = !(p.kind == Kind::Getitem || p.kind == Kind::Operator || p.kind == Kind::SymFloat ||
+        // A functional collective writes its output behind the dispatcher's back (the process group fills it
+        // asynchronously; wait_tensor, schema not mutable, returns that very tensor once written): a row queued for
+        // it before is another value than the one the wait hands on.
+        const bool collective = p.kind == Kind::Op && p.op &&
+                                (p.op->schema().name().rfind("_c10d_functional::", 0) == 0 ||
+                                 p.op->schema().name().rfind("c10d_functional::", 0) == 0);
+        m_mayWrite[i] = collective ||
+                        !(p.kind == Kind::Getitem || p.kind == Kind::Operator || p.kind == Kind::SymFloat ||
                           p.kind == Kind::Input || p.kind == Kind::Output || p.kind == Kind::Constant ||
                           p.kind == Kind::Unsupported || (p.kind == Kind::Op && p.op && !p.op->schema().is_mutable()));
     }
