@@ -46,6 +46,13 @@ public:
 // How many outputs the graph returns (a tuple's items; 1 for a single value): the oracles compare them all.
 int graphOutputCount(const graph::Graph& g);
 
+// The candidate with the sizes its replay bound made concrete, written to `path` as the repro.py the child runs
+// (`kind`: the signature it reproduces, "diverge:post_grad"); returned for what else the oracle writes of it.
+// Throws fxray::Error when it cannot be written.
+io::LoadedGraph writeCandidateModule(const io::LoadedGraph& candidate, const replay::ReplayOptions& options,
+                                     const replay::ReplayReport& replayed, const std::string& kind,
+                                     const InductorConfig& config, const std::string& path);
+
 // The size class of an error relative to the values it is in: "small" < 1e-2 <= "medium" < 1e-1 <= "large"; "nan".
 // Part of the oracles' signatures, so that shrinking keeps a bug of the same size.
 inline std::string errorSizeClass(double maxAbs, double referenceMax)

@@ -76,6 +76,23 @@ int graphOutputCount(const graph::Graph& g)
     return a.items.empty() ? 1 : static_cast<int>(a.items.size());
 }
 
+io::LoadedGraph writeCandidateModule(const io::LoadedGraph& candidate, const replay::ReplayOptions& options,
+                                     const replay::ReplayReport& replayed, const std::string& kind,
+                                     const InductorConfig& config, const std::string& path)
+{
+    io::LoadedGraph concrete = candidate;
+    auto symbols = options.symbolValues;
+    symbols.insert(replayed.symbols.begin(), replayed.symbols.end());
+    concretizeMetadata(concrete, symbols);
+    ReproSpec spec;
+    spec.signature.kind = kind;
+    spec.device = options.device;
+    spec.inputs = options;
+    spec.inductorConfig = config;
+    io::writeTextFile(path, writeReproScript(concrete, spec));
+    return concrete;
+}
+
 OutputCodeOracle::OutputCodeOracle(OutputCodeOracleOptions options)
     : m_options(std::move(options)), m_child(m_options.python, m_options.script, "diverge:output_code")
 {
@@ -86,17 +103,9 @@ std::optional<json::Value> OutputCodeOracle::compileInChild(const io::LoadedGrap
                                                             replay::CancelToken* cancel)
 {
     // The candidate as its repro.py (the module the child compiles) and as readable text (the kernel search runs it).
-    io::LoadedGraph concrete = candidate;
-    auto symbols = options.symbolValues;
-    symbols.insert(replayed.symbols.begin(), replayed.symbols.end());
-    concretizeMetadata(concrete, symbols);
-    ReproSpec spec;
-    spec.signature.kind = "diverge:output_code";
-    spec.device = options.device;
-    spec.inputs = options;
-    spec.inductorConfig = m_options.config;
     try {
-        io::writeTextFile(f.module, writeReproScript(concrete, spec));
+        const io::LoadedGraph concrete = writeCandidateModule(candidate, options, replayed, "diverge:output_code",
+                                                              m_options.config, f.module);
         io::writeTextFile(f.readable, graph::printReadable(concrete.graph));
     } catch (const Error& e) {
         m_problem = std::string("the candidate cannot be written as a module: ") + e.what();

@@ -70,17 +70,8 @@ std::optional<json::Value> PostGradOracle::passesInChild(const io::LoadedGraph& 
                                                          const replay::ReplayReport& replayed, const Files& f,
                                                          replay::CancelToken* cancel)
 {
-    io::LoadedGraph concrete = candidate;
-    auto symbols = options.symbolValues;
-    symbols.insert(replayed.symbols.begin(), replayed.symbols.end());
-    concretizeMetadata(concrete, symbols);
-    ReproSpec spec;
-    spec.signature.kind = "diverge:post_grad";
-    spec.device = options.device;
-    spec.inputs = options;
-    spec.inductorConfig = m_options.config;
     try {
-        io::writeTextFile(f.module, writeReproScript(concrete, spec));
+        writeCandidateModule(candidate, options, replayed, "diverge:post_grad", m_options.config, f.module);
     } catch (const Error& e) {
         m_problem = std::string("the candidate cannot be written as a module: ") + e.what();
         return std::nullopt;
