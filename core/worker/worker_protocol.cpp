@@ -188,6 +188,7 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
     j["strict_nonfinite"] = o.strictNonFinite;
     j["digests"] = o.digests;
     j["dtensor_global"] = o.dtensorGlobal;
+    j["cudnn_tf32"] = o.cudnnTf32;
     if (o.stage) {
         auto ints = [](const std::vector<int>& v) {
             json::Value a = json::Array{};
@@ -239,6 +240,7 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
     o.strictNonFinite = flag("strict_nonfinite", false);
     o.digests = flag("digests", false);
     o.dtensorGlobal = flag("dtensor_global", false);
+    o.cudnnTf32 = flag("cudnn_tf32", true);
     if (j["stage"].isObject()) {
         const json::Value& s = j["stage"];
         auto ints = [](const json::Value& a) {

@@ -284,6 +284,28 @@ def the_output_code_stage_without_a_usable_python_fails_and_says_why_and_the_res
 
 
 @check
+def generated_code_calling_inductors_own_prims_runs_in_the_child():
+    # Inductor's prims (prepare_softmax_online in a softmax's fallback, inductor_lookup_seed with dropout,
+    # _low_memory_max_pool_with_offsets) exist once torch._inductor.inductor_prims ran. The runner's custom-op check
+    # ran before the generated module imported it, and refused 16 of 63 correct CUDA compiles (session 13, H100).
+    code = os.path.join(TMP, "prims_output_code.py")
+    with open(code, "w") as f:
+        f.write("import torch\n\ndef call(args):\n    (x,) = args\n"
+                "    m, s = torch.ops.prims.prepare_softmax_online.default(x, 1)\n    return (torch.exp(x - m) / s,)\n")
+    import torch
+    inputs, outputs = os.path.join(TMP, "prims_inputs.pt"), os.path.join(TMP, "prims_outputs.pt")
+    x = torch.randn(3, 5)
+    torch.save([x], inputs)
+    runner = os.path.join(SOURCE, "tools", "runtime", "run_output_code.py")
+    p = subprocess.run([sys.executable, runner, "run", "--code", code, "--inputs", inputs, "--out", outputs,
+                        "--no-cudnn-tf32"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    got = torch.load(outputs)
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    assert torch.allclose(got if isinstance(got, torch.Tensor) else got[0], torch.softmax(x, 1)), got
+
+
+@check
 def inductor_low_memory_max_pool_prims_replay_like_aten():
     # resnet50's AOT graphs under inductor pool with prims._low_memory_max_pool_with_offsets (Python-registered);
     # fxray ran them as unsupported, so its compiles could not be compared. Offsets turned back into indices must

@@ -90,7 +90,10 @@ def register_custom_ops(text: str, path: str) -> None:
     """Imports what defines the custom ops the code calls. A library's op (torch.ops.transformers.grouped_mm_fallback,
     from torch.library.custom_op("transformers::grouped_mm_fallback") in transformers/integrations/moe.py) exists
     only once its module ran, and the user's process had imported it. The namespace is taken as the package's name;
-    its modules whose source names "<ns>::<op>" are imported until the op is there."""
+    its modules whose source names "<ns>::<op>" are imported until the op is there. Inductor's own prims
+    (prims.prepare_softmax_online, inductor_lookup_seed, _low_memory_max_pool_with_offsets) exist once
+    torch._inductor.inductor_prims ran: the generated module imports it, but only after this check."""
+    import torch._inductor.inductor_prims  # noqa: F401
     for namespace, name in sorted(set(_OP_USE.findall(text))):
         if op_registered(namespace, name):
             continue
@@ -145,6 +148,10 @@ def synchronize(device: str) -> None:
 
 
 def cmd_run(a) -> int:
+    if a.no_cudnn_tf32:
+        # Stage compare runs every stage in full f32: the stages then differ by the compiler only, not by which
+        # TF32 convolution algorithm cuDNN picked in each process.
+        torch.backends.cudnn.allow_tf32 = False
     inputs = load_inputs(a.inputs, a.device)
     register_custom_ops(Path(a.code).read_text(), a.code)
     module = load_module(a.code, "fxray_output_code")
@@ -508,6 +515,7 @@ def main() -> int:
         p.add_argument("--device", default="cpu")
         p.add_argument("--graph", required=name == "localize", help="the post-grad graph's readable text")
         if name == "run":
+            p.add_argument("--no-cudnn-tf32", action="store_true", help="f32 convolutions in full precision")
             p.add_argument("--localize", help="also look for the first divergent kernel (needs --graph); JSON here")
     a = ap.parse_args()
     try:

@@ -171,7 +171,8 @@ void runOutputCodeStage(StageResult& s, const io::OutputCode& oc, const PostGrad
     // The kernel search runs in the same child (one Python start: inductor probes the CPU's vector ISAs in each);
     // its answer is read only when the outputs diverge.
     const std::string kernelFile = scratch.file("kernel.json");
-    std::vector<std::string> args = {"run", "--code", code, "--inputs", pg.inputsFile, "--out", outputs, "--device", device};
+    std::vector<std::string> args = {"run", "--code", code, "--inputs", pg.inputsFile, "--out", outputs, "--device", device,
+                                     "--no-cudnn-tf32"};
     if (!oc.postGradText.empty())
         args.insert(args.end(), {"--graph", graphFile, "--localize", kernelFile});
     const ChildAnswer run = runOutputCodeChild(options.outputCode, args, cancel);
@@ -190,6 +191,7 @@ void runOutputCodeStage(StageResult& s, const io::OutputCode& oc, const PostGrad
     o.cudaGraph = false;
     // The generated code draws from inductor's own seeds: outputs that depend on a random op are compared by rate.
     o.rng = ReplayOptions::Rng::Natural;
+    o.cudnnTf32 = false;
     o.stage = StageIo{aotAddress, pg.map.inputs, pg.map.outputs, "", referenceFile, "", outputs, "", {}, {}};
     s.report = runner.run(*pg.graph, o, cancel, {});
     classify(s);
@@ -247,6 +249,9 @@ public:
     {
         listStages();
         findOutputCode();
+        if (m_options.replay.device.rfind("cuda", 0) == 0)
+            m_out.notes.push_back("f32 convolutions ran in full precision at every stage (cuDNN's TF32 off): the stages differ "
+                                  "by the compiler only");
         if (m_outputCode || !m_outputCodeError.empty())
             addOutputCodeRow();
         loadGraphs();
@@ -471,6 +476,7 @@ private:
         // Each stage calls dropout its own way (F.dropout, rand_like > p, inductor_random): only aligned draws
         // make the same random call draw the same values at every stage (random_ops.h).
         o.rng = ReplayOptions::Rng::Aligned;
+        o.cudnnTf32 = false;  // the stages differ by the compiler only (replay_types.h)
         o.stage = StageIo{};
         o.stage->inputsFrom = m_aot->entry.address;
         o.stage->inputMap = map.inputs;

@@ -28,12 +28,28 @@ std::vector<std::string> coverageReport(const graph::Graph& g, const std::string
     return unsupportedLines(g, detail::planGraph(g, parseDevice(deviceText)));
 }
 
+// The process-wide cuDNN TF32 switch for one replay, restored after it (a worker replays many graphs).
+class CudnnTf32Scope {
+public:
+    explicit CudnnTf32Scope(bool allow) : m_before(at::globalContext().allowTF32CuDNN())
+    {
+        at::globalContext().setAllowTF32CuDNN(allow);
+    }
+    ~CudnnTf32Scope() { at::globalContext().setAllowTF32CuDNN(m_before); }
+    CudnnTf32Scope(const CudnnTf32Scope&) = delete;
+    CudnnTf32Scope& operator=(const CudnnTf32Scope&) = delete;
+
+private:
+    bool m_before;
+};
+
 ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
                          const ProgressSink& progress, const NodeSink& nodeDone)
 {
     ReplayReport report = emptyReport(lg, options);
     // Python's `import torch` does this; without it ATen's CPU kernels can run on one OpenMP thread.
     at::init_num_threads();
+    const CudnnTf32Scope tf32(options.cudnnTf32);
     Prepared p;
     try {
         p = prepare(lg, options, report);
