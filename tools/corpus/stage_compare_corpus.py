@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -67,7 +68,28 @@ def generic(reason):
     return r[:160]
 
 
+# --progress: each fxray compare's verdicts appended as it ends (JSON lines), so that a run stopped at a deadline
+# (the GPU machine's 10-minute calls) still tells what it compared.
+PROGRESS = {"path": None, "lock": threading.Lock()}
+
+
+def note_progress(address, d):
+    if not PROGRESS["path"]:
+        return
+    lines = [{"address": c.get("address", address), "verdict": c.get("verdict"), "reason": c.get("reason", "")}
+             for c in d.get("compiles", [d])] if "error" not in d else [{"address": address, "error": d["error"]}]
+    with PROGRESS["lock"], open(PROGRESS["path"], "a") as f:
+        for line in lines:
+            f.write(json.dumps({**line, "seconds": round(d["seconds"], 1)}) + "\n")
+
+
 def compare_log(fxray, log, device, seed, timeout, stage_timeout, output_code=True):
+    d = _compare_log(fxray, log, device, seed, timeout, stage_timeout, output_code)
+    note_progress(log, d)
+    return d
+
+
+def _compare_log(fxray, log, device, seed, timeout, stage_timeout, output_code=True):
     cmd = [fxray, "compare", log, "--json", "--device", device, "--seed", str(seed), "--timeout", str(stage_timeout)]
     if not output_code:
         cmd.append("--no-output-code")
@@ -134,12 +156,14 @@ def main():
                     help="logs compared at once (each an fxray process; on a GPU machine they share the GPU)")
     ap.add_argument("--per-compile", action="store_true",
                     help="one fxray process per compile (they run --jobs at once) instead of one per log")
+    ap.add_argument("--progress", help="append each compare's verdicts here as it ends (JSON lines)")
     ap.add_argument("--no-output-code", action="store_true",
                     help="leave out the last stage, inductor's generated code (a Python child per compile)")
     args = ap.parse_args()
     if not os.path.exists(args.fxray):
         print(f"no fxray at {args.fxray} (build it, or --fxray)", file=sys.stderr)
         return 2
+    PROGRESS["path"] = args.progress
     scratch = tempfile.mkdtemp(prefix="fxray-stage-corpus-")
     try:
         logs = find_logs(args.paths, scratch)
