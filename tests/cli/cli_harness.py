@@ -7,8 +7,10 @@ import subprocess
 import sys
 import traceback
 
+# Absolute: checks run children in other working directories (a relative FXRAY_SOURCE_DIR=. broke test_sweep).
 FXRAY = os.environ.get("FXRAY_BIN", "fxray")
-SOURCE = os.environ.get("FXRAY_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+FXRAY = os.path.abspath(FXRAY) if os.sep in FXRAY else FXRAY
+SOURCE = os.path.abspath(os.environ.get("FXRAY_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", "..")))
 SAMPLES = os.path.join(SOURCE, "samples")
 BAD = os.path.join(SOURCE, "tests", "data", "bad")
 HAVE_GRAPHVIZ = os.environ.get("FXRAY_HAVE_GRAPHVIZ", "OFF") == "ON"
