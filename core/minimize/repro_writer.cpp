@@ -224,6 +224,25 @@ def config_values():
     return out
 
 
+def first_difference(got, ref, exact_others):
+    """(output index, elements beyond tolerance, numel, max abs) of the first output of `got` that differs from
+    `ref`, or None. Floating outputs compare within ATOL (scaled by the reference's largest finite magnitude) and
+    RTOL, NaNs in the same places; other tensors exactly when `exact_others` (else they are skipped)."""
+    for k, (a, b) in enumerate(zip(got, ref)):
+        if not isinstance(a, torch.Tensor) or not (a.is_floating_point() or a.is_complex()):
+            if exact_others and isinstance(a, torch.Tensor) and not torch.equal(a.cpu(), b.cpu()):
+                return k, a.numel(), a.numel(), float("nan")
+            continue
+        x, y = a.cpu().double(), b.cpu().double()
+        finite = torch.isfinite(y)
+        scale = max(1.0, float(y[finite].abs().max())) if bool(finite.any()) else 1.0
+        diff = (x - y).abs().nan_to_num(0.0)
+        bad = int((diff > ATOL * scale + RTOL * y.abs().nan_to_num(0.0)).sum())
+        if bad or not torch.equal(torch.isnan(x), torch.isnan(y)):
+            return k, bad, x.numel(), float(diff.max())
+    return None
+
+
 def check_output_code(device, seed):
     """Inductor's compiled code of the graph against eager, on the same fresh inputs: 1 when they differ."""
     import torch._inductor.config as inductor_config
@@ -237,21 +256,12 @@ def check_output_code(device, seed):
     if device.startswith("cuda"):
         torch.cuda.synchronize()
     print(f"inductor config: {config}")
-    for k, (a, b) in enumerate(zip(got, ref)):
-        if not isinstance(a, torch.Tensor) or not (a.is_floating_point() or a.is_complex()):
-            if isinstance(a, torch.Tensor) and not torch.equal(a.cpu(), b.cpu()):
-                print(f"FAILED: output {k} of the compiled graph differs from eager")
-                return 1
-            continue
-        x, y = a.cpu().double(), b.cpu().double()
-        finite = torch.isfinite(y)
-        scale = max(1.0, float(y[finite].abs().max())) if bool(finite.any()) else 1.0
-        diff = (x - y).abs().nan_to_num(0.0)
-        bad = int((diff > ATOL * scale + RTOL * y.abs().nan_to_num(0.0)).sum())
-        if bad or not torch.equal(torch.isnan(x), torch.isnan(y)):
-            print(f"FAILED: output {k} of the inductor-compiled graph differs from eager: {bad} of {x.numel()} "
-                  f"element(s), max abs {float(diff.max()):g} (fxray saw: {DETAIL})")
-            return 1
+    found = first_difference(got, ref, exact_others=True)
+    if found:
+        k, bad, numel, max_abs = found
+        print(f"FAILED: output {k} of the inductor-compiled graph differs from eager: {bad} of {numel} "
+              f"element(s), max abs {max_abs:g} (fxray saw: {DETAIL})")
+        return 1
     print("did not reproduce: the compiled graph agrees with eager")
     return 0
 
@@ -268,18 +278,12 @@ def check_post_grad(device, seed):
             post = post_grad_repro(traced(Repro().to(device)), inputs, INFERENCE)
         got = post(*inputs)
     print(f"inductor config: {config}")
-    for k, (a, b) in enumerate(zip(got, ref)):
-        if not isinstance(a, torch.Tensor):
-            continue
-        x, y = a.cpu().double(), b.cpu().double()
-        finite = torch.isfinite(y)
-        scale = max(1.0, float(y[finite].abs().max())) if bool(finite.any()) else 1.0
-        diff = (x - y).abs().nan_to_num(0.0)
-        bad = int((diff > ATOL * scale + RTOL * y.abs().nan_to_num(0.0)).sum())
-        if bad or not torch.equal(torch.isnan(x), torch.isnan(y)):
-            print(f"FAILED: output {k} of inductor's post-grad graph differs from the graph: {bad} of {x.numel()} "
-                  f"element(s), max abs {float(diff.max()):g} (fxray saw: {DETAIL})")
-            return 1
+    found = first_difference(got, ref, exact_others=False)
+    if found:
+        k, bad, numel, max_abs = found
+        print(f"FAILED: output {k} of inductor's post-grad graph differs from the graph: {bad} of {numel} "
+              f"element(s), max abs {max_abs:g} (fxray saw: {DETAIL})")
+        return 1
     print("did not reproduce: the post-grad graph agrees with the graph")
     return 0
 
