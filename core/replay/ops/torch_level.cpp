@@ -546,6 +546,20 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
         return unsupported("DTensor's " + prim + "() is a Python prim (needs Python); a distributed replay of the rank "
                            "folder runs this graph as the single-rank reference");
     }
+    // Dynamo's BackwardState helpers (traceable FSDP2, tensor.register_hook under compiled autograd). The forward
+    // registers a hook held in the BackwardState on a tensor: it changes nothing the forward computes (the replay
+    // runs without autograd), and the hook's call is the backward graph's trace_wrapped node, which is Python.
+    if (f.ends_with("_register_hook_trampoline"))
+        return planNoOp(f + " registers a backward hook held in the BackwardState: no effect on the forward's values "
+                            "(the replay runs without autograd; the backward graph's trace_wrapped node calls the hook)");
+    if (f.find("_trace_wrapped_higher_order_op") != std::string::npos) {
+        std::string state;
+        for (const auto& [k, a] : n.kwargs)
+            if (k == "bw_state" && a.kind == graph::Arg::Kind::Node)
+                state = " (bw_state=" + m_graph.nodes[static_cast<std::size_t>(a.node)].name + ")";
+        return unsupported("trace_wrapped calls a Python hook held in the BackwardState" + state +
+                           ", e.g. FSDP2's pre-backward hook; its result is the hook's (needs Python)");
+    }
     return unsupported("python call " + f + "() is not a torch function (needs Python)");
 }
 
