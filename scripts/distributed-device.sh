@@ -11,7 +11,14 @@
 #   2d. traceable FSDP2 (--recipe fsdp2_ca: compiled autograd, skip_fsdp_hooks=False; CUDA only in torch 2.11) traced
 #       with aot_eager on 2 GPUs and replayed over NCCL: fsdp.all_gather_copy_in / all_gather_into_tensor /
 #       split_with_sizes_copy in the forward, chunk_cat / reduce_scatter_tensor in the compiled-autograd backward;
-#   3. the capture's own step time beside fxray's per-rank replay time (one run, same machine).
+#       Since the BackwardState input loads (an opaque value), every graph runs on both ranks: checked that no graph
+#       is fatal, the job is not stopped and both ranks run the same collectives;
+#   3. the capture's own step time beside fxray's per-rank replay time (one run, same machine);
+#   4. tlparse's multi-rank logs (ranks 0 and 1 of each folder) over NCCL, when the corpus tgz is there: it lives in
+#      the ignored .devscratch/ folder, which the device copy of the tree leaves out unless carried:
+#        run(kind="nvidia-h100-x2", carry=[".devscratch/debs", ".devscratch/corpora/tlparse_test_inputs.tgz"],
+#            command="bash scripts/distributed-device.sh")
+#      without it the section says "skipped" and its check is SKIP (not counted).
 # Self-checking: checks.txt lists each expectation as PASS/FAIL (every collective executed per rank, ...), and the
 # script exits 1 when one fails. Logs: $OUT/summary.txt (checks and figures) and $OUT/logs.tgz (every log; a call
 # brings back at most 8 files), tarred again after each section so a run cut at its limit keeps what it wrote.
@@ -134,6 +141,7 @@ if [ -f "$tgz" ]; then
     start=$(date +%s.%N)
     "$FXRAY" replay "$WORK/pair/$d" --device cuda 2>&1 | tail -25 | tee -a "$OUT/tlparse_nccl.log"
     echo "wall: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.2f", e - s}') s" | tee -a "$OUT/tlparse_nccl.log"
+    "$FXRAY" replay "$WORK/pair/$d" --device cuda --json >"$OUT/tlparse_$d.json" 2>>"$OUT/tlparse_nccl.log"
   done
 else
   echo "no $tgz: skipped" | tee -a "$OUT/tlparse_nccl.log"
