@@ -6,6 +6,7 @@
 #include "replay/ops/fsdp_ops.h"
 #include "replay/ops/numpy_random_ops.h"
 #include "replay/ops/random_ops.h"
+#include "replay/ops/auto_functionalized_ops.h"
 #include "replay/ops/rng_state_ops.h"
 #include "replay/ops/torch_level.h"
 #include "replay/ops/transformers_ops.h"
@@ -93,6 +94,14 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
                     if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {
                         try {
                             p = std::move(*planFlexAttention(g, n, device, planSubgraph));
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                        break;
+                    }
+                    if (isAutoFunctionalized(n)) {
+                        try {
+                            p = planAutoFunctionalized(g, n, device);
                         } catch (const std::invalid_argument& e) {
                             throw PlanError(e.what());
                         }
