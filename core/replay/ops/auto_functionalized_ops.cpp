@@ -126,6 +126,98 @@ std::vector<at::Tensor> tensorsOf(const c10::IValue& v)
     return out;
 }
 
+// The node's `_all_bases`, each a node reference.
+const Arg& basesOf(const Kwargs& kw)
+{
+    const Arg* bases = kw.find("_all_bases");
+    if (!bases || bases->kind != Arg::Kind::List)
+        throw std::invalid_argument("auto_functionalized_v2 has no _all_bases list");
+    for (const Arg& base : bases->items)
+        if (base.kind != Arg::Kind::Node)
+            throw std::invalid_argument("auto_functionalized_v2's _all_bases holds a value that is not a node");
+    return *bases;
+}
+
+// The op's own arguments as the inner node's kwargs, each mutated one planned as its base (the view replaces it at
+// run time); returns what each mutated argument is regenerated from.
+std::vector<MutableArg> mutatedArgs(const c10::FunctionSchema& schema, const Kwargs& kw, const Arg& bases, graph::Node& inner)
+{
+    auto baseRef = [&](std::int64_t i) {
+        if (i < 0 || i >= static_cast<std::int64_t>(bases.items.size()))
+            throw std::invalid_argument("auto_functionalized_v2 names base " + std::to_string(i) + " of " +
+                                        std::to_string(bases.items.size()));
+        return bases.items[static_cast<std::size_t>(i)];
+    };
+    std::vector<MutableArg> mutated;
+    const auto& schemaArgs = schema.arguments();
+    for (std::size_t k = 0; k < schemaArgs.size(); ++k) {
+        const c10::Argument& arg = schemaArgs[k];
+        if (!(arg.alias_info() && arg.alias_info()->isWrite())) {
+            if (const Arg* v = kw.find(arg.name()))
+                inner.kwargs.emplace_back(arg.name(), *v);
+            continue;
+        }
+        MutableArg m;
+        m.position = k;
+        m.list = arg.type()->kind() == c10::TypeKind::ListType;
+        const std::string prefix = "_" + arg.name();
+        Arg planned;
+        if (m.list) {
+            const auto length = kw.integer(prefix + "_length");
+            m.none = !length;
+            planned.kind = m.none ? Arg::Kind::None : Arg::Kind::List;
+            for (std::int64_t i = 0; length && i < *length; ++i) {
+                m.views.push_back(readView(kw, prefix + "_" + std::to_string(i)));
+                if (m.views.back().kind == ViewInfo::Kind::None)
+                    throw std::invalid_argument("auto_functionalized_v2: element " + std::to_string(i) + " of " + arg.name() +
+                                                " has no base");
+                planned.items.push_back(baseRef(m.views.back().base));
+            }
+        } else {
+            m.views.push_back(readView(kw, prefix));
+            m.none = m.views.back().kind == ViewInfo::Kind::None;
+            planned = m.none ? Arg{} : baseRef(m.views.back().base);
+        }
+        inner.kwargs.emplace_back(arg.name(), planned);
+        mutated.push_back(std::move(m));
+    }
+    return mutated;
+}
+
+// The dense kernel on the evaluated operands: v[0, nargs) the op's arguments, v[nargs] the bases.
+c10::IValue runDense(const c10::OperatorHandle& op, std::size_t nargs, const std::vector<MutableArg>& mutated,
+                     const std::set<std::int64_t>& cloned, const std::vector<c10::IValue>& v)
+{
+    std::vector<at::Tensor> fresh = tensorsOf(v.at(nargs));
+    for (std::size_t i = 0; i < fresh.size(); ++i)
+        if (cloned.contains(static_cast<std::int64_t>(i)))
+            fresh[i] = clonePreservingStrides(fresh[i]);
+    std::vector<c10::IValue> stack(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(nargs));
+    for (const MutableArg& m : mutated) {
+        if (m.none) {
+            stack[m.position] = c10::IValue();
+        } else if (m.list) {
+            c10::List<at::Tensor> views;
+            for (const ViewInfo& view : m.views)
+                views.push_back(view.regenerate(fresh));
+            stack[m.position] = views;
+        } else {
+            stack[m.position] = m.views.front().regenerate(fresh);
+        }
+    }
+    const std::size_t returns = op.schema().returns().size();
+    op.callBoxed(stack);
+    // (out, *bases) when the op returns one value or none (Python's None), (*outs, *bases) for several.
+    std::vector<c10::IValue> out;
+    if (returns == 0)
+        out.emplace_back();
+    for (std::size_t k = 0; k < returns && k < stack.size(); ++k)
+        out.push_back(stack[k]);
+    for (at::Tensor& t : fresh)
+        out.emplace_back(std::move(t));
+    return c10::ivalue::Tuple::create(std::move(out));
+}
+
 }  // namespace
 
 bool isAutoFunctionalized(const graph::Node& n)
@@ -151,60 +243,15 @@ NodePlan planAutoFunctionalized(const graph::Graph& g, const graph::Node& n, con
     if (!handle)
         throw std::invalid_argument("auto_functionalized_v2 runs " + dotted + ", which the dispatcher does not know");
     const Kwargs kw(n);
-    const Arg* basesArg = kw.find("_all_bases");
-    if (!basesArg || basesArg->kind != Arg::Kind::List)
-        throw std::invalid_argument("auto_functionalized_v2 has no _all_bases list");
-    for (const Arg& base : basesArg->items)
-        if (base.kind != Arg::Kind::Node)
-            throw std::invalid_argument("auto_functionalized_v2's _all_bases holds a value that is not a node");
-    auto baseRef = [&](std::int64_t i) {
-        if (i < 0 || i >= static_cast<std::int64_t>(basesArg->items.size()))
-            throw std::invalid_argument("auto_functionalized_v2 names base " + std::to_string(i) + " of " +
-                                        std::to_string(basesArg->items.size()));
-        return basesArg->items[static_cast<std::size_t>(i)];
-    };
-
-    // The op's own arguments as kwargs; each mutated one planned as its base (replaced at run time by the view).
-    std::vector<MutableArg> mutated;
-    const auto& schemaArgs = handle->schema().arguments();
-    for (std::size_t k = 0; k < schemaArgs.size(); ++k) {
-        const c10::Argument& arg = schemaArgs[k];
-        const bool writes = arg.alias_info() && arg.alias_info()->isWrite();
-        if (!writes) {
-            if (const Arg* v = kw.find(arg.name()))
-                inner.kwargs.emplace_back(arg.name(), *v);
-            continue;
-        }
-        MutableArg m;
-        m.position = k;
-        m.list = arg.type()->kind() == c10::TypeKind::ListType;
-        const std::string prefix = "_" + arg.name();
-        Arg planned;
-        if (m.list) {
-            const auto length = kw.integer(prefix + "_length");
-            m.none = !length;
-            planned.kind = m.none ? Arg::Kind::None : Arg::Kind::List;
-            for (std::int64_t i = 0; length && i < *length; ++i) {
-                m.views.push_back(readView(kw, prefix + "_" + std::to_string(i)));
-                if (m.views.back().kind == ViewInfo::Kind::None)
-                    throw std::invalid_argument("auto_functionalized_v2: element " + std::to_string(i) + " of " + arg.name() + " has no base");
-                planned.items.push_back(baseRef(m.views.back().base));
-            }
-        } else {
-            m.views.push_back(readView(kw, prefix));
-            m.none = m.views.back().kind == ViewInfo::Kind::None;
-            planned = m.none ? Arg{} : baseRef(m.views.back().base);
-        }
-        inner.kwargs.emplace_back(arg.name(), planned);
-        mutated.push_back(std::move(m));
-    }
+    const Arg& bases = basesOf(kw);
+    std::vector<MutableArg> mutated = mutatedArgs(handle->schema(), kw, bases, inner);
     std::set<std::int64_t> cloned;
     const Arg* only = kw.find("_only_clone_these_bases");
     if (only && only->kind != Arg::Kind::None)
         for (std::int64_t i : kw.ints("_only_clone_these_bases"))
             cloned.insert(i);
     else
-        for (std::size_t i = 0; i < basesArg->items.size(); ++i)
+        for (std::size_t i = 0; i < bases.items.size(); ++i)
             cloned.insert(static_cast<std::int64_t>(i));
 
     NodePlan innerPlan = planOpNode(g, inner, device);
@@ -213,43 +260,17 @@ NodePlan planAutoFunctionalized(const graph::Graph& g, const graph::Node& n, con
                                     (innerPlan.why.empty() ? "not a dispatcher call" : innerPlan.why));
     const std::size_t nargs = innerPlan.args.size();
     std::vector<ArgPlan> args = innerPlan.args;
-    ArgPlan bases;
-    bases.kind = ArgPlan::Kind::TensorList;
-    for (const Arg& base : basesArg->items)
-        bases.items.push_back(valueArg(base.node));
-    args.push_back(std::move(bases));
+    ArgPlan basesPlan;
+    basesPlan.kind = ArgPlan::Kind::TensorList;
+    for (const Arg& base : bases.items)
+        basesPlan.items.push_back(valueArg(base.node));
+    args.push_back(std::move(basesPlan));
     const c10::OperatorHandle op = *innerPlan.op;
     NodePlan p = nativePlan(std::move(args),
                             "higher_order.auto_functionalized_v2(op, ...) = (op's returns, *bases): the bases cloned, op's "
                             "mutated arguments regenerated as views of them, with op = " + c10::toString(op.schema()),
-                            [op, nargs, mutated, cloned](const std::vector<c10::IValue>& v) -> c10::IValue {
-                                std::vector<at::Tensor> fresh = tensorsOf(v.at(nargs));
-                                for (std::size_t i = 0; i < fresh.size(); ++i)
-                                    if (cloned.contains(static_cast<std::int64_t>(i)))
-                                        fresh[i] = clonePreservingStrides(fresh[i]);
-                                std::vector<c10::IValue> stack(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(nargs));
-                                for (const MutableArg& m : mutated) {
-                                    if (m.none) {
-                                        stack[m.position] = c10::IValue();
-                                    } else if (m.list) {
-                                        c10::List<at::Tensor> views;
-                                        for (const ViewInfo& view : m.views)
-                                            views.push_back(view.regenerate(fresh));
-                                        stack[m.position] = views;
-                                    } else {
-                                        stack[m.position] = m.views.front().regenerate(fresh);
-                                    }
-                                }
-                                const std::size_t returns = op.schema().returns().size();
-                                op.callBoxed(stack);
-                                std::vector<c10::IValue> out;
-                                if (returns == 0)
-                                    out.emplace_back();
-                                for (std::size_t k = 0; k < returns && k < stack.size(); ++k)
-                                    out.push_back(stack[k]);
-                                for (at::Tensor& t : fresh)
-                                    out.emplace_back(std::move(t));
-                                return c10::ivalue::Tuple::create(std::move(out));
+                            [op, nargs, mutated = std::move(mutated), cloned](const std::vector<c10::IValue>& v) {
+                                return runDense(op, nargs, mutated, cloned, v);
                             });
     p.name = n.target.str();
     return p;
