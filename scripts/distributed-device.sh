@@ -12,7 +12,7 @@
 #       with aot_eager on 2 GPUs and replayed over NCCL: fsdp.all_gather_copy_in / all_gather_into_tensor /
 #       split_with_sizes_copy in the forward, chunk_cat / reduce_scatter_tensor in the compiled-autograd backward;
 #       Since the BackwardState input loads (an opaque value), every graph runs on both ranks: checked that no graph
-#       is fatal, the job is not stopped and both ranks run the same collectives;
+#       is fatal, the job is not stopped, every collective runs on both ranks and the forward's graphs pass;
 #   3. the capture's own step time beside fxray's per-rank replay time (one run, same machine);
 #   4. tlparse's multi-rank logs (ranks 0 and 1 of each folder) over NCCL, when the corpus tgz is there: it lives in
 #      the ignored .devscratch/ folder, which the device copy of the tree leaves out unless carried:

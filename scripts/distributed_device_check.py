@@ -65,9 +65,10 @@ def main() -> int:
         ok = all_ran and (allowed is None or set(bad) <= allowed)
         check(name, ok, text + (f"; not passing: {bad}" if bad else ""))
 
-    # Traceable FSDP2: its graphs hold Python hooks and CUDA streams (unsupported nodes), so no graph passes; what is
+    # Traceable FSDP2: its backward graphs call FSDP2's Python hooks (unsupported), so not every graph passes; what is
     # checked is that every graph runs on both ranks (none fatal: the BackwardState input loaded), the job is not
-    # stopped, and every collective runs on both ranks (7/7 per rank on the CPU over Gloo from the same logs).
+    # stopped, every collective runs on both ranks (7/7 per rank on the CPU over Gloo from the same logs) and the
+    # forward's graphs pass.
     name = "nccl fsdp2_ca (traceable FSDP2) aot_eager trace"
     rep, why = load(folder, "fsdp2_ca_replay.json")
     if rep is None:
@@ -80,7 +81,9 @@ def main() -> int:
         text, all_ran = figures(rep)
         fatal = {x["address"].split(":", 2)[-1]: x["fatal"][:120] for r in d["ranks"] for x in r["reports"] if x.get("fatal")}
         runs = {(r["collectives_run"], r["collectives_total"]) for r in d["ranks"]}
-        ok = not d["stopped_early"] and not fatal and len(runs) == 1 and all_ran
+        # The forward's graphs pass whole on the CPU (tests/cli/test_distributed_fsdp.py): on the GPUs too.
+        forward = {"0/0_1/dynamo_output_graph", "0/0_1/aot_forward_graph", "2/0/aot_inference_graph"}
+        ok = not d["stopped_early"] and not fatal and len(runs) == 1 and all_ran and not forward & set(not_passing(rep))
         check(name, ok, text + f"; not passing: {not_passing(rep)}" + (f"; fatal: {fatal}" if fatal else "") +
               (f"; skipped on every rank: {[s['graph'] for s in d.get('skipped', [])]}" if d.get("skipped") else "") +
               ("; job stopped: " + d["why"][:200] if d["stopped_early"] else ""))

@@ -8,6 +8,7 @@
 #include "replay/ops/random_ops.h"
 #include "replay/ops/auto_functionalized_ops.h"
 #include "replay/ops/rng_state_ops.h"
+#include "replay/ops/stream_ops.h"
 #include "replay/ops/torch_level.h"
 #include "replay/ops/transformers_ops.h"
 #include "replay/plan/op_plan.h"
@@ -66,6 +67,11 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             p.name = n.target.str();
             p.why = e.what();
             plans.push_back(std::move(p));
+            continue;
+        }
+        if (auto stream = planStreamStep(g, n)) {  // CUDA streams and events: ordered already on one stream
+            stream->name = n.target.str();
+            plans.push_back(std::move(*stream));
             continue;
         }
         if (auto tl = torchLevel.plan(plans.size(), plans)) {

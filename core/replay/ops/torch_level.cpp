@@ -6,6 +6,7 @@
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_functional.h"
 #include "replay/ops/torch_level_natives.h"
+#include "replay/plan/plan_builders.h"
 #include "replay/ops/torch_level_tensor_data.h"
 #include "replay/ops/vmap_ops.h"
 #include "replay/plan/op_plan.h"
@@ -446,6 +447,13 @@ NodePlan TorchLevelPlanner::planGetattr(const Node& n)
     }
     if (attr == "data")
         return planIdentity(m_graph, n.args[0], "Tensor.data (the same values, without autograd)");
+    if (attr == "itemsize") {  // FSDP2 sizes a parameter's storage by numel * itemsize
+        m_native[m_current] = ValueKind::Int;
+        return nativePlan({operandArg(m_graph, n.args[0], m_device)}, "Tensor.itemsize: bytes per element",
+                          [](const std::vector<c10::IValue>& v) -> c10::IValue {
+                              return static_cast<std::int64_t>(v[0].toTensor().element_size());
+                          });
+    }
     static const NameTwin kAttributeOps[] = {{"T", "numpy_T"}, {"mT", "mT"}, {"mH", "mH"}, {"H", "numpy_H"},
                                              {"real", "real"}, {"imag", "imag"}};
     for (const NameTwin& twin : kAttributeOps)
