@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 22 on a host with 2 GPUs (device kind nvidia-h100-x2; no network, no apt): builds fxray's CLI with the
 # Gloo and NCCL process groups, then
-#   1. the committed 2-rank Gloo logs (tests/data/distributed) replayed on the CPU, and tests/cli/test_distributed.py;
+#   1. the committed 2-rank Gloo logs (tests/data/distributed) replayed on the CPU, and tests/cli/test_distributed.py
+#      and test_distributed_fsdp.py;
 #   2. the corpus's 2-rank DTensor tensor-parallel step captured with NCCL (one GPU per rank, saved inputs and eager
 #      outputs per rank) and replayed over NCCL (rank r on cuda:r) with --inputs saved --expected auto: every
 #      collective executed, outputs against eager per rank; the same step's inductor TORCH_TRACE logs replayed too;
@@ -83,6 +84,7 @@ for case in allreduce tp_mlp ddp_ca; do
 done
 "$FXRAY" replay tests/data/distributed/ddp_ca --json >"$OUT/gloo_ddp_ca.json" 2>>"$OUT/gloo.log"
 FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" "$PY" tests/cli/test_distributed.py 2>&1 | tee "$OUT/test_distributed.log"
+FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" "$PY" tests/cli/test_distributed_fsdp.py 2>&1 | tee "$OUT/test_distributed_fsdp.log"
 pack gloo
 
 echo "== 2. NCCL: the DTensor TP step captured on 2 GPUs, replayed over NCCL" | tee "$OUT/nccl.log"

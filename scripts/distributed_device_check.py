@@ -99,10 +99,11 @@ def main() -> int:
         check(f"tlparse {sub} ranks 0-1 over NCCL", all_ran and not rep["distributed"]["stopped_early"],
               text + f", {rep['distributed']['seconds']:.1f} s" + (f"; not passing: {bad}" if bad else ""))
 
-    test_log = os.path.join(folder, "test_distributed.log")
-    tail = open(test_log).read().strip().splitlines()[-1:] if os.path.exists(test_log) else ["no test_distributed.log"]
-    m = re.match(r"(\d+) passed, (\d+) failed", tail[0]) if tail else None
-    check("tests/cli/test_distributed.py (CPU, Gloo)", bool(m and m.group(2) == "0"), tail[0] if tail else "empty")
+    for test in ("test_distributed", "test_distributed_fsdp"):
+        test_log = os.path.join(folder, test + ".log")
+        tail = open(test_log).read().strip().splitlines()[-1:] if os.path.exists(test_log) else [f"no {test}.log"]
+        m = re.match(r"(\d+) passed, (\d+) failed", tail[0]) if tail else None
+        check(f"tests/cli/{test}.py (CPU, Gloo)", bool(m and m.group(2) == "0"), tail[0] if tail else "empty")
     print(f"{sum(results)}/{len(results)} checks pass")
     return 0 if all(results) else 1
 
