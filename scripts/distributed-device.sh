@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 22 on a host with 2 GPUs (device kind nvidia-h100-x2; no network, no apt): builds fxray's CLI with the
 # Gloo and NCCL process groups, then
-#   1. the committed 2-rank Gloo logs (tests/data/distributed) replayed on the CPU, and tests/cli/test_distributed.py;
+#   1. the committed 2-rank Gloo logs (tests/data/distributed) replayed on the CPU, and tests/cli/test_distributed.py
+#      and test_distributed_fsdp.py;
 #   2. the corpus's 2-rank DTensor tensor-parallel step captured with NCCL (one GPU per rank, saved inputs and eager
 #      outputs per rank) and replayed over NCCL (rank r on cuda:r) with --inputs saved --expected auto: every
 #      collective executed, outputs against eager per rank; the same step's inductor TORCH_TRACE logs replayed too;
@@ -11,7 +12,14 @@
 #   2d. traceable FSDP2 (--recipe fsdp2_ca: compiled autograd, skip_fsdp_hooks=False; CUDA only in torch 2.11) traced
 #       with aot_eager on 2 GPUs and replayed over NCCL: fsdp.all_gather_copy_in / all_gather_into_tensor /
 #       split_with_sizes_copy in the forward, chunk_cat / reduce_scatter_tensor in the compiled-autograd backward;
-#   3. the capture's own step time beside fxray's per-rank replay time (one run, same machine).
+#       Since the BackwardState input loads (an opaque value), every graph runs on both ranks: checked that no graph
+#       is fatal, the job is not stopped, every collective runs on both ranks and the forward's graphs pass;
+#   3. the capture's own step time beside fxray's per-rank replay time (one run, same machine);
+#   4. tlparse's multi-rank logs (ranks 0 and 1 of each folder) over NCCL, when the corpus tgz is there: it lives in
+#      the ignored .devscratch/ folder, which the device copy of the tree leaves out unless carried:
+#        run(kind="nvidia-h100-x2", carry=[".devscratch/debs", ".devscratch/corpora/tlparse_test_inputs.tgz"],
+#            command="bash scripts/distributed-device.sh")
+#      without it the section says "skipped" and its check is SKIP (not counted).
 # Self-checking: checks.txt lists each expectation as PASS/FAIL (every collective executed per rank, ...), and the
 # script exits 1 when one fails. Logs: $OUT/summary.txt (checks and figures) and $OUT/logs.tgz (every log; a call
 # brings back at most 8 files), tarred again after each section so a run cut at its limit keeps what it wrote.
@@ -76,6 +84,7 @@ for case in allreduce tp_mlp ddp_ca; do
 done
 "$FXRAY" replay tests/data/distributed/ddp_ca --json >"$OUT/gloo_ddp_ca.json" 2>>"$OUT/gloo.log"
 FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" "$PY" tests/cli/test_distributed.py 2>&1 | tee "$OUT/test_distributed.log"
+FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" "$PY" tests/cli/test_distributed_fsdp.py 2>&1 | tee "$OUT/test_distributed_fsdp.log"
 pack gloo
 
 echo "== 2. NCCL: the DTensor TP step captured on 2 GPUs, replayed over NCCL" | tee "$OUT/nccl.log"
@@ -134,6 +143,7 @@ if [ -f "$tgz" ]; then
     start=$(date +%s.%N)
     "$FXRAY" replay "$WORK/pair/$d" --device cuda 2>&1 | tail -25 | tee -a "$OUT/tlparse_nccl.log"
     echo "wall: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.2f", e - s}') s" | tee -a "$OUT/tlparse_nccl.log"
+    "$FXRAY" replay "$WORK/pair/$d" --device cuda --json >"$OUT/tlparse_$d.json" 2>>"$OUT/tlparse_nccl.log"
   done
 else
   echo "no $tgz: skipped" | tee -a "$OUT/tlparse_nccl.log"

@@ -55,27 +55,55 @@ def main() -> int:
             ("gloo ddp_ca fixture (CPU)", "gloo_ddp_ca.json", {"!0/compiled_autograd_graph"}),
             ("nccl tp capture, saved inputs vs eager", "nccl_replay.json", set()),
             ("nccl tp inductor trace", "nccl_tp_trace_replay.json", None),
-            ("nccl ddp_ca inductor trace", "ddp_ca_replay.json", {"!0/compiled_autograd_graph"}),
-            ("nccl fsdp2_ca (traceable FSDP2) aot_eager trace", "fsdp2_ca_replay.json", None)):
+            ("nccl ddp_ca inductor trace", "ddp_ca_replay.json", {"!0/compiled_autograd_graph"})):
         rep, why = load(folder, report)
         if rep is None:
-            extra = ""
-            if report.startswith("fsdp2"):  # the capture's own finding, when it did not get that far
-                cap, _ = load(folder, "fsdp2_ca_trace.json")
-                if cap:
-                    extra = " (capture: " + "; ".join(f"{k} {v.get('error', 'ok')}" for k, v in cap.get("steps", {}).items()) + \
-                            (f"; {cap['skipped']}" if cap.get("skipped") else "") + ")"
-            check(name, False, why + extra)
+            check(name, False, why)
             continue
         text, all_ran = figures(rep)
         bad = not_passing(rep)
         ok = all_ran and (allowed is None or set(bad) <= allowed)
         check(name, ok, text + (f"; not passing: {bad}" if bad else ""))
 
-    test_log = os.path.join(folder, "test_distributed.log")
-    tail = open(test_log).read().strip().splitlines()[-1:] if os.path.exists(test_log) else ["no test_distributed.log"]
-    m = re.match(r"(\d+) passed, (\d+) failed", tail[0]) if tail else None
-    check("tests/cli/test_distributed.py (CPU, Gloo)", bool(m and m.group(2) == "0"), tail[0] if tail else "empty")
+    # Traceable FSDP2: its backward graphs call FSDP2's Python hooks (unsupported), so not every graph passes; what is
+    # checked is that every graph runs on both ranks (none fatal: the BackwardState input loaded), the job is not
+    # stopped, every collective runs on both ranks (7/7 per rank on the CPU over Gloo from the same logs) and the
+    # forward's graphs pass.
+    name = "nccl fsdp2_ca (traceable FSDP2) aot_eager trace"
+    rep, why = load(folder, "fsdp2_ca_replay.json")
+    if rep is None:
+        cap, _ = load(folder, "fsdp2_ca_trace.json")
+        extra = (" (capture: " + "; ".join(f"{k} {v.get('error', 'ok')}" for k, v in cap.get("steps", {}).items()) +
+                 (f"; {cap['skipped']}" if cap.get("skipped") else "") + ")") if cap else ""
+        check(name, False, why + extra)
+    else:
+        d = rep["distributed"]
+        text, all_ran = figures(rep)
+        fatal = {x["address"].split(":", 2)[-1]: x["fatal"][:120] for r in d["ranks"] for x in r["reports"] if x.get("fatal")}
+        runs = {(r["collectives_run"], r["collectives_total"]) for r in d["ranks"]}
+        # The forward's graphs pass whole on the CPU (tests/cli/test_distributed_fsdp.py): on the GPUs too.
+        forward = {"0/0_1/dynamo_output_graph", "0/0_1/aot_forward_graph", "2/0/aot_inference_graph"}
+        ok = not d["stopped_early"] and not fatal and len(runs) == 1 and all_ran and not forward & set(not_passing(rep))
+        check(name, ok, text + f"; not passing: {not_passing(rep)}" + (f"; fatal: {fatal}" if fatal else "") +
+              (f"; skipped on every rank: {[s['graph'] for s in d.get('skipped', [])]}" if d.get("skipped") else "") +
+              ("; job stopped: " + d["why"][:200] if d["stopped_early"] else ""))
+
+    # tlparse's multi-rank logs, ranks 0-1 (section 4; SKIP, not counted, when the corpus was not carried).
+    for sub in ("multi_rank_runtime", "multi_rank_schedule"):
+        rep, why = load(folder, f"tlparse_{sub}.json")
+        if rep is None:
+            print(f"SKIP tlparse {sub} ranks 0-1 over NCCL: {why} (carry .devscratch/corpora/tlparse_test_inputs.tgz)")
+            continue
+        text, all_ran = figures(rep)
+        bad = not_passing(rep)
+        check(f"tlparse {sub} ranks 0-1 over NCCL", all_ran and not rep["distributed"]["stopped_early"],
+              text + f", {rep['distributed']['seconds']:.1f} s" + (f"; not passing: {bad}" if bad else ""))
+
+    for test in ("test_distributed", "test_distributed_fsdp"):
+        test_log = os.path.join(folder, test + ".log")
+        tail = open(test_log).read().strip().splitlines()[-1:] if os.path.exists(test_log) else [f"no {test}.log"]
+        m = re.match(r"(\d+) passed, (\d+) failed", tail[0]) if tail else None
+        check(f"tests/cli/{test}.py (CPU, Gloo)", bool(m and m.group(2) == "0"), tail[0] if tail else "empty")
     print(f"{sum(results)}/{len(results)} checks pass")
     return 0 if all(results) else 1
 

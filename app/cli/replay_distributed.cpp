@@ -87,6 +87,8 @@ std::pair<int, int> collectivesRun(const replay::ReplayReport& r)
 
 std::string cell(const replay::ReplayReport& r)
 {
+    if (r.fatal.starts_with("skipped on every rank"))
+        return "skipped";
     if (!r.fatal.empty() && r.nodes.empty())
         return "not run";
     auto [run, total] = collectivesRun(r);
@@ -126,11 +128,14 @@ void printGroupsAndNotes(const graph::CollectiveCheck& check)
         std::printf("note: %s\n", n.c_str());
 }
 
-void printText(const RankSet& set, const graph::CollectiveCheck& check, const worker::DistributedOutcome& o,
+void printText(const RankSet& set, const worker::RankJobCheck& job, const worker::DistributedOutcome& o,
                const std::string& backend, const worker::DtensorReferences& refs)
 {
+    const graph::CollectiveCheck& check = job.check;
     std::printf("distributed replay: %zu ranks over %s, %.1f s\n", o.ranks.size(), backend.c_str(), o.seconds);
     printGroupsAndNotes(check);
+    for (const auto& s : job.skipped)
+        std::printf("skipped on every rank: %s: %s\n", s.label.c_str(), s.reason.c_str());
     printReferences(refs);
     std::printf("%-34s", "graph");
     for (const auto& r : o.ranks)
@@ -161,6 +166,8 @@ void printText(const RankSet& set, const graph::CollectiveCheck& check, const wo
         for (const auto& rep : r.reports)
             if (!rep.passed() && !rep.nodes.empty())
                 std::cout << "\nrank " << r.rank << ": " << replay::formatReport(rep, false);
+            else if (!rep.fatal.empty() && !rep.fatal.starts_with("skipped on every rank"))  // what happened to it
+                std::cout << "\nrank " << r.rank << ": " << rep.address << ": " << rep.fatal << "\n";
     if (o.stoppedEarly) {
         std::printf("\njob stopped (a hang, a broken group or a rank that failed): %s\n", o.why.c_str());
         for (const auto& r : o.ranks)
@@ -174,13 +181,16 @@ void printText(const RankSet& set, const graph::CollectiveCheck& check, const wo
 }
 
 // --check-only: what the static check saw, without running anything.
-void printCheck(const graph::CollectiveCheck& check, const RankSet& set)
+void printCheck(const worker::RankJobCheck& job, const RankSet& set)
 {
+    const graph::CollectiveCheck& check = job.check;
     std::printf("collective check of %zu ranks:", set.graphs.size());
     for (const auto& [rank, calls] : check.callsPerRank)
         std::printf(" rank %d %zu graph(s) %zu collective(s);", rank, set.graphs[static_cast<std::size_t>(rank)].size(), calls);
     std::printf("\n");
     printGroupsAndNotes(check);
+    for (const auto& s : job.skipped)
+        std::printf("skipped on every rank: %s: %s\n", s.label.c_str(), s.reason.c_str());
     for (const auto& m : check.mismatches)
         std::printf("mismatch: %s\n", m.c_str());
     if (check.ok())
@@ -201,9 +211,13 @@ json::Value referencesJson(const worker::DtensorReferences& refs)
     return json::Object{{"graphs", std::move(list)}, {"rank_graphs", refs.rankGraphs}, {"notes", std::move(notes)}};
 }
 
-json::Value toJson(const graph::CollectiveCheck& check, const worker::DistributedOutcome& o, const std::string& backend,
+json::Value toJson(const worker::RankJobCheck& job, const worker::DistributedOutcome& o, const std::string& backend,
                    const worker::DtensorReferences& refs)
 {
+    const graph::CollectiveCheck& check = job.check;
+    json::Value skipped = json::Array{};
+    for (const auto& s : job.skipped)
+        skipped.push_back(json::Object{{"graph", s.label}, {"rank", s.rank}, {"reason", s.reason}});
     json::Value groups = json::Object{};
     for (const auto& [name, members] : check.groups) {
         json::Value m = json::Array{};
@@ -243,6 +257,7 @@ json::Value toJson(const graph::CollectiveCheck& check, const worker::Distribute
                                                      {"stopped_early", o.stoppedEarly},
                                                      {"why", o.why},
                                                      {"check", std::move(checkJson)},
+                                                     {"skipped", std::move(skipped)},
                                                      {"references", referencesJson(refs)},
                                                      {"ranks", std::move(ranks)}}}};
 }
@@ -303,12 +318,13 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
             ptrs.push_back(&g);
     }
     // Members of the groups no --group names: from the DeviceMeshes the logs record (worker/rank_job_check.h).
-    worker::RankJobCheck job = worker::checkRankJob(perRank, given);
+    // Graphs with collectives that a rank cannot start are skipped on every rank, before the check (rank_job_check.h).
+    worker::RankJobCheck job = worker::checkRankJob(perRank, given, options.inputs == replay::ReplayOptions::Inputs::Random);
     const graph::CollectiveCheck& check = job.check;
     const auto& meshes = job.meshes;
     const auto& membership = job.membership;
     if (p.flag("--check-only")) {
-        printCheck(check, set);
+        printCheck(job, set);
         return check.ok() && set.loadErrors.empty() ? 0 : 1;
     }
     if (!check.ok() && !p.flag("--no-collective-check")) {
@@ -320,6 +336,7 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
     }
 
     worker::DistributedJobConfig config = jobConfig(p, options, check, membership, set.graphs.size());
+    config.skip = job.skip;
     // Consistent inputs and the single-rank reference of DTensor compiles (worker/dtensor_reference.h).
     worker::TempDir referenceDir("fxray-reference-");
     worker::DtensorReferences refs;
@@ -330,9 +347,9 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
     const worker::DistributedOutcome o = worker::runDistributedJob(perRank, options, config);
 
     if (p.flag("--json"))
-        std::cout << toJson(check, o, config.backend, refs).dump(json::Style::Pretty) << "\n";
+        std::cout << toJson(job, o, config.backend, refs).dump(json::Style::Pretty) << "\n";
     else
-        printText(set, check, o, config.backend, refs);
+        printText(set, job, o, config.backend, refs);
     bool ok = !o.stoppedEarly && set.loadErrors.empty() && d.errors.empty();
     for (const auto& r : o.ranks)
         for (const auto& rep : r.reports)

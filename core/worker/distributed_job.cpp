@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "graph/collective_check.h"
+#include "worker/rank_set.h"
 #include "worker/temp_dir.h"
 
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <signal.h>
@@ -58,6 +61,10 @@ struct Shared {
     bool trouble = false;
     Clock::time_point troubleAt;
     std::string why;
+    // Per graph (its key: row label and occurrence), how many ranks run it, and per rank that ran it whether it
+    // could not start.
+    std::map<std::string, int> holders;
+    std::map<std::string, std::map<int, bool>> notStarted;
 
     void raise(const std::string& what)
     {
@@ -68,34 +75,93 @@ struct Shared {
         troubleAt = Clock::now();
         why = what;
     }
+
+    void record(const std::string& label, int rank, bool couldNotStart)
+    {
+        std::lock_guard lock(mutex);
+        notStarted[label][rank] = couldNotStart;
+    }
+
+    // Waits until every rank that has `label` ran it: true when none could start it (so none entered its
+    // collectives and every rank may go on), false when one did or the job stopped meanwhile.
+    bool noneStarted(const std::string& label)
+    {
+        for (;;) {
+            {
+                std::lock_guard lock(mutex);
+                const auto& seen = notStarted[label];
+                for (const auto& [rank, could] : seen)
+                    if (!could)
+                        return false;
+                if (static_cast<int>(seen.size()) >= holders[label])
+                    return true;
+            }
+            if (stop.load())
+                return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
 };
 
+// The reports of the graphs a rank does not reach once the job stopped.
+void notRunFrom(std::size_t k, const std::vector<const io::LoadedGraph*>& graphs, const replay::ReplayOptions& options,
+                RankOutcome& out)
+{
+    for (std::size_t j = k; j < graphs.size(); ++j) {
+        replay::ReplayReport r;
+        r.address = graphs[j]->entry.address;
+        r.device = options.device;
+        r.fatal = "not run: the job stopped after a collective failed";
+        out.reports.push_back(std::move(r));
+    }
+}
+
 void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const replay::ReplayOptions& options,
-             const std::vector<std::optional<replay::StageIo>>* stages, ReplayWorker& worker, replay::CancelToken& cancel,
-             Shared& shared, RankOutcome& out)
+             const std::vector<std::optional<replay::StageIo>>* stages, const std::vector<std::string>* skip,
+             const std::vector<std::string>& keys, ReplayWorker& worker, replay::CancelToken& cancel, Shared& shared, RankOutcome& out)
 {
     out.rank = rank;
+    std::set<std::string> skippedAddresses;
+    for (std::size_t k = 0; skip && k < skip->size() && k < graphs.size(); ++k)
+        if (!(*skip)[k].empty())
+            skippedAddresses.insert(graphs[k]->entry.address);
     for (std::size_t k = 0; k < graphs.size(); ++k) {
         const io::LoadedGraph& g = *graphs[k];
         if (shared.stop.load()) {
-            for (std::size_t j = k; j < graphs.size(); ++j) {
-                replay::ReplayReport r;
-                r.address = graphs[j]->entry.address;
-                r.device = options.device;
-                r.fatal = "not run: the job stopped after a collective failed";
-                out.reports.push_back(std::move(r));
-            }
+            notRunFrom(k, graphs, options, out);
             if (out.pending.empty()) {
                 out.pending = "stopped before " + g.entry.address;
                 out.pendingGraph = static_cast<int>(k);
             }
             return;
         }
+        if (skip && k < skip->size() && !(*skip)[k].empty()) {  // decided before the job: no rank runs it
+            replay::ReplayReport r;
+            r.address = g.entry.address;
+            r.device = options.device;
+            r.fatal = "skipped on every rank: " + (*skip)[k];
+            out.reports.push_back(std::move(r));
+            continue;
+        }
         replay::ReplayOptions o = options;
         if (stages && k < stages->size() && (*stages)[k])
             o.stage = (*stages)[k];  // this rank's shards of the single-rank reference's inputs (dtensor_reference.h)
+        // A backward replays its forward first for the saved activations, collectives and all: not one that every
+        // rank skipped (the rank that cannot start it would generate them while its peers ran its collectives).
+        const auto partner = io::forwardPartnerAddress(g.entry);
+        const bool unchained = o.chain && partner && skippedAddresses.contains(*partner);
+        if (unchained)
+            o.chain = false;
         replay::ReplayReport r = worker.run(g, o, &cancel);
+        if (unchained)
+            r.notes.push_back("not chained: its forward graph " + *partner +
+                              " was skipped on every rank; saved activations were generated on every rank alike");
         int at = failedCollective(r);
+        // Could not start (its inputs, say) while the worker lives on: it entered none of the graph's collectives.
+        const bool couldNotStart = !r.cancelled && !r.fatal.empty() && at < 0 && firstUnfinished(r) < 0 &&
+                                   worker.pid() > 0 && ::kill(worker.pid(), 0) == 0;
+        const std::string& label = keys[k];
+        shared.record(label, rank, couldNotStart);
         if (r.cancelled) {
             at = firstUnfinished(r);
             r.fatal = "killed: the job stopped after a collective failed on another rank";
@@ -104,13 +170,16 @@ void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const 
         } else if (at >= 0) {
             out.pending = describeNode(g, at) + ": " + r.nodes[static_cast<std::size_t>(at)].error.substr(0, 300);
             shared.raise("rank " + std::to_string(rank) + ", " + out.pending);
-        } else if (!r.fatal.empty() && firstUnfinished(r) < 0 && graph::collectiveCalls(g.graph, "").empty() &&
-                   worker.pid() > 0 && ::kill(worker.pid(), 0) == 0) {
-            // A graph that calls no collective could not start here (its inputs cannot be built, say) and the
-            // worker lives on: no peer waits on it, so the rank goes on with its next graph, as the ordinary
-            // replay does. (One with collectives stops the job: its peers would wait in them.)
+        } else if (couldNotStart && graph::collectiveCalls(g.graph, "").empty()) {
+            // No peer waits on a graph without collectives: the rank goes on with its next graph, as the ordinary
+            // replay does.
+        } else if (couldNotStart && shared.noneStarted(label)) {
+            // Every rank that has it could not start it either (the same graph, the same missing input): none
+            // entered its collectives, so all go on.
+            r.notes.push_back("could not start on any rank, so no rank entered its collectives: the job went on");
         } else if (!r.fatal.empty()) {
-            // A worker that died or hung cannot make its next collective: its peers would wait for it.
+            // A worker that died or hung, or a graph its peers ran while this rank could not: they wait, or waited,
+            // in collectives this rank never makes.
             at = firstUnfinished(r);
             out.pending = (at >= 0 ? describeNode(g, at) : g.entry.address) + ": " + r.fatal.substr(0, 300);
             shared.raise("rank " + std::to_string(rank) + ", " + out.pending);
@@ -121,13 +190,7 @@ void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const 
         }
         out.reports.push_back(std::move(r));
         if (!out.pending.empty()) {
-            for (std::size_t j = k + 1; j < graphs.size(); ++j) {
-                replay::ReplayReport n;
-                n.address = graphs[j]->entry.address;
-                n.device = options.device;
-                n.fatal = "not run: the job stopped after a collective failed";
-                out.reports.push_back(std::move(n));
-            }
+            notRunFrom(k + 1, graphs, options, out);
             return;
         }
     }
@@ -178,13 +241,24 @@ DistributedOutcome runDistributedJob(const std::vector<std::vector<const io::Loa
     }
 
     Shared shared;
+    // Each graph's key across ranks: its row label, and which of that label's graphs it is on its rank.
+    std::vector<std::vector<std::string>> keys(perRank.size());
+    for (std::size_t r = 0; r < perRank.size(); ++r) {
+        std::map<std::string, int> seen;
+        for (std::size_t k = 0; k < perRank[r].size(); ++k) {
+            const std::string label = rankRowLabel(perRank[r][k]->entry);
+            keys[r].push_back(label + "#" + std::to_string(seen[label]++));
+            if (r >= config.skip.size() || k >= config.skip[r].size() || config.skip[r][k].empty())
+                ++shared.holders[keys[r].back()];
+        }
+    }
     std::vector<std::atomic<bool>> done(static_cast<std::size_t>(world));
     std::vector<std::thread> threads;
     for (int r = 0; r < world; ++r) {
         const auto i = static_cast<std::size_t>(r);
         threads.emplace_back([&, r, i] {
-            runRank(r, perRank[i], rankOptions[i], i < config.stages.size() ? &config.stages[i] : nullptr, *workers[i],
-                    *cancels[i], shared, outcome.ranks[i]);
+            runRank(r, perRank[i], rankOptions[i], i < config.stages.size() ? &config.stages[i] : nullptr,
+                    i < config.skip.size() ? &config.skip[i] : nullptr, keys[i], *workers[i], *cancels[i], shared, outcome.ranks[i]);
             done[i] = true;
         });
     }

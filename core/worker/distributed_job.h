@@ -4,7 +4,11 @@
 // (replay/distributed/process_groups.h) and replaying its own graphs in the order the run executed them; the collectives
 // run for real between the workers. A hang (a rank waiting on a collective its peers never make) ends the
 // collective with the backend's timeout; the job then stops: every rank still busy is killed after a short
-// grace, each rank's pending node is kept, and no worker outlives the job.
+// grace, each rank's pending node is kept, and no worker outlives the job. One graph's fatal error costs that graph
+// only: a graph the static check skipped (worker/rank_job_check.h) is run by no rank; a graph that could not start
+// on a rank (its inputs, its device) while the worker lives on lets that rank go on when it calls no collective, or
+// when every rank that has it could not start it either (no peer entered its collectives); otherwise its peers
+// would wait in them, and the job stops.
 // Plain C++ over ReplayWorker; the CLI (app/cli/replay_distributed.cpp) formats the outcome.
 #include "io/graph_source.h"
 #include "replay/api/distributed_setup.h"
@@ -32,6 +36,9 @@ struct DistributedJobConfig {
     // Per rank, per graph: the stage the graph is replayed as (its shards of the single-rank reference's global
     // inputs, its outputs compared with the reference's: worker/dtensor_reference.h); nullopt: as `options` says.
     std::vector<std::vector<std::optional<replay::StageIo>>> stages;
+    // Per rank, per graph: why no rank runs it (RankJobCheck::skip); empty: it runs. Its report's fatal is
+    // "skipped on every rank: <reason>".
+    std::vector<std::vector<std::string>> skip;
 };
 
 struct RankOutcome {

@@ -1,6 +1,8 @@
 #include "worker/rank_job_check.h"
 
+#include "io/graph_inputs.h"
 #include "worker/dtensor_reference.h"
+#include "worker/rank_set.h"
 
 #include <set>
 
@@ -19,18 +21,49 @@ std::map<std::string, std::set<int>> groupUsers(const std::vector<graph::RankGra
     return users;
 }
 
+// The graphs with collectives that some rank cannot start, skipped on every rank (by row label, so that each rank
+// leaves out the same compile's graph and the collective sequences stay paired).
+void findSkips(const std::vector<std::vector<const io::LoadedGraph*>>& perRank, RankJobCheck& out)
+{
+    std::map<std::string, std::size_t> at;  // label -> index in out.skipped
+    for (std::size_t r = 0; r < perRank.size(); ++r)
+        for (const io::LoadedGraph* g : perRank[r]) {
+            const std::string label = rankRowLabel(g->entry);
+            if (at.contains(label) || graph::collectiveCalls(g->graph, "").empty())
+                continue;
+            if (auto why = io::unbuildableInput(*g)) {
+                at[label] = out.skipped.size();
+                out.skipped.push_back({label, static_cast<int>(r),
+                                       "rank " + std::to_string(r) + " cannot start it (" + *why + ") and it calls " +
+                                           std::to_string(graph::collectiveCalls(g->graph, "").size()) +
+                                           " collective(s) its peers would wait in"});
+            }
+        }
+    out.skip.resize(perRank.size());
+    for (std::size_t r = 0; r < perRank.size(); ++r)
+        for (const io::LoadedGraph* g : perRank[r]) {
+            auto it = at.find(rankRowLabel(g->entry));
+            out.skip[r].push_back(it == at.end() ? std::string() : out.skipped[it->second].reason);
+        }
+}
+
 }  // namespace
 
 RankJobCheck checkRankJob(const std::vector<std::vector<const io::LoadedGraph*>>& perRank,
-                          const std::map<std::string, std::vector<int>>& given)
+                          const std::map<std::string, std::vector<int>>& given, bool generatedInputs)
 {
     RankJobCheck out;
+    if (generatedInputs)
+        findSkips(perRank, out);
+    else
+        out.skip.assign(perRank.size(), {});
     std::vector<graph::RankGraphs> rankGraphs;
     for (std::size_t r = 0; r < perRank.size(); ++r) {
         graph::RankGraphs rg;
         rg.rank = static_cast<int>(r);
-        for (const io::LoadedGraph* g : perRank[r])
-            rg.graphs.emplace_back(g->entry.address, &g->graph);
+        for (std::size_t k = 0; k < perRank[r].size(); ++k)
+            if (k >= out.skip[r].size() || out.skip[r][k].empty())  // a skipped graph's collectives are made by no rank
+                rg.graphs.emplace_back(perRank[r][k]->entry.address, &perRank[r][k]->graph);
         rankGraphs.push_back(std::move(rg));
     }
     out.meshes = recordedMeshes(perRank);

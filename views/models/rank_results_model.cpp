@@ -51,6 +51,8 @@ std::pair<int, int> RankResultsModel::collectivesRun(const replay::ReplayReport&
 
 QString RankResultsModel::cellText(const replay::ReplayReport& r)
 {
+    if (r.fatal.starts_with("skipped on every rank"))  // worker/rank_job_check.h; the tooltip says why
+        return tr("skipped");
     if (!r.fatal.empty() && r.nodes.empty())
         return tr("not run");
     const auto [run, total] = collectivesRun(r);

@@ -6,7 +6,9 @@
 #include "replay/ops/fsdp_ops.h"
 #include "replay/ops/numpy_random_ops.h"
 #include "replay/ops/random_ops.h"
+#include "replay/ops/auto_functionalized_ops.h"
 #include "replay/ops/rng_state_ops.h"
+#include "replay/ops/stream_ops.h"
 #include "replay/ops/torch_level.h"
 #include "replay/ops/transformers_ops.h"
 #include "replay/plan/op_plan.h"
@@ -67,6 +69,11 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             plans.push_back(std::move(p));
             continue;
         }
+        if (auto stream = planStreamStep(g, n)) {  // CUDA streams and events: ordered already on one stream
+            stream->name = n.target.str();
+            plans.push_back(std::move(*stream));
+            continue;
+        }
         if (auto tl = torchLevel.plan(plans.size(), plans)) {
             auto aligned = alignedRandomPlan(*tl, rng);
             plans.push_back(aligned ? std::move(*aligned) : std::move(*tl));
@@ -93,6 +100,14 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
                     if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {
                         try {
                             p = std::move(*planFlexAttention(g, n, device, planSubgraph));
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                        break;
+                    }
+                    if (isAutoFunctionalized(n)) {
+                        try {
+                            p = planAutoFunctionalized(g, n, device);
                         } catch (const std::invalid_argument& e) {
                             throw PlanError(e.what());
                         }

@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "replay/ops/rng_state_ops.h"
 #include "replay/ops/vmap_ops.h"
+#include "replay/values/device_stats.h"
 #include "replay/values/torch_types.h"
 #include "replay/values/value_checks.h"
 #include "replay/values/value_digest.h"
@@ -177,12 +178,20 @@ struct InputState {
 InputState inputStateOf(const graph::Graph& g, const graph::Node& node, const PassState& s)
 {
     InputState in;
+    // resize_storage_bytes_ is what gives a freed storage its bytes back: its input may have none.
+    const bool resizesStorage = node.target.kind == graph::Target::Kind::Op && node.target.op == "resize_storage_bytes_";
     graph::forEachNodeRef(node, [&](int ref) {
         const auto k = static_cast<std::size_t>(ref);
         if (in.missing.empty() && s.freed[k])
             in.missing = "input '" + g.nodes[k].name + "' is used after the dump freed it";
         else if (in.missing.empty() && !s.available[k])
             in.missing = "input '" + g.nodes[k].name + "' was not computed";
+        else if (in.missing.empty() && !resizesStorage && s.values[k].isTensor() &&
+                 !detail::StatsBuffer::storageHoldsElements(s.values[k].toTensor()))
+            in.missing = "input '" + g.nodes[k].name + "' has no storage for its elements (resized to " +
+                         std::to_string(s.values[k].toTensor().storage().nbytes()) +
+                         " bytes: FSDP2 frees an unsharded parameter so, and the Python hook that gathers it again "
+                         "before the backward did not run)";
         in.otherLayout = in.otherLayout || s.otherLayout[k];
         in.layoutOff = in.layoutOff || s.layoutOff[k];
         in.anyTensor = in.anyTensor || s.values[k].isTensor() || s.values[k].isTensorList() ||

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "graph/algorithms.h"
 #include "graph/value_domains.h"
+#include "io/graph_inputs.h"
 #include "io/pt_file.h"
 #include "replay/inputs/device_placement.h"
 #include "replay/inputs/input_generation.h"
@@ -20,48 +21,32 @@ namespace {
 using graph::Node;
 
 // Compiled-autograd graphs take lists (`inputs`, `sizes`, `hooks`, ...) unpacked by getitem; each element's
-// metadata is that getitem's (see io/compiled_autograd_meta.h).
+// metadata is that getitem's (see io/compiled_autograd_meta.h). Which elements are built is io/graph_inputs' rule.
 class ListInputs {
 public:
     ListInputs(const io::LoadedGraph& lg, const c10::Device& device, InputGenerator& gen,
                const std::vector<graph::ValueDomain>& domains, ReplayReport& report)
         : m_lg(lg), m_device(device), m_gen(gen), m_domains(domains), m_report(report),
-          m_compiledAutograd(lg.entry.kind == io::GraphKind::CompiledAutograd),
           m_moved(inputsMovedToDevice(lg.graph, device)), m_users(graph::computeUsers(lg.graph))
     {
     }
 
-    // The list placeholder `node` as its getitems read it; nullopt when it is not read as a list.
-    std::optional<c10::IValue> make(const Node& n, int node)
+    // The list placeholder `node` as its getitems read it (io::InputForm::Kind::List).
+    c10::IValue make(const Node& n, int node)
     {
         const graph::Graph& g = m_lg.graph;
         const auto& getters = m_users[static_cast<std::size_t>(node)];
-        if (getters.empty())
-            return m_compiledAutograd ? std::optional<c10::IValue>(c10::IValue()) : std::nullopt;  // never read
         std::int64_t size = 0;
-        for (int u : getters) {
-            const Node& get = g.nodes[static_cast<std::size_t>(u)];
-            if (get.target.kind != graph::Target::Kind::Getitem || get.args.size() != 2 ||
-                get.args[1].kind != graph::Arg::Kind::Int || get.args[1].i < 0 || get.args[1].i > (1 << 20))
-                return std::nullopt;
-            size = std::max(size, get.args[1].i + 1);
-        }
-        // Hooks and packed data are Python objects: the nodes that use them need Python and are reported so.
-        const bool opaque = m_compiledAutograd && (n.name == "hooks" || n.name == "packed_data");
+        for (int u : getters)
+            size = std::max(size, g.nodes[static_cast<std::size_t>(u)].args[1].i + 1);
         c10::impl::GenericList list(c10::AnyType::get());
         list.resize(static_cast<std::size_t>(size));
         for (int u : getters) {
             const Node& get = g.nodes[static_cast<std::size_t>(u)];
+            if (!get.meta)
+                continue;  // None: a Python object, or never read (inputForms said every other case is Missing)
             const std::int64_t at = get.args[1].i;
             const std::string label = n.name + "[" + std::to_string(at) + "] (" + get.name + ")";
-            if (!get.meta) {
-                if (opaque || m_users[static_cast<std::size_t>(u)].empty())
-                    continue;  // None
-                throw Error("input " + label + " has no recorded metadata to build it from" +
-                                (m_compiledAutograd ? " (compiled autograd records none; the dynamo_output_graph "
-                                                      "of its compile, if logged, does not annotate this node)" : ""),
-                            SourceLocation{g.sourceFile, get.line, 0, get.name});
-            }
             const bool move = n.name == "inputs" && std::find(m_moved.begin(), m_moved.end(), at) != m_moved.end();
             if (move)
                 m_report.notes.push_back("moved " + label + ", a 0-dim CPU tensor that only aten/prims ops read, to " +
@@ -77,7 +62,6 @@ private:
     InputGenerator& m_gen;
     const std::vector<graph::ValueDomain>& m_domains;
     ReplayReport& m_report;
-    const bool m_compiledAutograd;
     const std::vector<int> m_moved;
     const std::vector<std::vector<int>> m_users;
 };
@@ -97,20 +81,26 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
     InputGenerator gen{g, options, device, symbols, at::detail::createCPUGenerator(options.seed)};
     ListInputs lists(lg, device, gen, domains, report);
 
+    const std::vector<io::InputForm> forms = io::inputForms(lg);
     std::vector<c10::IValue> out;
     for (std::size_t k = 0; k < placeholders.size(); ++k) {
-        const auto& spec = lg.inputs[k];
         const auto node = static_cast<std::size_t>(placeholders[k]);
         const Node& n = g.nodes[node];
-        if (!spec.meta) {
-            if (auto list = lists.make(n, placeholders[k])) {
-                out.push_back(std::move(*list));
-                continue;
-            }
-            throw Error("input '" + n.name + "' has no recorded metadata to build it from",
-                        SourceLocation{g.sourceFile, n.line, 0, n.name});
+        const io::InputForm& form = forms[k];
+        switch (form.kind) {
+        case io::InputForm::Kind::Meta: out.push_back(gen.make(*lg.inputs[k].meta, n, domains[node], false)); break;
+        case io::InputForm::Kind::List: out.push_back(lists.make(n, placeholders[k])); break;
+        case io::InputForm::Kind::None: out.emplace_back(); break;
+        case io::InputForm::Kind::Opaque:
+            // Nothing reads its contents: the nodes that would (a hook it holds) are unsupported, named by the planner.
+            report.notes.push_back(form.why + ": passed as an opaque value (None), no metadata needed");
+            out.emplace_back();
+            break;
+        case io::InputForm::Kind::Missing: {
+            const Node& at = g.nodes[static_cast<std::size_t>(form.missingNode)];
+            throw Error(form.why, SourceLocation{g.sourceFile, at.line, 0, at.name});
         }
-        out.push_back(gen.make(*spec.meta, n, domains[node], false));
+        }
     }
     return out;
 }

@@ -6,6 +6,7 @@
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_functional.h"
 #include "replay/ops/torch_level_natives.h"
+#include "replay/plan/plan_builders.h"
 #include "replay/ops/torch_level_tensor_data.h"
 #include "replay/ops/vmap_ops.h"
 #include "replay/plan/op_plan.h"
@@ -446,6 +447,13 @@ NodePlan TorchLevelPlanner::planGetattr(const Node& n)
     }
     if (attr == "data")
         return planIdentity(m_graph, n.args[0], "Tensor.data (the same values, without autograd)");
+    if (attr == "itemsize") {  // FSDP2 sizes a parameter's storage by numel * itemsize
+        m_native[m_current] = ValueKind::Int;
+        return nativePlan({operandArg(m_graph, n.args[0], m_device)}, "Tensor.itemsize: bytes per element",
+                          [](const std::vector<c10::IValue>& v) -> c10::IValue {
+                              return static_cast<std::int64_t>(v[0].toTensor().element_size());
+                          });
+    }
     static const NameTwin kAttributeOps[] = {{"T", "numpy_T"}, {"mT", "mT"}, {"mH", "mH"}, {"H", "numpy_H"},
                                              {"real", "real"}, {"imag", "imag"}};
     for (const NameTwin& twin : kAttributeOps)
@@ -545,6 +553,20 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
             return planIdentity(m_graph, n.args[0], "DTensor " + prim + " in the unsharded run: the global tensor as is");
         return unsupported("DTensor's " + prim + "() is a Python prim (needs Python); a distributed replay of the rank "
                            "folder runs this graph as the single-rank reference");
+    }
+    // Dynamo's BackwardState helpers (traceable FSDP2, tensor.register_hook under compiled autograd). The forward
+    // registers a hook held in the BackwardState on a tensor: it changes nothing the forward computes (the replay
+    // runs without autograd), and the hook's call is the backward graph's trace_wrapped node, which is Python.
+    if (f.ends_with("_register_hook_trampoline"))
+        return planNoOp(f + " registers a backward hook held in the BackwardState: no effect on the forward's values "
+                            "(the replay runs without autograd; the backward graph's trace_wrapped node calls the hook)");
+    if (f.find("_trace_wrapped_higher_order_op") != std::string::npos) {
+        std::string state;
+        for (const auto& [k, a] : n.kwargs)
+            if (k == "bw_state" && a.kind == graph::Arg::Kind::Node)
+                state = " (bw_state=" + m_graph.nodes[static_cast<std::size_t>(a.node)].name + ")";
+        return unsupported("trace_wrapped calls a Python hook held in the BackwardState" + state +
+                           ", e.g. FSDP2's pre-backward hook; its result is the hook's (needs Python)");
     }
     return unsupported("python call " + f + "() is not a torch function (needs Python)");
 }

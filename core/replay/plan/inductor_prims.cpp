@@ -128,6 +128,20 @@ NodePlan planInductorPrim(const graph::Graph& g, const graph::Node& n)
                           return c10::ivalue::Tuple::create(std::move(amax), std::move(sum));
                       });
     }
+    // Autograd's version counters (FSDP2 keeps a parameter's version across its storage swap). The replay runs under
+    // InferenceMode: its tensors track no versions, and no value depends on them.
+    if (n.target.op == "_tensor_version" && n.args.size() == 1)
+        return nativePlan({operandArg(g, n.args[0], cpu)},
+                          "prims._tensor_version: the tensor's autograd version (0: the replay runs under InferenceMode, "
+                          "whose tensors track none)",
+                          [](const std::vector<c10::IValue>& v) -> c10::IValue {
+                              const at::Tensor& t = v[0].toTensor();
+                              return t.is_inference() ? std::int64_t{0} : static_cast<std::int64_t>(t._version());
+                          });
+    if (n.target.op == "_unsafe_set_version_counter")
+        return nativePlan({}, "prims._unsafe_set_version_counter: autograd bookkeeping, no effect on values (the replay "
+                              "runs under InferenceMode, whose tensors track no versions)",
+                          [](const std::vector<c10::IValue>&) { return c10::IValue(); });
     throw std::invalid_argument("prims." + n.target.op + " exists only in Python and fxray has no lowering for it");
 }
 

@@ -52,7 +52,18 @@ StatsBuffer::~StatsBuffer()
 
 bool StatsBuffer::hasStats(const at::Tensor& t)
 {
-    return t.defined() && t.numel() > 0 && t.scalar_type() != at::kBool && !t.is_complex() && !t.is_meta();
+    return t.defined() && t.numel() > 0 && t.scalar_type() != at::kBool && !t.is_complex() && !t.is_meta() &&
+           storageHoldsElements(t);
+}
+
+bool StatsBuffer::storageHoldsElements(const at::Tensor& t)
+{
+    if (!t.has_storage() || t.layout() != at::kStrided)
+        return true;  // nothing of its own to read past (wrappers, sparse): their reader checks
+    std::int64_t last = t.storage_offset();
+    for (std::int64_t d = 0; d < t.dim(); ++d)
+        last += (t.size(d) - 1) * std::max<std::int64_t>(t.stride(d), 0);
+    return static_cast<std::uint64_t>((last + 1) * static_cast<std::int64_t>(t.element_size())) <= t.storage().nbytes();
 }
 
 StatsBuffer::PerDevice& StatsBuffer::slotFor(const c10::Device& device, std::size_t& index)

@@ -35,8 +35,12 @@ public:
     StatsBuffer(const StatsBuffer&) = delete;
     StatsBuffer& operator=(const StatsBuffer&) = delete;
 
-    // Whether a tensor has statistics: defined, not empty, not bool, complex or meta (what statsOf always skipped).
+    // Whether a tensor has statistics: defined, not empty, not bool, complex or meta (what statsOf always skipped),
+    // and its storage holds its elements.
     static bool hasStats(const at::Tensor& t);
+    // False for a tensor whose storage was shrunk under it (FSDP2 frees an unsharded parameter after the forward with
+    // inductor.resize_storage_bytes_(p, 0) and keeps the tensor): reading its elements would go past the storage.
+    static bool storageHoldsElements(const at::Tensor& t);
 
     // Queues t's statistics into the next free row of its device's buffer, under `tag` (handed back by readBack);
     // returns the queue entry, which share() can name. Never waits for the device. A CPU tensor's row is computed now; a CUDA tensor's waits for flush() (or the next

@@ -14,7 +14,12 @@ the logs replaced by relative ones:
              compile holds DDP's gradient all-reduces (4 per graph).
   tp_mlp_dumps  the same step captured with tools/capture (seed dumps per rank, tp_mlp_rank<N>/, with real inputs
              and eager outputs).
-The backend is aot_eager: the dynamo and AOT graphs are what fxray replays; inductor's code is not needed."""
+The backend is aot_eager: the dynamo and AOT graphs are what fxray replays; inductor's code is not needed.
+Not written by this script:
+  fsdp2_ca   traceable FSDP2 (tools/corpus/capture_distributed.py --recipe fsdp2_ca --mode trace --backend aot_eager),
+             CUDA-only in torch 2.11: the logs of a 2-H100 NCCL run (scripts/distributed-device.sh, section 2d), cut
+             to their graph records with `python tests/data/rng/slice_trace.py LOG all OUT dynamo_output_graph
+             aot_joint_graph aot_forward_graph aot_backward_graph aot_inference_graph compiled_autograd_graph`."""
 import argparse
 import glob
 import hashlib

@@ -1,5 +1,6 @@
 """Cuts one compile's graph records out of a TORCH_TRACE log, payloads whole (fxray checks their MD5), for fixtures:
     python slice_trace.py LOG FRAME/COMPILE OUT.log [RECORD ...]
+    python slice_trace.py LOG all OUT.log [RECORD ...]      (every compile's, compiled autograd's too)
 Records kept by default: dynamo_output_graph, aot_forward_graph, aot_joint_graph, aot_inference_graph,
 inductor_post_grad_graph (the stages of `fxray compare`, output code left out) and the compile's compilation_metrics.
 The fixtures cut so (tests/data/rng/cuda_*.log) are real CUDA training compiles (scripts/corpus-device.sh's traces)."""
@@ -13,7 +14,8 @@ KEEP = {"dynamo_output_graph", "aot_forward_graph", "aot_joint_graph", "aot_infe
 def main() -> int:
     log, selector, out = sys.argv[1:4]
     keep = set(sys.argv[4:]) or KEEP
-    frame, compile_id = (int(x) for x in selector.split("/"))
+    every = selector == "all"
+    frame, compile_id = (-1, -1) if every else (int(x) for x in selector.split("/"))
     lines = open(log, encoding="utf-8").read().split("\n")
     kept, i = [], 0
     while i < len(lines):
@@ -29,7 +31,7 @@ def main() -> int:
         except ValueError:
             continue
         name = next((k for k in head if k in keep), None)
-        if name and head.get("frame_id") == frame and head.get("frame_compile_id") == compile_id:
+        if name and (every or (head.get("frame_id") == frame and head.get("frame_compile_id") == compile_id)):
             kept += [line] + payload
     open(out, "w", encoding="utf-8").write("\n".join(kept) + "\n")
     print(f"{out}: {len(kept)} lines")
