@@ -8,7 +8,8 @@ corpus run): each failed there for a reason of fxray's, fixed since.
   borrowing took the AOT backward graph's contiguous annotation instead (recorded [768, 8, 4, 2, 1], replayed
   [768, 2, 1, 384, 192]).
 - An in-place dropout (EfficientNet's classifier) is bernoulli_(1 - p) in every stage after dynamo's: stage compare's
-  aligned draws made dynamo's dropout_ keep other elements (u > p) than the AOT graph's bernoulli (u < 1 - p)."""
+  aligned draws made dynamo's dropout_ keep other elements (u > p) than the AOT graph's bernoulli (u < 1 - p). The
+  generated code draws its own: EfficientNet's running stats after its stochastic depth were compared by value there."""
 import hashlib
 import json
 import os
@@ -93,6 +94,17 @@ def inplace_dropout_draws_as_the_bernoulli_it_becomes():
                                   "inductor_post_grad_graph")
     r = fxray_json("compare", planted + "#0/0", "--no-output-code")
     assert r["verdict"] == "diverge" and r["first_divergent_stage"] == "post_grad", (r["verdict"], r["reason"])
+
+
+@check
+def generated_code_outputs_that_depend_on_its_own_draws_are_compared_by_rate_running_stats_too():
+    # The code draws from inductor's seeds, not the aligned streams: the logits and the batch norm's running stats
+    # (inputs the compile mutates, written after the dropout) are compared by rate; num_batches_tracked by value.
+    r = fxray_json("compare", DROPOUT + "#0/0")
+    assert r["verdict"] == "agree", r["reason"]
+    code = next(s for s in r["stages"] if s["stage"] == "output_code")
+    rate = [c["output"] for c in code["comparisons"] if "by rate" in c["note"]]
+    assert code["verdict"] == "agree" and rate == [0, 2, 3], [(c["output"], c["note"]) for c in code["comparisons"]]
 
 
 if __name__ == "__main__":
