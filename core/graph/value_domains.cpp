@@ -2,6 +2,7 @@
 
 #include "graph/algorithms.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -42,6 +43,23 @@ std::optional<std::int64_t> recordedSize(const Graph& g, const Arg& ref, std::in
     if (dim < 0 || dim >= rank || !sizes[static_cast<std::size_t>(dim)].isConstant())
         return std::nullopt;
     return sizes[static_cast<std::size_t>(dim)].value;
+}
+
+// Number of elements of the value `ref` as recorded (constant sizes only).
+std::optional<std::int64_t> recordedNumel(const Graph& g, const Arg& ref)
+{
+    if (ref.kind != Arg::Kind::Node)
+        return std::nullopt;
+    const Node& n = g.nodes[static_cast<std::size_t>(ref.node)];
+    if (!n.meta || !n.meta->isTensor())
+        return std::nullopt;
+    std::int64_t p = 1;
+    for (const auto& s : n.meta->tensor.sizes) {
+        if (!s.isConstant())
+            return std::nullopt;
+        p *= *s.value;
+    }
+    return p;
 }
 
 // Product of the last `count` recorded dims of `ref` (the plane a pooling index points into).
@@ -87,7 +105,7 @@ ValueDomain intRange(const Node& user, std::optional<std::int64_t> high, const s
     d.kind = ValueDomain::Kind::IntRange;
     d.low = low;
     d.high = *high;
-    d.reason = user.name + " (" + user.target.op + "): " + why;
+    d.reason = user.name + " (" + (user.target.op.empty() ? user.target.str() : user.target.op) + "): " + why;
     return d;
 }
 
@@ -179,6 +197,11 @@ ValueDomain intBound(const Graph& g, const Node& user, std::size_t pos)
         return intRange(user, intArg(user, 5, -1), "num_weights");
     if (kIndexedDim.contains(op) && pos == 2)
         return intRange(user, recordedSize(g, user.args[0], intArg(user, 1, 0)), "size of the indexed dim");
+    // take indexes the flattened tensor; take_along_dim too unless given a dim.
+    if ((op == "take" || (op == "take_along_dim" && (user.args.size() < 3 || user.args[2].kind != Arg::Kind::Int))) && pos == 1)
+        return intRange(user, recordedNumel(g, user.args[0]), "elements of the flattened tensor");
+    if (op == "take_along_dim" && pos == 1)
+        return intRange(user, recordedSize(g, user.args[0], user.args[2].i), "size of the indexed dim");
     if ((op == "nll_loss_forward" || op == "nll_loss" || op == "nll_loss2d_forward" || op == "cross_entropy_loss") && pos == 1)
         return classTarget(g, user, 0);
     if ((op == "nll_loss_backward" || op == "nll_loss2d_backward") && pos == 2)
@@ -203,6 +226,51 @@ ValueDomain intBound(const Graph& g, const Node& user, std::size_t pos)
     if ((op == "bincount" || op == "repeat_interleave") && pos == 0)
         return intRange(user, 16, "counts are non-negative");
     return {};
+}
+
+// How many dims of the indexed tensor one item of a Python index uses: None and Ellipsis none (Ellipsis stands for
+// the rest, see pythonIndexDim), a boolean mask its rank, an integer tensor, int, slice or list one.
+int indexItemWidth(const Graph& g, const Arg& item)
+{
+    if (item.kind == Arg::Kind::None || item.kind == Arg::Kind::Ellipsis)
+        return 0;
+    if (item.kind == Arg::Kind::Node) {
+        const Node& n = g.nodes[static_cast<std::size_t>(item.node)];
+        if (n.meta && n.meta->isTensor() &&
+            (n.meta->tensor.dtype == DType::Bool || n.meta->tensor.dtype == DType::UInt8))
+            return static_cast<int>(n.meta->tensor.sizes.size());
+    }
+    return 1;
+}
+
+// The dim of the indexed tensor that `v`, an integer tensor among the items of a Python index (dynamo graphs:
+// `x[idx]`, `biases[(slice(None, None, None), idxs)]` -- LeViT's attention-bias table --, `x[..., idx]`), indexes:
+// counted from the front before an Ellipsis, from the end (negative) after one. Nullopt: v is not an item, or a mask.
+std::optional<std::int64_t> pythonIndexDim(const Graph& g, const Arg& index, int v)
+{
+    const std::vector<Arg> single{index};
+    const std::vector<Arg>& items = index.kind == Arg::Kind::Tuple ? index.items : single;
+    const auto ellipsis = std::find_if(items.begin(), items.end(), [](const Arg& a) { return a.kind == Arg::Kind::Ellipsis; });
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        if (items[k].kind != Arg::Kind::Node || items[k].node != v)
+            continue;
+        const Node& n = g.nodes[static_cast<std::size_t>(v)];
+        const bool mask = n.meta && n.meta->isTensor() &&
+                          (n.meta->tensor.dtype == DType::Bool || n.meta->tensor.dtype == DType::UInt8);
+        if (!n.meta || !n.meta->isTensor() || !dtypeIsIntegral(n.meta->tensor.dtype) || mask)
+            return std::nullopt;
+        const auto at = items.begin() + static_cast<std::ptrdiff_t>(k);
+        std::int64_t dim = 0;
+        if (ellipsis == items.end() || at < ellipsis) {
+            for (auto it = items.begin(); it != at; ++it)
+                dim += indexItemWidth(g, *it);
+            return dim;
+        }
+        for (auto it = at; it != items.end(); ++it)
+            dim -= indexItemWidth(g, *it);
+        return dim;
+    }
+    return std::nullopt;
 }
 
 // Whether pow's exponent (args[1]) makes a negative base NaN: a fractional or tensor exponent.
@@ -594,6 +662,8 @@ struct Walker {
     {
             for (int u : users[static_cast<std::size_t>(v)]) {
                 const Node user = atenView(g.nodes[static_cast<std::size_t>(u)]);
+                if (followPythonIndex(user, u, v, shift, frontier, out))
+                    continue;
                 if (!user.isOp())
                     continue;
                 if ((isViewLike(user) && user.args[0].node == v) || selectsValuesOf(user, v)) {
@@ -619,6 +689,28 @@ struct Walker {
                     if (a.kind == Arg::Kind::Node && a.node == v && shift == 0)
                         tighten(out, segmentBound(g, user, name));
             }
+    }
+
+    // Dynamo graphs index with Python: x[...] holds values of x, and an integer tensor among the index's items is
+    // bounded by the dim it indexes (also `x[idx] = y`, operator.setitem). False: `user` is no Python indexing.
+    bool followPythonIndex(const Node& user, int u, int v, std::int64_t shift, std::vector<Reached>& frontier,
+                           ValueDomain& out) const
+    {
+        const bool get = user.target.kind == Target::Kind::Getitem && user.args.size() == 2;
+        const bool set = user.target.kind == Target::Kind::Operator && user.target.op == "setitem" && user.args.size() == 3;
+        if (!get && !set)
+            return false;
+        const Arg& indexed = user.args[0];
+        if (indexed.kind == Arg::Kind::Node && indexed.node == v) {
+            const Node& src = g.nodes[static_cast<std::size_t>(v)];
+            if (get && src.meta && src.meta->isTensor() && user.meta && user.meta->isTensor())
+                frontier.push_back({u, shift, std::nullopt});
+            return true;
+        }
+        if (const auto dim = pythonIndexDim(g, user.args[1], v))
+            tighten(out, shifted(intRange(user, recordedSize(g, indexed, *dim), "size of the indexed dim " + std::to_string(*dim)),
+                                 shift));
+        return true;
     }
 
     void collect(const Node& user, std::size_t pos, int v, std::int64_t shift, ValueDomain& out) const

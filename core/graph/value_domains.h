@@ -3,9 +3,10 @@
 // ops that consume them (plain graph analysis). Random inputs drawn outside these domains make device asserts,
 // native crashes and NaNs that the model never shows: an embedding index past the table, a negative running
 // variance under rsqrt, a philox seed on the GPU where the kernel reads it on the host.
-//   - integer ranges: embedding rows, gather/scatter/index/index_select dims, nll/cross-entropy class counts,
-//     max-pool indices (the pooled plane), LAPACK pivots (1-based rows); followed through views, expand, cat
-//     and add/sub of constants (position ids = arange + offset);
+//   - integer ranges: embedding rows, gather/scatter/index/index_select/take dims, dynamo graphs' Python indexing
+//     (`table[:, idxs]`: the dim each item indexes), nll/cross-entropy class counts, max-pool indices (the pooled
+//     plane), LAPACK pivots (1-based rows); followed through views, Python indexing, expand, cat and add/sub of
+//     constants (position ids = arange + offset);
 //   - positive floats: sqrt/rsqrt/log*/fractional pow inputs, batch-norm running_var and save_invstd, special
 //     functions' domains (bessel y/k, zeta, igamma, entr, xlogy's other), above 1 for acosh and zeta's x;
 //   - symmetric positive-definite matrices: cholesky inputs (a random matrix has no Cholesky factor);

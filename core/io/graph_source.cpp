@@ -509,6 +509,20 @@ LoadedGraph loadPython(const GraphEntry& entry)
     return lg;
 }
 
+// Whether a runnable's node and the node of the same name in an annotated record of its compile are one call.
+// before_post_grad_graph is logged after inductor's view_to_reshape pass, which renames no node but makes every
+// aten.view an aten.reshape (the replay runs the runnable's views so: PlanOptions::viewAsReshape): its reshape's
+// recorded layout is the one the runnable's view makes from inductor's input layouts (ShuffleNet's channel shuffle
+// after a channels-last convolution backward: [768, 2, 1, 384, 192]), where the AOT graph's, the fallback, assumed
+// contiguous inputs ([768, 8, 4, 2, 1]).
+bool sameRunnableTarget(const graph::Target& runnable, const graph::Target& annotated)
+{
+    if (runnable.str() == annotated.str())
+        return true;
+    return runnable.kind == graph::Target::Kind::Op && annotated.kind == graph::Target::Kind::Op &&
+           runnable.str() == "aten.view.default" && annotated.str() == "aten.reshape.default";
+}
+
 // fx_graph_runnable's code carries no annotations, but the same compile logs the same graph annotated: as
 // before_post_grad_graph (same ordinal) when post-grad passes ran, and always as the AOT graph it came from (the
 // compile's first runnable is the forward or inference graph, the second the backward). Node dtype/shape/stride
@@ -543,7 +557,7 @@ void borrowRunnableMeta(graph::Graph& g, const IndexedLog& index, const TraceOri
         }
         for (graph::Node& n : g.nodes) {
             const int k = n.meta ? -1 : annotated.findNode(n.name);
-            if (k >= 0 && annotated.nodes[static_cast<std::size_t>(k)].target.str() == n.target.str())
+            if (k >= 0 && sameRunnableTarget(n.target, annotated.nodes[static_cast<std::size_t>(k)].target))
                 n.meta = annotated.nodes[static_cast<std::size_t>(k)].meta;
         }
         for (graph::Subgraph& sub : annotated.subgraphs) {

@@ -208,6 +208,7 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
         };
         j["stage"]["input_shards"] = strings(o.stage->inputShards);
         j["stage"]["output_shards"] = strings(o.stage->outputShards);
+        j["stage"]["promote"] = o.stage->promote;
     }
     return j;
 }
@@ -268,6 +269,7 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
         };
         o.stage->inputShards = strings(s["input_shards"]);
         o.stage->outputShards = strings(s["output_shards"]);
+        o.stage->promote = s["promote"].isBool() && s["promote"].asBool();
     }
     return o;
 }

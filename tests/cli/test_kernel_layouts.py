@@ -3,7 +3,11 @@
 so its backward's _log_softmax_backward_data gets a transposed grad_output. The op's meta follows that layout
 ([16, 32, 1] recorded), its eager kernel makes the output contiguous on every device. fxray runs the eager kernel on
 inputs at their recorded layouts, so the difference is torch's fake-vs-eager one: reported apart, not a mismatch.
-A stride really planted upstream (the transpose's) stays a mismatch, and so does what follows from it."""
+A stride really planted upstream (the transpose's) stays a mismatch, and so does what follows from it.
+LeViT's stem (tests/data/layouts/levit_stem, make_levit_stem.py): native_batch_norm_backward gets a
+channels-last-like grad_out and a contiguous input; its grad_input, picked by a getitem, is recorded like grad_out
+(the decomposition fake tensors run), made like the input by the kernel. The getitem of such a multi-output op is set
+apart the same way, and a planted stride upstream of the op reaches it through the op's tuple."""
 import json
 import os
 import shutil
@@ -19,6 +23,7 @@ if not have_worker():
     sys.exit(0)
 
 BACKWARD = os.path.join(SOURCE, "tests", "data", "layouts", "ctc_head", "ctc_head_backward_0")
+STEM = os.path.join(SOURCE, "tests", "data", "layouts", "levit_stem")
 TMP = tempfile.mkdtemp(prefix="fxray-layouts-")
 
 
@@ -60,6 +65,35 @@ def a_stride_planted_upstream_stays_a_mismatch():
     assert r["verdict"] != "pass", r["verdict"]
     assert node(r, "transpose_1")["status"] == "mismatch", node(r, "transpose_1")
     n = node(r, "_log_softmax_backward_data")
+    assert n["status"] == "mismatch" and not n.get("kernel_layouts"), n
+
+
+@check
+def batch_norm_backward_grad_input_picked_by_getitem_is_the_kernels_layout():
+    for graph, getitem in (("levit_stem_backward_0", "getitem_5"), ("levit_stem_joint_0", None)):
+        for args in (("--inputs", "saved", "--expected", "auto"), ()):
+            r = replay(os.path.join(STEM, graph), *args)
+            assert r["verdict"] == "pass", (graph, args, r["verdict"], [n for n in r["nodes"] if n["status"] != "passed"])
+            set_apart = [n for n in r["nodes"] if n.get("kernel_layouts")]
+            assert len(set_apart) == 1 and (getitem is None or set_apart[0]["name"] == getitem), set_apart
+            k = set_apart[0]["kernel_layouts"][0]
+            assert k["expected"] == "[128, 1, 32, 8]" and k["actual"] == "[128, 16, 4, 1]", k
+
+
+@check
+def a_stride_planted_before_the_batch_norm_backward_reaches_its_getitem():
+    planted = os.path.join(TMP, "levit_stem")
+    shutil.copytree(STEM, planted)
+    readable = os.path.join(planted, "levit_stem_backward_0", "levit_stem_backward_0.readable.py")
+    with open(readable) as f:
+        text = f.read()
+    old = 'view_4: "f32[2, 8, 4, 4][128, 1, 32, 8]cpu"'
+    assert old in text, text
+    with open(readable, "w") as f:
+        f.write(text.replace(old, 'view_4: "f32[2, 8, 4, 4][128, 16, 4, 1]cpu"'))
+    r = replay(os.path.join(planted, "levit_stem_backward_0"))
+    assert node(r, "view_4")["status"] == "mismatch", node(r, "view_4")
+    n = node(r, "getitem_5")
     assert n["status"] == "mismatch" and not n.get("kernel_layouts"), n
 
 

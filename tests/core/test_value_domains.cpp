@@ -216,6 +216,31 @@ private Q_SLOTS:
         QVERIFY(!domainOf(g, "mean").constrained());
     }
 
+    void dynamoGraphsPythonIndexingBoundsEachIndexByTheDimItIndexes()
+    {
+        // LeViT's attention biases: biases[:, idxs] in dynamo's graph (a [6, 4] table, a [4, 4] buffer of indices):
+        // idxs index dim 1, so they stay below 4 (random ones ran past it). After an Ellipsis dims count from the
+        // end; a None adds a dim and indexes none; a buffer sliced first (`pos[:n]`) carries the bound through.
+        const auto g = parse("        getitem: \"f32[6, 4, 4]\" = biases[(slice(None, None, None), idxs)]\n"
+                             "        getitem_1: \"f32[2, 3, 5]\" = x[(Ellipsis, last)]\n"
+                             "        getitem_2: \"f32[1, 2, 4, 7]\" = x[(None, first)]\n"
+                             "        getitem_3: \"i64[2]\" = pos[slice(None, 2, None)]\n"
+                             "        getitem_4: \"f32[2, 8]\" = table[getitem_3]\n"
+                             "        getitem_5: \"f32[2, 3, 7]\" = x[(mask,)]\n"
+                             "        return (getitem, getitem_1, getitem_2, getitem_4, getitem_5)\n",
+                             "biases: \"f32[6, 4]\", idxs: \"i64[4, 4]\", x: \"f32[9, 3, 7]\", last: \"i64[5]\", "
+                             "first: \"i64[2]\", pos: \"i64[4]\", table: \"f32[30, 8]\", mask: \"b8[9]\"");
+        const ValueDomain idxs = domainOf(g, "idxs");
+        QVERIFY(idxs.kind == ValueDomain::Kind::IntRange);
+        QCOMPARE(idxs.high, std::int64_t(4));
+        QVERIFY2(idxs.describe() == "in [0, 4): getitem (getitem): size of the indexed dim 1", idxs.describe().c_str());
+        QCOMPARE(domainOf(g, "last").high, std::int64_t(7));
+        QCOMPARE(domainOf(g, "first").high, std::int64_t(9));
+        QCOMPARE(domainOf(g, "pos").high, std::int64_t(30));
+        QVERIFY(!domainOf(g, "mask").constrained());
+        QVERIFY(!domainOf(g, "biases").constrained());
+    }
+
     void keywordSegmentLengthsAndBagOffsetsPartitionTheirData()
     {
         // segment_reduce takes lengths/offsets as keyword-only arguments; axis 1 of the data is what they cut.

@@ -33,6 +33,9 @@ struct StageIo {
     // per placeholder; and the reference outputs cut alike before they are compared, per user output.
     std::vector<std::string> inputShards;
     std::vector<std::string> outputShards;
+    // Stage compare's precision check (rounding_noise.h): the stage computed in float64 (the graph's floating-point
+    // dtypes promoted, its inputs generated as usual and then promoted), its outputs compared in float64.
+    bool promote = false;
 };
 
 struct ReplayOptions {
@@ -97,6 +100,9 @@ struct OutputComparison {
     // depends on a random op whose draws this replay could not reproduce. `note` gives the rates.
     bool byRate = false;
     std::string note;      // shape/dtype/kind disagreement, NaN placement, ...
+    // Stage compare's precision check (rounding_noise.h): how far apart the stages are when both compute in float64;
+    // negative when not checked.
+    double roundingNoise = -1;
 };
 
 enum class NodeStatus { Passed, Mismatch, Error, Skipped, Unsupported, NotRun };

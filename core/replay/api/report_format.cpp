@@ -138,7 +138,8 @@ Enum enumFromName(const std::string& name, const Enum (&all)[N], std::string_vie
 json::Value comparisonToJson(const OutputComparison& c)
 {
     return json::Object{{"output", c.output}, {"what", c.what}, {"max_abs", numberJson(c.maxAbs)}, {"max_rel", numberJson(c.maxRel)},
-                        {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok}, {"compared", c.compared}, {"by_rate", c.byRate}, {"note", c.note}};
+                        {"atol", c.atol}, {"rtol", c.rtol}, {"mismatched", c.mismatched}, {"ok", c.ok}, {"compared", c.compared}, {"by_rate", c.byRate}, {"note", c.note},
+                        {"rounding_noise", c.roundingNoise >= 0 ? numberJson(c.roundingNoise) : json::Value()}};
 }
 
 OutputComparison comparisonFromJson(const json::Value& c)
@@ -155,6 +156,7 @@ OutputComparison comparisonFromJson(const json::Value& c)
     oc.compared = !c["compared"].isBool() || c["compared"].asBool();
     oc.byRate = c["by_rate"].isBool() && c["by_rate"].asBool();
     oc.note = c.stringOr("note", "");
+    oc.roundingNoise = c["rounding_noise"].isNull() ? -1.0 : numberFrom(c["rounding_noise"]);
     return oc;
 }
 

@@ -186,8 +186,11 @@ bool isAtomicOp(const Node& n)
     return false;
 }
 
-std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans,
-                                                       const std::set<std::string>& generated)
+namespace {
+
+// What is upstream of each node's value (outputNondeterminism's per-node answer).
+std::vector<OutputNondeterminism> upstreamOfNodes(const graph::Graph& g, const std::vector<NodePlan>& plans,
+                                                  const std::set<std::string>& generated)
 {
     std::vector<OutputNondeterminism> upstream(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -239,6 +242,40 @@ std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, co
     for (std::size_t i = 0; i < g.nodes.size(); ++i)  // not inherited: users of empty memory overwrite it
         if (isUninitialisedOp(g.nodes[i]))
             upstream[i].uninitialised.insert(g.nodes[i].target.str());
+    return upstream;
+}
+
+void merge(OutputNondeterminism& into, const OutputNondeterminism& from)
+{
+    into.atomics.insert(from.atomics.begin(), from.atomics.end());
+    into.random.insert(from.random.begin(), from.random.end());
+    into.generatedConstants.insert(from.generatedConstants.begin(), from.generatedConstants.end());
+    into.lowPrecision.insert(from.lowPrecision.begin(), from.lowPrecision.end());
+}
+
+}  // namespace
+
+std::vector<OutputNondeterminism> inputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans,
+                                                      const std::set<std::string>& generated)
+{
+    const std::vector<OutputNondeterminism> upstream = upstreamOfNodes(g, plans, generated);
+    const std::vector<int> placeholders = g.placeholders();
+    std::vector<OutputNondeterminism> out(placeholders.size());
+    for (std::size_t j = 0; j < placeholders.size(); ++j)
+        for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+            const Node& n = g.nodes[i];
+            // An in-place aten op on the placeholder (copy_ of the new running stats, add_ of a step counter).
+            if (n.isOp() && n.target.op.ends_with("_") && !n.args.empty() && n.args[0].kind == Arg::Kind::Node &&
+                n.args[0].node == placeholders[j])
+                merge(out[j], upstream[i]);
+        }
+    return out;
+}
+
+std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans,
+                                                       const std::set<std::string>& generated)
+{
+    const std::vector<OutputNondeterminism> upstream = upstreamOfNodes(g, plans, generated);
     std::vector<OutputNondeterminism> out;
     const int o = g.outputNode();
     if (o < 0 || g.nodes[static_cast<std::size_t>(o)].args.empty())

@@ -33,6 +33,10 @@ struct OutputNondeterminism {
 // `generated` names the constants whose values were made up for this replay (no logged value).
 std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans,
                                                        const std::set<std::string>& generated = {});
+// One entry per placeholder: what upstream of the values the graph writes into it in place (the inputs a training
+// compile mutates: batch norm's running stats after a drop-path depend on its draws); empty for inputs it leaves.
+std::vector<OutputNondeterminism> inputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans,
+                                                      const std::set<std::string>& generated = {});
 
 // Random numbers: a captured graph draws from the generator's philox offsets, not eager's sequence.
 bool isRandomOp(const graph::Node& n);

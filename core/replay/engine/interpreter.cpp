@@ -4,6 +4,7 @@
 #include "replay/engine/replay_pass.h"
 
 #include "base/error.h"
+#include "replay/engine/fake_layouts.h"
 #include "replay/ops/rng_state_ops.h"
 #include "replay/ops/vmap_ops.h"
 #include "replay/values/device_stats.h"
@@ -280,52 +281,16 @@ void setAsideCrossDeviceLayouts(const graph::Graph& g, const graph::Node& node, 
     s.otherLayout[i] = !r.crossDeviceLayouts.empty();
 }
 
-// Ops whose fake-tensor (meta) rule lays the output out otherwise than their eager kernels on every device, so a
-// trace records a layout that eager never makes: _log_softmax_backward_data's Python meta follows grad_output's
-// strides, the structured kernel's meta makes it contiguous (wav2vec2's CTC loss: recorded [32, 64, 1], eager
-// [5088, 32, 1]). Checked against torch 2.11 with FakeTensorMode.
-// Dropout that draws nothing (p == 0, or not training): torch's Python decomposition of aten.dropout, which fake
-// tensors run, returns input.clone() (dense), the eager kernel the input itself (timm ViT's head dropout of the
-// class token x[:, 0]: recorded [64, 1], eager [4160, 1]).
-bool isIdentityDropout(const graph::Node& n)
-{
-    static const std::set<std::string, std::less<>> kTorchLevel = {
-        "torch.nn.functional.dropout", "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
-        "torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout", "torch.dropout", "torch.feature_dropout",
-        "torch.alpha_dropout"};
-    const bool aten = n.isOp() && n.target.ns == "aten" &&
-                      (n.target.op == "dropout" || n.target.op == "feature_dropout" || n.target.op == "alpha_dropout");
-    if (!aten && !(n.target.kind == graph::Target::Kind::Python && kTorchLevel.contains(n.target.op)))
-        return false;
-    auto arg = [&](std::size_t pos, std::initializer_list<std::string_view> names) -> const graph::Arg* {
-        for (const auto& [k, v] : n.kwargs)
-            if (std::find(names.begin(), names.end(), k) != names.end())
-                return &v;
-        return pos < n.args.size() ? &n.args[pos] : nullptr;
-    };
-    const graph::Arg* p = arg(1, {"p"});
-    const graph::Arg* train = arg(2, {"training", "train"});
-    const bool zero = p && ((p->kind == graph::Arg::Kind::Float && p->f == 0) || (p->kind == graph::Arg::Kind::Int && p->i == 0));
-    // torch.nn.functional.alpha_dropout's `training` defaults to False (the other functions' to True).
-    const bool trainingByDefault = n.target.op != "torch.nn.functional.alpha_dropout";
-    const bool notTraining = train ? train->kind == graph::Arg::Kind::Bool && !train->b : !aten && !trainingByDefault;
-    return zero || notTraining;
-}
-
-bool fakeLayoutDiffersFromEager(const graph::Node& n)
-{
-    return (n.isOp() && n.target.ns == "aten" && n.target.op == "_log_softmax_backward_data") || isIdentityDropout(n);
-}
-
 // Stride-only differences at such an op whose inputs hold their recorded layouts, and at the nodes that only carry
 // its layout on (NodeResult::kernelLayouts). Any other remaining stride difference marks the node's layout as off,
 // so nothing downstream of it is set apart.
-void setAsideKernelLayouts(const graph::Node& node, const InputState& in, PassState& s, std::size_t i, NodeResult& r)
+void setAsideKernelLayouts(const graph::Graph& g, const graph::Node& node, const InputState& in, PassState& s,
+                           std::size_t i, NodeResult& r)
 {
     const bool strideOnly = !r.mismatches.empty() && std::all_of(r.mismatches.begin(), r.mismatches.end(), [](const Mismatch& m) {
         return m.kind == Mismatch::Kind::Stride;
     });
-    if (strideOnly && !in.layoutOff && (fakeLayoutDiffersFromEager(node) || in.otherLayout)) {
+    if (strideOnly && !in.layoutOff && (fakeLayoutDiffersFromEager(g, node) || in.otherLayout)) {
         r.kernelLayouts = std::move(r.mismatches);
         r.mismatches.clear();
         s.otherLayout[i] = true;
@@ -357,7 +322,13 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
     if (node.meta) {
         detail::checkValue(s.values[i], *node.meta, p.device, 0, s.bindings, r.mismatches);
         setAsideCrossDeviceLayouts(*p.graph, node, p.device, in, s, i, r);
-        setAsideKernelLayouts(node, in, s, i, r);
+        setAsideKernelLayouts(*p.graph, node, in, s, i, r);
+    }
+    if (!node.meta || !node.meta->isTensor()) {
+        // Nothing recorded to check (a multi-output op's tuple): its values carry its inputs' layouts on to the
+        // getitems that pick them.
+        s.layoutOff[i] = s.layoutOff[i] || in.layoutOff;
+        s.otherLayout[i] = s.otherLayout[i] || in.otherLayout;
     }
     if (s.checks)
         s.checks->queueNode(i, s.values[i], in.anyTensor);

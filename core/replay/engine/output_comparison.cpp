@@ -66,12 +66,20 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
         report.notes.push_back("outputs not compared: the stage did not run cleanly to the end");
         return;
     }
-    const std::vector<c10::IValue> mine = detail::userOutputs(outputs, p.inputs, stage.outputMap);
+    std::vector<c10::IValue> mine = detail::userOutputs(outputs, p.inputs, stage.outputMap);
     if (!stage.saveOutputs.empty())
         detail::saveValues(mine, stage.saveOutputs);
     if (stage.referenceOutputs.empty())
         return;
     std::vector<c10::IValue> reference = detail::loadValues(stage.referenceOutputs);
+    if (stage.promote) {
+        // The precision check compares in float64: with a float64 reference, or with the reference as it was
+        // computed (how far the reference itself is from its float64 value).
+        for (auto* values : {&mine, &reference})
+            for (c10::IValue& v : *values)
+                if (v.isTensor() && v.toTensor().is_floating_point())
+                    v = v.toTensor().to(at::kDouble);
+    }
     report.reference = "reference stage";
     // A distributed replay's rank: the single-rank reference's global outputs, each cut to this rank's part.
     std::vector<std::string> partial(reference.size());
@@ -95,6 +103,7 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
     // token) that a trace log logs no value for: an output computed from its generated stand-in differs from the
     // dynamo stage's for no fault of the compiler.
     const auto nondeterminism = detail::outputNondeterminism(*p.graph, p.plans, p.generatedConstants);
+    const auto mutated = detail::inputNondeterminism(*p.graph, p.plans, p.generatedConstants);
     // cuDNN's TF32 convolutions: either stage may have them (a dynamo graph calls torch.conv2d, not convolution).
     const bool tf32 = p.device.is_cuda() && at::globalContext().allowTF32CuDNN() &&
                       std::any_of(p.graph->nodes.begin(), p.graph->nodes.end(),
@@ -106,8 +115,12 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
                           : u >= reference.size() || (reference[u].isNone() && !mine[u].isNone())
                               ? "not compared: the reference stage has no counterpart"
                               : "";
+        // An input the stage mutated (at = -(j + 2)): what upstream of the values written into it.
+        const auto input = static_cast<std::size_t>(-at - 2);
         const detail::OutputNondeterminism* nd =
-            at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size() ? &nondeterminism[static_cast<std::size_t>(at)] : nullptr;
+            at >= 0 && static_cast<std::size_t>(at) < nondeterminism.size() ? &nondeterminism[static_cast<std::size_t>(at)]
+            : at <= -2 && input < mutated.size()                              ? &mutated[input]
+                                                                              : nullptr;
         // Aligned RNG: every stage draws the same values for the same random call, so random outputs compare too.
         if (why.empty() && nd && !nd->random.empty() && nd->uninitialised.empty() && !p.planOptions.alignedRng) {
             report.comparisons.push_back(detail::compareRandomOutput(mine[u], reference[u], static_cast<int>(u), *nd->random.begin()));

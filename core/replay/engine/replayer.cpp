@@ -3,6 +3,7 @@
 #include "replay/engine/replayer.h"
 
 #include "base/error.h"
+#include "graph/float_promotion.h"
 #include "replay/api/nonfinite_reach.h"
 #include "replay/engine/replay_pass.h"
 #include "replay/stages/stage_io.h"
@@ -10,6 +11,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <c10/core/DefaultDtype.h>
 #include <c10/core/InferenceMode.h>
 
 #include <chrono>
@@ -28,6 +30,8 @@ std::vector<std::string> coverageReport(const graph::Graph& g, const std::string
     return unsupportedLines(g, detail::planGraph(g, parseDevice(deviceText)));
 }
 
+namespace {
+
 // The process-wide cuDNN TF32 switch for one replay, restored after it (a worker replays many graphs).
 class CudnnTf32Scope {
 public:
@@ -43,8 +47,42 @@ private:
     bool m_before;
 };
 
+// torch's default dtype (what factories without a dtype make) for the length of a promoted replay.
+class DefaultDtypeGuard {
+public:
+    explicit DefaultDtypeGuard(caffe2::TypeMeta t) : m_was(c10::get_default_dtype()) { c10::set_default_dtype(t); }
+    ~DefaultDtypeGuard() { c10::set_default_dtype(m_was); }
+    DefaultDtypeGuard(const DefaultDtypeGuard&) = delete;
+    DefaultDtypeGuard& operator=(const DefaultDtypeGuard&) = delete;
+
+private:
+    caffe2::TypeMeta m_was;
+};
+
+ReplayReport replayLoaded(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
+                          const ProgressSink& progress, const NodeSink& nodeDone);
+
+}  // namespace
+
 ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
                          const ProgressSink& progress, const NodeSink& nodeDone)
+{
+    if (!options.stage || !options.stage->promote)
+        return replayLoaded(lg, options, cancel, progress, nodeDone);
+    // Stage compare's precision check (rounding_noise.h): the same stage computed in float64.
+    io::LoadedGraph promoted = lg;
+    promoted.graph = graph::promotedToDouble(lg.graph);
+    const DefaultDtypeGuard dtype(caffe2::TypeMeta::Make<double>());
+    ReplayReport report = replayLoaded(promoted, options, cancel, progress, nodeDone);
+    report.notes.push_back("computed in float64: every floating-point dtype of the graph promoted, autocast off (stage "
+                           "compare's precision check)");
+    return report;
+}
+
+namespace {
+
+ReplayReport replayLoaded(const io::LoadedGraph& lg, const ReplayOptions& options, CancelToken* cancel,
+                          const ProgressSink& progress, const NodeSink& nodeDone)
 {
     ReplayReport report = emptyReport(lg, options);
     // Python's `import torch` does this; without it ATen's CPU kernels can run on one OpenMP thread.
@@ -125,5 +163,7 @@ ReplayReport replayGraph(const io::LoadedGraph& lg, const ReplayOptions& options
     }
     return report;
 }
+
+}  // namespace
 
 }  // namespace fxray::replay

@@ -223,7 +223,7 @@ std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
     if (name.name.find("scaled_dot_product") != std::string::npos)
         return alignedAttentionPlan(plan, name.name, rng);
     static const std::set<std::string, std::less<>> kAligned = {"aten::dropout",   "aten::native_dropout", "aten::bernoulli",
-                                                                "aten::bernoulli_",
+                                                                "aten::bernoulli_", "aten::dropout_",
                                                                 "aten::rand",      "aten::rand_like",      "aten::randn",
                                                                 "aten::randn_like", "aten::uniform",    "aten::uniform_"};
     if (!kAligned.contains(name.name))
@@ -250,6 +250,24 @@ std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
             const at::Tensor mask = alignedDraw(base, k, x.sizes(), false, x.device()).to(x.scalar_type()) > prob;
             at::Tensor out = mask * x * (1.0 / (1.0 - prob));
             return pair ? c10::IValue(c10::ivalue::Tuple::create(std::move(out), mask)) : c10::IValue(std::move(out));
+        };
+        return p;
+    }
+    if (op == "aten::dropout_") {
+        // In place (torchvision's nn.Dropout(inplace=True): EfficientNet's classifier). No decomposition makes it
+        // native_dropout: its composite kernel is noise = empty_like(x).bernoulli_(1 - p), x.mul_(noise / (1 - p)) on
+        // every device, and that is what the AOT and post-grad graphs hold (bernoulli.p(empty, 1 - p)). So it draws
+        // as that bernoulli does here (u < 1 - p): `u > p`, non-inplace dropout's mask, would keep other elements.
+        p.native = [k, base](const std::vector<c10::IValue>& v) -> c10::IValue {
+            at::Tensor x = v[0].toTensor();
+            const double prob = v[1].toDouble();
+            const bool train = v[2].isNone() || v[2].toBool();
+            if (!train || prob == 0)
+                return x;
+            if (prob == 1)
+                return x.mul_(0);
+            const at::Tensor keep = alignedDraw(base, k, x.sizes(), false, x.device()) < (1.0 - prob);
+            return x.mul_(keep.to(x.scalar_type()).div_(1.0 - prob));
         };
         return p;
     }

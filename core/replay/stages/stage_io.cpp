@@ -12,6 +12,17 @@
 #include <iterator>
 
 namespace fxray::replay::detail {
+namespace {
+
+// Stage compare's precision check: the inputs as generated, then in float64 (strides kept where they can be).
+void promoteInputs(std::vector<c10::IValue>& inputs)
+{
+    for (c10::IValue& v : inputs)
+        if (v.isTensor() && (v.toTensor().is_floating_point() || v.toTensor().is_complex()))
+            v = v.toTensor().to(v.toTensor().is_complex() ? at::kComplexDouble : at::kDouble);
+}
+
+}  // namespace
 
 std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
                                          ReplayReport& report)
@@ -62,6 +73,8 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
     }
     report.notes.push_back(stage.inputsFile.empty() ? "inputs: generated for " + stage.inputsFrom
                                                     : "inputs: this rank's shards of the single-rank reference's global inputs");
+    if (stage.promote)
+        promoteInputs(inputs);
     return inputs;
 }
 
