@@ -3,7 +3,8 @@
 // dtype, NaN, +-Inf, all-NaN, empty, dense and strided views, sizes of one and of many CUDA blocks or CPU chunks.
 // A plain executable, not a QtTest: the CUDA machines build no Qt.
 //   fused_stats_test          CPU: the loop, and StatsBuffer's rows through it (ctest: engine_fused_stats)
-//   fused_stats_test --cuda   the kernel through StatsBuffer (one launch per batch; rows in mapped host memory unless
+//   fused_stats_test --cuda   the kernel through StatsBuffer (one launch per batch, and every case in as few launches
+//                             as the kernel takes; rows in mapped host memory unless
 //                             FXRAY_STATS_MAPPED=0), and inside a captured CUDA graph replayed on new values; exits 77
 //                             (skipped) without a CUDA device or without the kernel
 #include "replay/values/device_stats.h"
@@ -164,11 +165,13 @@ std::vector<Case> cases()
     return out;
 }
 
-// Each case's row through StatsBuffer on `device`, read back once, in queue order.
+// Each case's row through StatsBuffer on `device`, read back once, in queue order. `batched`: no flush but the read-back's
+// and no growth, so that on CUDA every case goes into as few launches as the kernel takes (kStatsMaxJobs jobs, at most
+// kStatsMaxStrided strided ones: the launches split there), small and multi-block jobs side by side in one grid.
 void throughBuffer(const std::string& where, const std::vector<Case>& all,
-                   const std::function<at::Tensor(const at::Tensor&)>& onDevice)
+                   const std::function<at::Tensor(const at::Tensor&)>& onDevice, bool batched = false)
 {
-    StatsBuffer buffer(16);  // small: the buffer grows (and flushes first) several times
+    StatsBuffer buffer(batched ? 4096 : 16);  // small: the buffer grows (and flushes first) several times
     std::vector<const Case*> queued;
     std::size_t handled = 0;
     for (const Case& c : all) {
@@ -178,7 +181,7 @@ void throughBuffer(const std::string& where, const std::vector<Case>& all,
         handled += fusedStatsHandle(t) ? 1 : 0;
         buffer.queue(t, queued.size());
         queued.push_back(&c);
-        if (queued.size() % 3 == 0)
+        if (!batched && queued.size() % 3 == 0)
             buffer.flush();  // as after a node of three outputs
     }
     buffer.readBack([&](std::size_t tag, const StatsRow& row) { check(where, *queued[tag], row); });
@@ -301,6 +304,7 @@ int runCuda(const std::vector<Case>& all)
         return 77;
     }
     throughBuffer("cuda buffer", all, [](const at::Tensor& t) { return moved(t, at::kCUDA); });
+    throughBuffer("cuda buffer, one batch", all, [](const at::Tensor& t) { return moved(t, at::kCUDA); }, true);
     shareAndPool("cuda buffer, shared rows", [](const at::Tensor& t) { return t.to(at::kCUDA); });
 #ifdef HAVE_CUDA_GRAPHS
     runCudaGraph();

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace fxray::replay::detail {
 namespace {
@@ -80,6 +81,7 @@ void DeferredValueChecks::beforeNode(std::size_t i)
     if (i < m_mayWrite.size() && !m_mayWrite[i])
         return;
     m_seen.clear();  // what node i may write is another value than the one whose row is queued
+    m_seenDense.clear();
     if (m_buffer.unlaunched())
         m_buffer.flush();  // a CUDA error surfaces as the node's own (interpreter: blame)
 }
@@ -94,11 +96,18 @@ void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& logical)
     const at::Tensor t = detail::isVmapBatched(logical) ? detail::vmapPhysical(logical) : logical;
     if (StatsBuffer::hasStats(t)) {
         const c10::TensorImpl* impl = t.unsafeGetTensorImpl();
+        std::optional<DenseKey> dense;
+        if (t.is_cuda() && t.has_storage() && t.is_non_overlapping_and_dense() && fusedStatsHandle(t))
+            dense = DenseKey{t.storage().unsafeGetStorageImpl(), t.storage_offset(), t.numel(), t.scalar_type()};
         if (auto seen = m_seen.find(impl); seen != m_seen.end()) {
             m_buffer.share(m_tags.size(), seen->second.entry);
+        } else if (auto view = dense ? m_seenDense.find(*dense) : m_seenDense.end(); view != m_seenDense.end()) {
+            m_buffer.share(m_tags.size(), view->second.entry);
         } else {
             const std::size_t entry = m_buffer.queue(t, m_tags.size());  // throws before queuing anything
             m_seen.emplace(impl, Seen{c10::weak_intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>(t.getIntrusivePtr()), entry});
+            if (dense)
+                m_seenDense.emplace(*dense, SeenDense{t.storage().getWeakStorageImpl(), entry});
         }
         m_tags.push_back({i, r.outputs.size()});
         s.numel = t.numel();
@@ -187,6 +196,7 @@ std::vector<std::size_t> DeferredValueChecks::readBack(ReplayReport* report)
     m_pending.clear();
     m_tags.clear();
     m_seen.clear();  // their queue entries are gone
+    m_seenDense.clear();
     return done;
 }
 
@@ -207,6 +217,7 @@ void DeferredValueChecks::restart()
     m_tags.clear();
     m_pending.clear();
     m_seen.clear();
+    m_seenDense.clear();
     m_nonFinite.assign(m_nonFinite.size(), false);
     for (auto& rets : m_returnNonFinite)
         rets.clear();

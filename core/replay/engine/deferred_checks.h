@@ -13,6 +13,8 @@
 #include <ATen/core/ivalue.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -96,6 +98,28 @@ private:
         std::size_t entry;  // StatsBuffer's queue entry
     };
     std::unordered_map<const c10::TensorImpl*, Seen> m_seen;
+    // The same for another view of the same memory: a CUDA tensor the one-pass kernel reads densely (in memory order,
+    // so its row is the same bits whatever its sizes and strides: t(), view(), alias() of a queued value) shares the
+    // row of the first tensor over the same storage, offset, element count and dtype. The weak reference keeps the
+    // StorageImpl's address from going to another storage while it is a key.
+    struct DenseKey {
+        const c10::StorageImpl* storage;
+        std::int64_t offset, numel;
+        c10::ScalarType dtype;
+        bool operator==(const DenseKey&) const = default;
+    };
+    struct DenseKeyHash {
+        std::size_t operator()(const DenseKey& k) const
+        {
+            return std::hash<const void*>()(k.storage) ^ (static_cast<std::size_t>(k.offset) * 0x9e3779b97f4a7c15ULL) ^
+                   (static_cast<std::size_t>(k.numel) << 8) ^ static_cast<std::size_t>(k.dtype);
+        }
+    };
+    struct SeenDense {
+        c10::weak_intrusive_ptr<c10::StorageImpl> keep;
+        std::size_t entry;
+    };
+    std::unordered_map<DenseKey, SeenDense, DenseKeyHash> m_seenDense;
     std::vector<Pending> m_pending;
     // What is known after the read-backs so far, per node: some output holds NaN/Inf; and per return (a getitem
     // reads one return: attention's finite output is not downstream of the inf padding its logsumexp sibling holds).
