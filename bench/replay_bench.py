@@ -179,14 +179,18 @@ def median_or_none(values):
     return statistics.median(values) if values else None
 
 
-def interleaved_rounds(args, address, eager_fn, sync):
+def iteration_median(rep):
+    return statistics.median(rep["iteration_us"]) if rep["verdict"] == "pass" and rep.get("iteration_us") else None
+
+
+def interleaved_rounds(args, address, eager_fn, sync, first_meta):
     """fxray's metadata-only replay, its value-checked replay and Python eager, ROUNDS times in turn (A B C A B C ...):
     a single process's figure moves by up to 2x between runs on a host-bound GPU replay (CPU clocks, core placement),
-    so each round's ratio compares neighbours in time. Returns per-round lists and the medians of the per-round ratios."""
+    so each round's ratio compares neighbours in time (`first_meta`: round 1's metadata-only report). Returns per-round lists and the medians of the per-round ratios."""
     meta, values, eager = [], [], []
-    for _ in range(args.rounds):
-        rep = fxray_replay(args.fxray, args, address, "--no-values")
-        meta.append(statistics.median(rep["iteration_us"]) if rep["verdict"] == "pass" and rep.get("iteration_us") else None)
+    for k in range(args.rounds):
+        # The first round's metadata-only replay is the one that ran first (verdict, node count, peak memory).
+        meta.append(iteration_median(first_meta if k == 0 else fxray_replay(args.fxray, args, address, "--no-values")))
         values.append(fxray_values_us(args.fxray, args, address))
         eager.append(median_us(eager_fn, args.repeats, args.warmup, sync))
     ratio = lambda a, b: median_or_none([x / y if x is not None and y else None for x, y in zip(a, b)])  # noqa: E731
@@ -250,6 +254,7 @@ def main():
     ap.add_argument("--fxray", default=os.path.join(ROOT, "build", "app", "cli", "fxray"))
     ap.add_argument("--fxray-before", help="another build's fxray: its value-checked replay timed in the same run")
     ap.add_argument("--before-args", default="", help="extra arguments of the --fxray-before runs (e.g. --stop-on-first)")
+    ap.add_argument("--before-repeats", type=int, default=0, help="timed passes of the --fxray-before runs (0: --repeats)")
     ap.add_argument("--repeats", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=1,
@@ -268,7 +273,9 @@ def main():
                   file=sys.stderr)
             continue
         nodes = len(rep["nodes"])
-        before_us = fxray_values_us(args.fxray_before, args, address, *args.before_args.split()) if args.fxray_before else None
+        before_us = (fxray_values_us(args.fxray_before, args, address, *args.before_args.split(),
+                                     *(("--repeat", str(args.before_repeats)) if args.before_repeats else ()))
+                     if args.fxray_before else None)
         mod, ann, text = load(args.fxray, address, device)
         base = torch.cuda.memory_allocated() if device.type == "cuda" else 0
         inputs = make_inputs(text, ann, device)
@@ -278,7 +285,7 @@ def main():
             except NotImplementedError as e:  # efficient attention has no CPU kernel in eager (fxray falls back)
                 print(f"{title}: Python eager cannot run it on {device}: {str(e).splitlines()[0]}: skipped", file=sys.stderr)
                 continue
-            rounds = interleaved_rounds(args, address, lambda: mod(*inputs), sync)
+            rounds = interleaved_rounds(args, address, lambda: mod(*inputs), sync, rep)
             # The tables' figures: medians over the rounds (each a median of --repeats passes).
             fx_us = median_or_none(rounds["fxray_rounds_us"]) or statistics.median(rep["iteration_us"])
             values_us = median_or_none(rounds["values_rounds_us"])

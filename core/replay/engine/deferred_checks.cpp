@@ -97,7 +97,7 @@ void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& logical)
     if (StatsBuffer::hasStats(t)) {
         const c10::TensorImpl* impl = t.unsafeGetTensorImpl();
         std::optional<DenseKey> dense;
-        if (t.is_cuda() && t.has_storage() && t.is_non_overlapping_and_dense() && fusedStatsHandle(t))
+        if (t.has_storage() && t.is_non_overlapping_and_dense() && fusedStatsHandle(t))
             dense = DenseKey{t.storage().unsafeGetStorageImpl(), t.storage_offset(), t.numel(), t.scalar_type()};
         if (auto seen = m_seen.find(impl); seen != m_seen.end()) {
             m_buffer.share(m_tags.size(), seen->second.entry);
