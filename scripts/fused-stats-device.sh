@@ -79,7 +79,9 @@ echo "== fused_stats_test --cuda, FXRAY_STATS_MAPPED=0" >>"$OUT/fused_test.log"
 FXRAY_STATS_MAPPED=0 "$TEST" --cuda >>"$OUT/fused_test.log" 2>&1
 rc=$?
 step fused-test-cuda-unmapped "$rc" "$(tail -1 "$OUT/fused_test.log")"
-grep -E "FAIL|SKIP|note" "$OUT/fused_test.log" | head -40
+grep -E "FAIL|SKIP|note" "$OUT/fused_test.log" | grep -v "^note: statistics of\|^note: CUDA graph replay" | head -40
+# What one statistics launch costs (fused_stats_test's timings, mapped rows then device rows): into the summary.
+grep -E "^note: statistics of|^note: CUDA graph replay" "$OUT/fused_test.log" | tee -a "$SUMMARY"
 
 # The planted NaN through the checked CUDA graph (the checks captured into it): the origin must be named.
 echo "== checked CUDA graph on the planted NaN" | tee "$OUT/nan_cuda_graph.log"

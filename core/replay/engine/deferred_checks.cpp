@@ -60,6 +60,8 @@ DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vecto
     : m_graph(g), m_plans(plans), m_results(results), m_eachNode(eachNode), m_buffer(eachNode ? 64 : rowsPerReadBack(rows), g.nodes.size() + 16),
       m_mayWrite(plans.size(), true), m_nonFinite(g.nodes.size(), false), m_returnNonFinite(g.nodes.size())
 {
+    m_pending.reserve(plans.size());  // a pass queues every node once: no regrowth on the way
+    m_tags.reserve(plans.size() + 16);
     using Kind = NodePlan::Kind;
     for (std::size_t i = 0; i < plans.size(); ++i) {
         const NodePlan& p = plans[i];
@@ -121,16 +123,22 @@ void DeferredValueChecks::queueNode(std::size_t i, const c10::IValue& value, boo
     Pending p;
     p.node = i;
     p.anyTensorInput = anyTensorInput;
-    const std::vector<c10::IValue> returns =
-        value.isTuple() ? std::vector<c10::IValue>(value.toTupleRef().elements().begin(), value.toTupleRef().elements().end())
-                        : std::vector<c10::IValue>{value};
-    try {
-        for (const c10::IValue& ret : returns) {
-            const std::size_t begin = r.outputs.size();
+    // Each return's tensors, without copying the returns or (for the common single tensor) flattening into a vector.
+    auto queueReturn = [&](const c10::IValue& ret) {
+        const std::size_t begin = r.outputs.size();
+        if (ret.isTensor())
+            queueTensor(i, ret.toTensor());
+        else
             for (const at::Tensor& t : flattenTensors(ret))
                 queueTensor(i, t);
-            p.returns.emplace_back(begin, r.outputs.size());
-        }
+        p.returns.emplace_back(begin, r.outputs.size());
+    };
+    try {
+        if (value.isTuple())
+            for (const c10::IValue& ret : value.toTupleRef().elements())
+                queueReturn(ret);
+        else
+            queueReturn(value);
     } catch (const c10::Error& e) {
         // Statistics are extra: their failure must not fail a node that ran, except for a CUDA error, which belongs
         // to a kernel (see blame). The returns queued before it still count.
