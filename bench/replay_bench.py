@@ -323,6 +323,9 @@ def main():
                          cuda_graph_us=cg, cuda_graph_b2b_us=cg_b2b, fxray_cuda_graph_us=fx_cg,
                          fxray_cuda_graph_b2b_us=fx_cg_b2b, fxray_cuda_graph_status=fx_cg_status, fxray_peak=rep.get("peak_device_bytes"), eager_peak=peak_eager,
                          verdict=rep["verdict"], rounds=args.rounds, **rounds))
+        if args.json:  # after every graph: a run cut short by a time limit still leaves the graphs it finished
+            with open(args.json, "w") as f:
+                json.dump(rows, f, indent=1)
         del mod, inputs, gm
         if device.type == "cuda":
             del graph
