@@ -14,7 +14,7 @@
 # About 6-9 minutes (build ~2-3 of them). Usage (from the repository root, on the GPU machine):
 #   OUT=/path/to/logs bash scripts/fused-stats-device.sh
 # FXRAY_BENCH_REPEATS=200 passes per timing (a pass is 0.05-1 ms: a few hundred keep the CPU clocked up, which a
-# host-bound replay's figure depends on), FXRAY_BENCH_ROUNDS=3 interleaved rounds of fxray meta / fxray values /
+# host-bound replay's figure depends on), FXRAY_BENCH_ROUNDS=4 interleaved rounds of fxray meta / fxray values /
 # Python eager per graph (the goal ratio: the median of the per-round ratios; one process's figure moved by 2x
 # between runs before).
 set -uo pipefail
@@ -24,7 +24,7 @@ mkdir -p "$OUT"
 BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-device-build}
 PY=${FXRAY_PYTHON:-python3}
 REPEATS=${FXRAY_BENCH_REPEATS:-200}
-ROUNDS=${FXRAY_BENCH_ROUNDS:-3}
+ROUNDS=${FXRAY_BENCH_ROUNDS:-4}
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 failed=0
