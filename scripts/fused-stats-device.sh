@@ -9,7 +9,7 @@
 #      FXRAY_FUSED_STATS=0 (ATen's five reductions per output): fused vs ATen in one run;
 #   5. as time allows, tests/cuda/test_cuda_graph_cuda.py and test_replay_cuda.py (CLI tests through value checks).
 # Self-checking: prints PASS/FAIL per step and a summary; exits non-zero when a step failed. Logs under $OUT
-# (machine.txt, build.log, fused_test.log, nan_cuda_graph.log/.json, stats_*.json, bench.log, bench.json,
+# (machine.txt, build.log, fused_test.log, nan_cuda_graph.log/.json, stats_{fused,aten}_*.json, bench.log, bench.json,
 # test_*_cuda.log, summary.txt).
 # About 6-9 minutes (build ~2-3 of them). Usage (from the repository root, on the GPU machine):
 #   OUT=/path/to/logs bash scripts/fused-stats-device.sh
@@ -109,11 +109,9 @@ print("unmapped: eager first_nan_node", r.get("first_nan_node"), "| cuda graph",
 sys.exit(0 if r.get("first_nan_node") and vc.get("first_nan_node") == r["first_nan_node"] else 1)
 EOF2
 step nan-origin-cuda-graph-unmapped $? "$(tail -1 "$OUT/nan_cuda_graph.log")"
-# Every node's numbers, fused (default) against ATen's reductions (FXRAY_FUSED_STATS=0), on one graph with NaN.
-"$FXRAY" replay tests/data/faults/nan_source/mlp_forward_0 --device cuda --in-process --json >"$OUT/stats_fused.json" 2>>"$OUT/nan_cuda_graph.log"
-FXRAY_FUSED_STATS=0 "$FXRAY" replay tests/data/faults/nan_source/mlp_forward_0 --device cuda --in-process --json \
-  >"$OUT/stats_aten.json" 2>>"$OUT/nan_cuda_graph.log"
-"$PY" - "$OUT/stats_fused.json" "$OUT/stats_aten.json" >>"$OUT/nan_cuda_graph.log" 2>&1 <<'EOF'
+# Every node's numbers, fused (default) against ATen's reductions (FXRAY_FUSED_STATS=0): on the graph with NaN, then
+# on two larger forward graphs (deterministic kernels; many jobs in one launch, multi-block jobs, views sharing rows).
+cat >"$OUT/compare_stats.py" <<'EOF'
 import json, math, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 def num(v):
@@ -130,10 +128,19 @@ for x, y in zip(a["nodes"], b["nodes"]):
             if not same:
                 bad += 1
                 print("differs:", x["name"], k, ox.get(k), oy.get(k))
-print(f"fused vs ATen statistics: {n} numbers compared, {bad} differ; first_nan_node {a.get('first_nan_node')} / {b.get('first_nan_node')}")
-sys.exit(0 if n > 0 and bad == 0 and a.get("first_nan_node") == b.get("first_nan_node") else 1)
+print(f"{sys.argv[3]}: fused vs ATen statistics: {n} numbers compared, {bad} differ; verdicts {a.get('verdict')} / "
+      f"{b.get('verdict')}; first_nan_node {a.get('first_nan_node')} / {b.get('first_nan_node')}")
+sys.exit(0 if n > 0 and bad == 0 and a.get("first_nan_node") == b.get("first_nan_node") and a.get("verdict") == b.get("verdict") else 1)
 EOF
-step stats-fused-equals-aten $? "$(tail -1 "$OUT/nan_cuda_graph.log")"
+compare_stats() {  # compare_stats STEP NAME ADDRESS
+  "$FXRAY" replay "$3" --device cuda --in-process --json >"$OUT/stats_fused_$2.json" 2>>"$OUT/nan_cuda_graph.log"
+  FXRAY_FUSED_STATS=0 "$FXRAY" replay "$3" --device cuda --in-process --json >"$OUT/stats_aten_$2.json" 2>>"$OUT/nan_cuda_graph.log"
+  "$PY" "$OUT/compare_stats.py" "$OUT/stats_fused_$2.json" "$OUT/stats_aten_$2.json" "$2" >>"$OUT/nan_cuda_graph.log" 2>&1
+  step "$1" $? "$(tail -1 "$OUT/nan_cuda_graph.log")"
+}
+compare_stats stats-fused-equals-aten nan_mlp tests/data/faults/nan_source/mlp_forward_0
+compare_stats stats-fused-equals-aten-cnn cnn_fwd samples/h100/dumps/cnn_channels_last/cnn_channels_last_forward_0
+compare_stats stats-fused-equals-aten-encoder encoder_fwd "samples/h100/trace/mlp_encoder_inductor.log#1/0/aot_forward_graph"
 
 # The bench: "before" is this build with the fused statistics off (ATen's reductions), in the same run.
 echo "== replay benchmark on CUDA ($ROUNDS rounds of $REPEATS runs after $((REPEATS / 5)) warm-up)" | tee "$OUT/bench.log"
