@@ -231,13 +231,26 @@ void DeferredValueChecks::restart()
         rets.clear();
 }
 
-std::string DeferredValueChecks::reread()
+std::string DeferredValueChecks::reread(bool deviceSynced)
 {
-    ReplayReport scratch;
-    m_buffer.peek([&](std::size_t tag, const StatsRow& row) { take(tag, row); });
+    bool nonFinite = false;
+    m_buffer.peek(
+        [&](std::size_t tag, const StatsRow& row) {
+            take(tag, row);
+            nonFinite = nonFinite || row.nanCount + row.infCount > 0;
+        },
+        deviceSynced);
     m_nonFinite.assign(m_nonFinite.size(), false);
     for (auto& rets : m_returnNonFinite)
         rets.clear();
+    if (!nonFinite) {
+        // No output holds NaN/Inf: no node is an origin or holds a constant's (what decideOrigin would find, without
+        // walking every node's inputs; its per-return flags are only read while deciding).
+        for (const Pending& p : m_pending)
+            m_results[p.node].nanOrigin = m_results[p.node].nonFiniteConstant = false;
+        return "";
+    }
+    ReplayReport scratch;
     for (const Pending& p : m_pending) {
         m_results[p.node].nanOrigin = m_results[p.node].nonFiniteConstant = false;
         if (!p.graphOutputs)

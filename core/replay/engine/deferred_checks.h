@@ -58,8 +58,10 @@ public:
     // Starts another pass over the same results: forgets what was queued and decided.
     void restart();
     // Reads the queued rows again, as a replay of the captured graph rewrote them, and decides the NaN/Inf origins
-    // afresh; returns the first origin ("" when none). Keeps the queue for the next replay.
-    std::string reread();
+    // afresh; returns the first origin ("" when none). Keeps the queue for the next replay. `deviceSynced`: the
+    // caller waited for the device after the replay (no stream sync again). Runs after every timed replay: a replay
+    // whose rows hold no NaN/Inf at all (the usual one) decides nothing node by node.
+    std::string reread(bool deviceSynced = false);
 
     // A CUDA error raised at node i may come from a kernel of a node before it whose statistics are not read back
     // yet (kernels run asynchronously; a read-back is the sync that reports them): the text, saying so.

@@ -253,7 +253,7 @@ bool StatsBuffer::full() const
     return false;
 }
 
-void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& take)
+void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& take, bool deviceSynced)
 {
     flush();
     // Per device: mapped rows read in place once its stream is done, others copied (the copy waits for the device).
@@ -264,7 +264,8 @@ void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& 
         if (d.used == 0)
             continue;
         if (d.host) {
-            statsWait(d.device);
+            if (!deviceSynced)
+                statsWait(d.device);
             d.quiet = true;
             rows[k] = d.host;
         } else {

@@ -67,8 +67,9 @@ public:
     void readBack(const std::function<void(std::size_t tag, const StatsRow& row)>& take);
 
     // Reads the rows queued so far without emptying the buffers: a captured CUDA graph rewrites the same rows on
-    // every replay, and each replay's numbers are read from them. Flushes first.
-    void peek(const std::function<void(std::size_t tag, const StatsRow& row)>& take);
+    // every replay, and each replay's numbers are read from them. Flushes first. `deviceSynced`: the caller has just
+    // waited for the whole device (a synchronised replay): mapped rows are read without another stream sync.
+    void peek(const std::function<void(std::size_t tag, const StatsRow& row)>& take, bool deviceSynced = false);
 
 private:
     struct PerDevice {
