@@ -66,20 +66,27 @@ fi
 source scripts/device_cli_build.sh
 device_build_cli "$OUT/build.log" || { echo "build failed: $OUT/build.log"; exit 1; }
 
+# What the part has made so far, into $OUT: also run when the batch's deadline stops this script (SIGTERM).
+collect_corpus() {
+  cp "$CORPUS/table.txt" "$OUT/table-$PART.txt" 2>/dev/null
+  cp "$CORPUS/summary.json" "$OUT/summary-$PART.json" 2>/dev/null
+  # Everything small enough to read later (not the dumps' tensors): reports, logs, capture records, traces.
+  (cd "$CORPUS" && find . \( -name '*.json' -o -name '*.jsonl' -o -name '*.log' -o -name '*.txt' \) -print0 \
+    | tar -czf "$OUT/corpus-$PART.tgz" --null -T -) 2>> "$OUT/build.log"
+  echo "corpus part '$PART': exit ${rc:-killed} after $(( $(date +%s) - T0 )) s; $OUT/table-$PART.txt"
+}
+trap 'echo "stopped after $(( $(date +%s) - T0 )) s"; collect_corpus; exit 143' TERM
+
 echo "== corpus part '$PART' (built in $(( $(date +%s) - T0 )) s)"
-rm -rf "$CORPUS"
+# --skip-capture (in FXRAY_CORPUS_ARGS) replays what an earlier call on this warm machine captured.
+[[ " ${FXRAY_CORPUS_ARGS:-} " == *" --skip-capture "* ]] || rm -rf "$CORPUS"
 # Eight inductor compiles at once: two compile workers each, not one per core each.
 TORCHINDUCTOR_COMPILE_THREADS=2 PYTHONUNBUFFERED=1 "$PY" tools/corpus/run_corpus.py --out "$CORPUS" --device "${FXRAY_CORPUS_DEVICE:-cuda}" --fxray "$BUILD_DIR/app/cli/fxray" \
   --size "${FXRAY_CORPUS_SIZE:-tiny}" --jobs "${FXRAY_CORPUS_JOBS:-8}" --replay-traces \
   --model-timeout "${FXRAY_CORPUS_MODEL_TIMEOUT:-300}" "${SELECT[@]}" \
   ${FXRAY_CORPUS_ARGS:-} > "$OUT/corpus-$PART.log" 2>&1
 rc=$?
-cp "$CORPUS/table.txt" "$OUT/table-$PART.txt" 2>/dev/null
-cp "$CORPUS/summary.json" "$OUT/summary-$PART.json" 2>/dev/null
-# Everything small enough to read later (not the dumps' tensors): reports, logs, capture records, traces.
-(cd "$CORPUS" && find . \( -name '*.json' -o -name '*.jsonl' -o -name '*.log' -o -name '*.txt' \) -print0 \
-  | tar -czf "$OUT/corpus-$PART.tgz" --null -T -) 2>> "$OUT/build.log"
-echo "corpus part '$PART': exit $rc after $(( $(date +%s) - T0 )) s; $OUT/table-$PART.txt"
+collect_corpus
 head -n 30 "$OUT/table-$PART.txt" 2>/dev/null
 
 if [ -n "${FXRAY_STAGE_COMPARE_UNTIL:-}" ] && [ -d "$CORPUS/traces" ]; then
