@@ -174,6 +174,31 @@ def fxray_values_us(fxray, args, address, *extra):
     return statistics.median(rep["iteration_us"]) if rep["verdict"] == "pass" and rep.get("iteration_us") else None
 
 
+def median_or_none(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def iteration_median(rep):
+    return statistics.median(rep["iteration_us"]) if rep["verdict"] == "pass" and rep.get("iteration_us") else None
+
+
+def interleaved_rounds(args, address, eager_fn, sync, first_meta):
+    """fxray's metadata-only replay, its value-checked replay and Python eager, ROUNDS times in turn (A B C A B C ...):
+    a single process's figure moves by up to 2x between runs on a host-bound GPU replay (CPU clocks, core placement),
+    so each round's ratio compares neighbours in time (`first_meta`: round 1's metadata-only report). Returns per-round lists and the medians of the per-round ratios."""
+    meta, values, eager = [], [], []
+    for k in range(args.rounds):
+        # The first round's metadata-only replay is the one that ran first (verdict, node count, peak memory).
+        meta.append(iteration_median(first_meta if k == 0 else fxray_replay(args.fxray, args, address, "--no-values")))
+        values.append(fxray_values_us(args.fxray, args, address))
+        eager.append(median_us(eager_fn, args.repeats, args.warmup, sync))
+    ratio = lambda a, b: median_or_none([x / y if x is not None and y else None for x, y in zip(a, b)])  # noqa: E731
+    return dict(fxray_rounds_us=meta, values_rounds_us=values, eager_rounds_us=eager,
+                meta_eager_ratio=ratio(meta, eager), values_eager_ratio=ratio(values, eager),
+                values_meta_ratio=ratio(values, meta))
+
+
 def fxray_cuda_graph(args, address, values=False):
     """fxray's CUDA-graph mode on the same graph: (median synchronised replay, back-to-back mean, status). With
     `values`, the value checks are captured into the graph."""
@@ -194,14 +219,22 @@ def print_values_tables(rows, args):
         head += f" {'before':>9} {'before/eager':>12} {'after/before':>12}  (before: {args.fxray_before} {args.before_args})"
     print(head)
     for r in rows:
+        per_round = lambda v: f"{v:7.2f}x" if v is not None else f"{'-':>8}"  # noqa: E731
         line = (f"{r['graph']:32} {r['eager_us']:9.0f} {r['fxray_us']:9.0f} {fmt(r['values_us'])} "
-                f"{ratio(r['values_us'], r['eager_us']):>12} {ratio(r['values_us'], r['fxray_us']):>11}")
+                f"{per_round(r['values_eager_ratio']):>12} {per_round(r['values_meta_ratio']):>11}")
         if args.fxray_before:
             line += (f" {fmt(r['before_values_us'])} {ratio(r['before_values_us'], r['eager_us']):>12} "
                      f"{ratio(r['values_us'], r['before_values_us']):>12}")
         print(line)
-    print("(µs per whole graph, medians; meta: dtype/size/stride checks only (--no-values); values: the default replay, "
-          "NaN/Inf counts, min, max, mean of every output too; goal values/eager <= 0.5x on a GPU)")
+    print(f"(µs per whole graph, medians over {args.rounds} interleaved round(s) of medians of {args.repeats} passes; "
+          "ratios: medians of the per-round ratios; meta: dtype/size/stride checks only (--no-values); values: the "
+          "default replay, NaN/Inf counts, min, max, mean of every output too; goal values/eager <= 0.5x on a GPU)")
+    if args.rounds > 1:
+        print(f"{'per round (µs)':32} eager / meta / values")
+        for r in rows:
+            rounds = " | ".join(f"{fmt(e).strip()}/{fmt(m).strip()}/{fmt(v).strip()}" for e, m, v in
+                                zip(r["eager_rounds_us"], r["fxray_rounds_us"], r["values_rounds_us"]))
+            print(f"{r['graph']:32} {rounds}")
     if not any(r["fxray_cuda_graph_values_us"] or r["fxray_cuda_graph_values_status"] for r in rows):
         return
     print()
@@ -209,11 +242,13 @@ def print_values_tables(rows, args):
           f"{'ratio':>7}  checked status")
     f1 = lambda v: f"{v:8.1f}" if v is not None else f"{'-':>8}"  # noqa: E731
     for r in rows:
+        per_round = lambda v: f"{v:7.2f}x" if v is not None else f"{'-':>8}"  # noqa: E731
         print(f"{r['graph']:32} {f1(r['fxray_cuda_graph_us'])} {f1(r['fxray_cuda_graph_values_us'])} "
-              f"{ratio(r['fxray_cuda_graph_values_us'], r['fxray_cuda_graph_us'])} {f1(r['fxray_cuda_graph_b2b_us'])} "
+              f"{per_round(r['cuda_graph_checked_ratio'])} {f1(r['fxray_cuda_graph_b2b_us'])} "
               f"{f1(r['fxray_cuda_graph_values_b2b_us'])} "
-              f"{ratio(r['fxray_cuda_graph_values_b2b_us'], r['fxray_cuda_graph_b2b_us'])}  {r['fxray_cuda_graph_values_status']}")
-    print("(µs per replay of fxray's captured graph without and with the value checks captured into it; goal <= 1.3x)")
+              f"{per_round(r['cuda_graph_checked_b2b_ratio'])}  {r['fxray_cuda_graph_values_status']}")
+    print(f"(µs per replay of fxray's captured graph without and with the value checks captured into it, medians over "
+          f"{args.cg_rounds} round(s) of each in turn; ratios: medians of the per-round ratios; goal <= 1.3x)")
 
 
 def main():
@@ -221,8 +256,14 @@ def main():
     ap.add_argument("--fxray", default=os.path.join(ROOT, "build", "app", "cli", "fxray"))
     ap.add_argument("--fxray-before", help="another build's fxray: its value-checked replay timed in the same run")
     ap.add_argument("--before-args", default="", help="extra arguments of the --fxray-before runs (e.g. --stop-on-first)")
+    ap.add_argument("--before-repeats", type=int, default=0, help="timed passes of the --fxray-before runs (0: --repeats)")
     ap.add_argument("--repeats", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="fxray metadata-only, fxray value-checked and Python eager timed in turn this many times; "
+                         "figures are medians over rounds, goal ratios medians of the per-round ratios")
+    ap.add_argument("--cg-rounds", type=int, default=1,
+                    help="fxray's unchecked and value-checked CUDA graphs timed in turn this many times")
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--json", help="also write the rows here")
     args = ap.parse_args()
@@ -236,24 +277,30 @@ def main():
                   file=sys.stderr)
             continue
         nodes = len(rep["nodes"])
-        fx_us = statistics.median(rep["iteration_us"])
-        values_us = fxray_values_us(args.fxray, args, address)
-        before_us = fxray_values_us(args.fxray_before, args, address, *args.before_args.split()) if args.fxray_before else None
+        before_us = (fxray_values_us(args.fxray_before, args, address, *args.before_args.split(),
+                                     *(("--repeat", str(args.before_repeats)) if args.before_repeats else ()))
+                     if args.fxray_before else None)
         mod, ann, text = load(args.fxray, address, device)
         base = torch.cuda.memory_allocated() if device.type == "cuda" else 0
         inputs = make_inputs(text, ann, device)
         with torch.no_grad():
             try:
-                eager = median_us(lambda: mod(*inputs), args.repeats, args.warmup, sync)
+                mod(*inputs)
             except NotImplementedError as e:  # efficient attention has no CPU kernel in eager (fxray falls back)
                 print(f"{title}: Python eager cannot run it on {device}: {str(e).splitlines()[0]}: skipped", file=sys.stderr)
                 continue
+            rounds = interleaved_rounds(args, address, lambda: mod(*inputs), sync, rep)
+            # The tables' figures: medians over the rounds (each a median of --repeats passes).
+            fx_us = median_or_none(rounds["fxray_rounds_us"]) or statistics.median(rep["iteration_us"])
+            values_us = median_or_none(rounds["values_rounds_us"])
+            eager = median_or_none(rounds["eager_rounds_us"])
             gm = torch.fx.symbolic_trace(mod)
             interp = median_us(lambda: torch.fx.Interpreter(gm).run(*inputs), args.repeats, args.warmup, sync)
             by_node = annotations_by_node(gm, ann, text)
             checked = median_us(lambda: CheckingInterpreter(gm, by_node).run(*inputs), args.repeats, args.warmup, sync)
             cg = cg_b2b = fx_cg = fx_cg_b2b = fx_cg_status = None
             fx_cgv = fx_cgv_b2b = fx_cgv_status = None
+            cg_ratio = cg_b2b_ratio = None
             peak_eager = None
             if device.type == "cuda":
                 # Like fxray's figure: inputs included, nothing left over from earlier graphs.
@@ -272,15 +319,28 @@ def main():
                     mod(*inputs)
                 cg = median_us(graph.replay, args.repeats, args.warmup, sync)
                 cg_b2b = back_to_back_us(graph.replay, args.repeats, sync)
-                fx_cg, fx_cg_b2b, fx_cg_status = fxray_cuda_graph(args, address)
-                fx_cgv, fx_cgv_b2b, fx_cgv_status = fxray_cuda_graph(args, address, values=True)
+                # Unchecked and checked in turn, --cg-rounds times: medians, and the goal ratio as the median of the
+                # per-round ratios.
+                plain, checked_cg = [], []
+                for _ in range(args.cg_rounds):
+                    plain.append(fxray_cuda_graph(args, address))
+                    checked_cg.append(fxray_cuda_graph(args, address, values=True))
+                fx_cg, fx_cg_b2b = (median_or_none([p[k] for p in plain]) for k in (0, 1))
+                fx_cgv, fx_cgv_b2b = (median_or_none([c[k] for c in checked_cg]) for k in (0, 1))
+                fx_cg_status, fx_cgv_status = plain[-1][2], checked_cg[-1][2]
+                cg_ratio = median_or_none([c[0] / p[0] if c[0] and p[0] else None for p, c in zip(plain, checked_cg)])
+                cg_b2b_ratio = median_or_none([c[1] / p[1] if c[1] and p[1] else None for p, c in zip(plain, checked_cg)])
         rows.append(dict(graph=title, nodes=nodes, fxray_us=fx_us, values_us=values_us, before_values_us=before_us,
                          fxray_cuda_graph_values_us=fx_cgv, fxray_cuda_graph_values_b2b_us=fx_cgv_b2b,
-                         fxray_cuda_graph_values_status=fx_cgv_status,
+                         fxray_cuda_graph_values_status=fx_cgv_status, cuda_graph_checked_ratio=cg_ratio,
+                         cuda_graph_checked_b2b_ratio=cg_b2b_ratio,
                          eager_us=eager, interp_us=interp, checked_us=checked,
                          cuda_graph_us=cg, cuda_graph_b2b_us=cg_b2b, fxray_cuda_graph_us=fx_cg,
                          fxray_cuda_graph_b2b_us=fx_cg_b2b, fxray_cuda_graph_status=fx_cg_status, fxray_peak=rep.get("peak_device_bytes"), eager_peak=peak_eager,
-                         verdict=rep["verdict"]))
+                         verdict=rep["verdict"], rounds=args.rounds, **rounds))
+        if args.json:  # after every graph: a run cut short by a time limit still leaves the graphs it finished
+            with open(args.json, "w") as f:
+                json.dump(rows, f, indent=1)
         del mod, inputs, gm
         if device.type == "cuda":
             del graph
@@ -295,7 +355,7 @@ def main():
         peak = (f"{r['fxray_peak'] / 2**20:6.1f}/{r['eager_peak'] / 2**20:.1f} MiB"
                 if r["fxray_peak"] is not None and r["eager_peak"] else "-")
         print(f"{r['graph']:32} {r['nodes']:5d} {per(r['fxray_us']):>14} {r['eager_us']:10.0f} {r['interp_us']:10.0f} "
-              f"{r['checked_us']:11.0f} {cg} {r['fxray_us'] / r['eager_us']:8.2f}x {r['checked_us'] / r['fxray_us']:10.1f}x "
+              f"{r['checked_us']:11.0f} {cg} {r['meta_eager_ratio'] or r['fxray_us'] / r['eager_us']:8.2f}x {r['checked_us'] / r['fxray_us']:10.1f}x "
               f"{peak:>14}")
     print(f"(µs per whole graph, µs/node in brackets; medians of {args.repeats} runs after {args.warmup} warm-up; "
           f"device {torch.cuda.get_device_name() if device.type == 'cuda' else 'cpu'})")

@@ -3,7 +3,8 @@
 // dtype, NaN, +-Inf, all-NaN, empty, dense and strided views, sizes of one and of many CUDA blocks or CPU chunks.
 // A plain executable, not a QtTest: the CUDA machines build no Qt.
 //   fused_stats_test          CPU: the loop, and StatsBuffer's rows through it (ctest: engine_fused_stats)
-//   fused_stats_test --cuda   the kernel through StatsBuffer (one launch per batch; rows in mapped host memory unless
+//   fused_stats_test --cuda   the kernel through StatsBuffer (one launch per batch, and every case in as few launches
+//                             as the kernel takes; rows in mapped host memory unless
 //                             FXRAY_STATS_MAPPED=0), and inside a captured CUDA graph replayed on new values; exits 77
 //                             (skipped) without a CUDA device or without the kernel
 #include "replay/values/device_stats.h"
@@ -19,6 +20,8 @@
 #define HAVE_CUDA_GRAPHS 1
 #endif
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -164,11 +167,13 @@ std::vector<Case> cases()
     return out;
 }
 
-// Each case's row through StatsBuffer on `device`, read back once, in queue order.
+// Each case's row through StatsBuffer on `device`, read back once, in queue order. `batched`: no flush but the read-back's
+// and no growth, so that on CUDA every case goes into as few launches as the kernel takes (kStatsMaxJobs jobs, at most
+// kStatsMaxStrided strided ones: the launches split there), small and multi-block jobs side by side in one grid.
 void throughBuffer(const std::string& where, const std::vector<Case>& all,
-                   const std::function<at::Tensor(const at::Tensor&)>& onDevice)
+                   const std::function<at::Tensor(const at::Tensor&)>& onDevice, bool batched = false)
 {
-    StatsBuffer buffer(16);  // small: the buffer grows (and flushes first) several times
+    StatsBuffer buffer(batched ? 4096 : 16);  // small: the buffer grows (and flushes first) several times
     std::vector<const Case*> queued;
     std::size_t handled = 0;
     for (const Case& c : all) {
@@ -178,7 +183,7 @@ void throughBuffer(const std::string& where, const std::vector<Case>& all,
         handled += fusedStatsHandle(t) ? 1 : 0;
         buffer.queue(t, queued.size());
         queued.push_back(&c);
-        if (queued.size() % 3 == 0)
+        if (!batched && queued.size() % 3 == 0)
             buffer.flush();  // as after a node of three outputs
     }
     buffer.readBack([&](std::size_t tag, const StatsRow& row) { check(where, *queued[tag], row); });
@@ -290,6 +295,64 @@ void runCudaGraph()
 }
 #endif
 
+// Not a check: what one launch of the statistics costs, for issue 24's figures (a value-checked pass ends with one such
+// launch; a checked CUDA graph holds one such kernel node). 50 jobs as a small graph's outputs are (49 of 4,096
+// floats, one of 1M), each timing the median of 200: queue + launch + read-back (the tail a checked pass waits for),
+// and the replay + sync of a CUDA graph holding that launch only, against one holding a single 4,096-float add.
+void timeLaunches()
+{
+    std::vector<at::Tensor> outputs;
+    for (int k = 0; k < 49; ++k)
+        outputs.push_back(at::randn({32, 128}, at::kCUDA));
+    outputs.push_back(at::randn({1 << 20}, at::kCUDA));
+    const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream();
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    auto timed = [&](const std::function<void()>& once) {
+        std::vector<double> us;
+        for (int k = 0; k < 220; ++k) {
+            const auto t0 = std::chrono::steady_clock::now();
+            once();
+            stream.synchronize();
+            if (k >= 20)
+                us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        }
+        return median(us);
+    };
+    StatsBuffer eager(64);
+    const double launchUs = timed([&] {
+        for (std::size_t k = 0; k < outputs.size(); ++k)
+            eager.queue(outputs[k], k);
+        eager.readBack([](std::size_t, const StatsRow&) {});  // the launch, the sync, the rows zeroed: a pass's end
+    });
+    std::printf("note: statistics of 50 tensors, queued + one launch + read back: %.1f us (median of 200)\n", launchUs);
+#ifdef HAVE_CUDA_GRAPHS
+    StatsBuffer fixed;
+    fixed.reserveFixed(outputs[0].device(), 64);
+    at::Tensor x = at::randn({4096}, at::kCUDA);
+    at::cuda::CUDAGraph statsGraph, addGraph;
+    const c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool();
+    side.synchronize();
+    {
+        const c10::cuda::CUDAStreamGuard guard(side);
+        statsGraph.capture_begin();
+        for (std::size_t k = 0; k < outputs.size(); ++k)
+            fixed.queue(outputs[k], k);
+        fixed.flush();
+        statsGraph.capture_end();
+        addGraph.capture_begin();
+        x.add_(1.0);
+        addGraph.capture_end();
+    }
+    const double statsUs = timed([&] { statsGraph.replay(); });
+    const double addUs = timed([&] { addGraph.replay(); });
+    std::printf("note: CUDA graph replay + sync, the statistics launch of 50 tensors: %.1f us; one add kernel: %.1f us\n",
+                statsUs, addUs);
+#endif
+}
+
 int runCuda(const std::vector<Case>& all)
 {
     if (!torch::cuda::is_available()) {
@@ -301,12 +364,14 @@ int runCuda(const std::vector<Case>& all)
         return 77;
     }
     throughBuffer("cuda buffer", all, [](const at::Tensor& t) { return moved(t, at::kCUDA); });
+    throughBuffer("cuda buffer, one batch", all, [](const at::Tensor& t) { return moved(t, at::kCUDA); }, true);
     shareAndPool("cuda buffer, shared rows", [](const at::Tensor& t) { return t.to(at::kCUDA); });
 #ifdef HAVE_CUDA_GRAPHS
     runCudaGraph();
 #else
     std::printf("note: no ATen/cuda/CUDAGraph.h: the capture check did not run\n");
 #endif
+    timeLaunches();
     return 0;
 }
 

@@ -69,7 +69,7 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
     if (options.warmup > 0)
         settings.warmupReplays = options.warmup;
     if (checks)
-        settings.afterReplay = [&] { detail::recordCheckedReplay(g, scratch, checks->reread(), options.strictNonFinite, cg); };
+        settings.afterReplay = [&] { detail::recordCheckedReplay(g, scratch, checks->reread(/*deviceSynced=*/true), options.strictNonFinite, cg); };
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }
 

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace fxray::replay::detail {
 namespace {
@@ -59,6 +60,8 @@ DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vecto
     : m_graph(g), m_plans(plans), m_results(results), m_eachNode(eachNode), m_buffer(eachNode ? 64 : rowsPerReadBack(rows), g.nodes.size() + 16),
       m_mayWrite(plans.size(), true), m_nonFinite(g.nodes.size(), false), m_returnNonFinite(g.nodes.size())
 {
+    m_pending.reserve(plans.size());  // a pass queues every node once: no regrowth on the way
+    m_tags.reserve(plans.size() + 16);
     using Kind = NodePlan::Kind;
     for (std::size_t i = 0; i < plans.size(); ++i) {
         const NodePlan& p = plans[i];
@@ -80,6 +83,7 @@ void DeferredValueChecks::beforeNode(std::size_t i)
     if (i < m_mayWrite.size() && !m_mayWrite[i])
         return;
     m_seen.clear();  // what node i may write is another value than the one whose row is queued
+    m_seenDense.clear();
     if (m_buffer.unlaunched())
         m_buffer.flush();  // a CUDA error surfaces as the node's own (interpreter: blame)
 }
@@ -94,11 +98,18 @@ void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& logical)
     const at::Tensor t = detail::isVmapBatched(logical) ? detail::vmapPhysical(logical) : logical;
     if (StatsBuffer::hasStats(t)) {
         const c10::TensorImpl* impl = t.unsafeGetTensorImpl();
+        std::optional<DenseKey> dense;
+        if (t.has_storage() && t.is_non_overlapping_and_dense() && fusedStatsHandle(t))
+            dense = DenseKey{t.storage().unsafeGetStorageImpl(), t.storage_offset(), t.numel(), t.scalar_type()};
         if (auto seen = m_seen.find(impl); seen != m_seen.end()) {
             m_buffer.share(m_tags.size(), seen->second.entry);
+        } else if (auto view = dense ? m_seenDense.find(*dense) : m_seenDense.end(); view != m_seenDense.end()) {
+            m_buffer.share(m_tags.size(), view->second.entry);
         } else {
             const std::size_t entry = m_buffer.queue(t, m_tags.size());  // throws before queuing anything
             m_seen.emplace(impl, Seen{c10::weak_intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>(t.getIntrusivePtr()), entry});
+            if (dense)
+                m_seenDense.emplace(*dense, SeenDense{t.storage().getWeakStorageImpl(), entry});
         }
         m_tags.push_back({i, r.outputs.size()});
         s.numel = t.numel();
@@ -112,16 +123,22 @@ void DeferredValueChecks::queueNode(std::size_t i, const c10::IValue& value, boo
     Pending p;
     p.node = i;
     p.anyTensorInput = anyTensorInput;
-    const std::vector<c10::IValue> returns =
-        value.isTuple() ? std::vector<c10::IValue>(value.toTupleRef().elements().begin(), value.toTupleRef().elements().end())
-                        : std::vector<c10::IValue>{value};
-    try {
-        for (const c10::IValue& ret : returns) {
-            const std::size_t begin = r.outputs.size();
+    // Each return's tensors, without copying the returns or (for the common single tensor) flattening into a vector.
+    auto queueReturn = [&](const c10::IValue& ret) {
+        const std::size_t begin = r.outputs.size();
+        if (ret.isTensor())
+            queueTensor(i, ret.toTensor());
+        else
             for (const at::Tensor& t : flattenTensors(ret))
                 queueTensor(i, t);
-            p.returns.emplace_back(begin, r.outputs.size());
-        }
+        p.returns.emplace_back(begin, r.outputs.size());
+    };
+    try {
+        if (value.isTuple())
+            for (const c10::IValue& ret : value.toTupleRef().elements())
+                queueReturn(ret);
+        else
+            queueReturn(value);
     } catch (const c10::Error& e) {
         // Statistics are extra: their failure must not fail a node that ran, except for a CUDA error, which belongs
         // to a kernel (see blame). The returns queued before it still count.
@@ -187,6 +204,7 @@ std::vector<std::size_t> DeferredValueChecks::readBack(ReplayReport* report)
     m_pending.clear();
     m_tags.clear();
     m_seen.clear();  // their queue entries are gone
+    m_seenDense.clear();
     return done;
 }
 
@@ -207,18 +225,32 @@ void DeferredValueChecks::restart()
     m_tags.clear();
     m_pending.clear();
     m_seen.clear();
+    m_seenDense.clear();
     m_nonFinite.assign(m_nonFinite.size(), false);
     for (auto& rets : m_returnNonFinite)
         rets.clear();
 }
 
-std::string DeferredValueChecks::reread()
+std::string DeferredValueChecks::reread(bool deviceSynced)
 {
-    ReplayReport scratch;
-    m_buffer.peek([&](std::size_t tag, const StatsRow& row) { take(tag, row); });
+    bool nonFinite = false;
+    m_buffer.peek(
+        [&](std::size_t tag, const StatsRow& row) {
+            take(tag, row);
+            nonFinite = nonFinite || row.nanCount + row.infCount > 0;
+        },
+        deviceSynced);
     m_nonFinite.assign(m_nonFinite.size(), false);
     for (auto& rets : m_returnNonFinite)
         rets.clear();
+    if (!nonFinite) {
+        // No output holds NaN/Inf: no node is an origin or holds a constant's (what decideOrigin would find, without
+        // walking every node's inputs; its per-return flags are only read while deciding).
+        for (const Pending& p : m_pending)
+            m_results[p.node].nanOrigin = m_results[p.node].nonFiniteConstant = false;
+        return "";
+    }
+    ReplayReport scratch;
     for (const Pending& p : m_pending) {
         m_results[p.node].nanOrigin = m_results[p.node].nonFiniteConstant = false;
         if (!p.graphOutputs)

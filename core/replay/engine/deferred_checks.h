@@ -13,6 +13,8 @@
 #include <ATen/core/ivalue.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,8 +58,10 @@ public:
     // Starts another pass over the same results: forgets what was queued and decided.
     void restart();
     // Reads the queued rows again, as a replay of the captured graph rewrote them, and decides the NaN/Inf origins
-    // afresh; returns the first origin ("" when none). Keeps the queue for the next replay.
-    std::string reread();
+    // afresh; returns the first origin ("" when none). Keeps the queue for the next replay. `deviceSynced`: the
+    // caller waited for the device after the replay (no stream sync again). Runs after every timed replay: a replay
+    // whose rows hold no NaN/Inf at all (the usual one) decides nothing node by node.
+    std::string reread(bool deviceSynced = false);
 
     // A CUDA error raised at node i may come from a kernel of a node before it whose statistics are not read back
     // yet (kernels run asynchronously; a read-back is the sync that reports them): the text, saying so.
@@ -96,6 +100,30 @@ private:
         std::size_t entry;  // StatsBuffer's queue entry
     };
     std::unordered_map<const c10::TensorImpl*, Seen> m_seen;
+    // The same for another view of the same memory: a dense tensor the one-pass statistics take (t(), view(), alias()
+    // of a queued value) shares the row of the first tensor over the same storage, offset, element count and dtype.
+    // Its numbers are the same bits: the CUDA kernel reads a dense tensor in memory order whatever its sizes and
+    // strides, and on the CPU counts, min and max do not depend on the order while ATen's full sum of a dense tensor
+    // coalesces it into memory order too (checked on 2-4-d permutations, views and channels-last, every float dtype).
+    // The weak reference keeps the StorageImpl's address from going to another storage while it is a key.
+    struct DenseKey {
+        const c10::StorageImpl* storage;
+        std::int64_t offset, numel;
+        c10::ScalarType dtype;
+        bool operator==(const DenseKey&) const = default;
+    };
+    struct DenseKeyHash {
+        std::size_t operator()(const DenseKey& k) const
+        {
+            return std::hash<const void*>()(k.storage) ^ (static_cast<std::size_t>(k.offset) * 0x9e3779b97f4a7c15ULL) ^
+                   (static_cast<std::size_t>(k.numel) << 8) ^ static_cast<std::size_t>(k.dtype);
+        }
+    };
+    struct SeenDense {
+        c10::weak_intrusive_ptr<c10::StorageImpl> keep;
+        std::size_t entry;
+    };
+    std::unordered_map<DenseKey, SeenDense, DenseKeyHash> m_seenDense;
     std::vector<Pending> m_pending;
     // What is known after the read-backs so far, per node: some output holds NaN/Inf; and per return (a getitem
     // reads one return: attention's finite output is not downstream of the inf padding its logsumexp sibling holds).

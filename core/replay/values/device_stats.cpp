@@ -156,7 +156,10 @@ std::size_t StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
             flush();  // one launch, one device
         m_unlaunched.push_back({t, d.rows.data_ptr<double>() + 5 * row,
                                 reinterpret_cast<unsigned int*>(d.counters.data_ptr<std::int32_t>()) + row});
-        if (m_unlaunched.size() == static_cast<std::size_t>(kStatsMaxJobs))
+        m_unlaunchedBytes += t.numel() * static_cast<std::int64_t>(t.element_size());
+        // A launch takes kStatsMaxJobs; the bytes cap bounds the memory held back from the caching allocator by
+        // tensors the graph has freed meanwhile (a big model's activations).
+        if (m_unlaunched.size() == static_cast<std::size_t>(kStatsMaxJobs) || m_unlaunchedBytes >= kMaxUnlaunchedBytes)
             flush();
     }
     m_order.push_back({tag, slot, d.used});
@@ -198,6 +201,7 @@ void StatsBuffer::flush()
         return;
     std::vector<CudaStatsItem> items;
     items.swap(m_unlaunched);  // launched or lost, never launched twice
+    m_unlaunchedBytes = 0;
     fusedStatsCuda(items);
 }
 
@@ -238,6 +242,7 @@ void StatsBuffer::reserveFixed(const c10::Device& device, std::size_t rows)
 void StatsBuffer::discard()
 {
     m_unlaunched.clear();
+    m_unlaunchedBytes = 0;
     m_order.clear();
     for (PerDevice& d : m_devices) {
         // Inside a CUDA-graph capture (a captured pass restarts the checks it holds) the rows are the ones the pass
@@ -259,7 +264,7 @@ bool StatsBuffer::full() const
     return false;
 }
 
-void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& take)
+void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& take, bool deviceSynced)
 {
     flush();
     // Per device: mapped rows read in place once its stream is done, others copied (the copy waits for the device).
@@ -270,7 +275,8 @@ void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& 
         if (d.used == 0)
             continue;
         if (d.host) {
-            statsWait(d.device);
+            if (!deviceSynced)
+                statsWait(d.device);
             d.quiet = true;
             rows[k] = d.host;
         } else {

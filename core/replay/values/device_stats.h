@@ -50,7 +50,7 @@ public:
     // Hands the row of queue entry `entry` out again under `tag`: the same tensor, unchanged since (no row, no work).
     void share(std::size_t tag, std::size_t entry);
     // Launches the one-pass kernel for the CUDA rows queued since the last flush (up to kStatsMaxJobs per launch:
-    // queue() flushes when a batch is full). The tensors are held until then, so the caching allocator cannot hand
+    // queue() flushes when a batch is full, or holds 256 MiB of tensors). The tensors are held until then, so the caching allocator cannot hand
     // their memory to a later node; the caller flushes before anything may write to them (an in-place op).
     // Throws c10::Error ("CUDA error: ...") when the launch fails; those rows are then lost.
     void flush();
@@ -71,8 +71,9 @@ public:
     void readBack(const std::function<void(std::size_t tag, const StatsRow& row)>& take);
 
     // Reads the rows queued so far without emptying the buffers: a captured CUDA graph rewrites the same rows on
-    // every replay, and each replay's numbers are read from them. Flushes first.
-    void peek(const std::function<void(std::size_t tag, const StatsRow& row)>& take);
+    // every replay, and each replay's numbers are read from them. Flushes first. `deviceSynced`: the caller has just
+    // waited for the whole device (a synchronised replay): mapped rows are read without another stream sync.
+    void peek(const std::function<void(std::size_t tag, const StatsRow& row)>& take, bool deviceSynced = false);
 
 private:
     struct PerDevice {
@@ -100,6 +101,8 @@ private:
     std::vector<PerDevice> m_devices;
     std::vector<Queued> m_order;
     std::vector<CudaStatsItem> m_unlaunched;  // CUDA rows queued since the last flush (their rows, one device)
+    std::int64_t m_unlaunchedBytes = 0;       // the bytes of their tensors
+    static constexpr std::int64_t kMaxUnlaunchedBytes = std::int64_t{256} << 20;
 };
 
 }  // namespace fxray::replay::detail

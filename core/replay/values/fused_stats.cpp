@@ -356,42 +356,54 @@ void fusedStatsCuda(const std::vector<CudaStatsItem>& items)
     const int sms = statsMultiprocessors(device.index());
     void* stream = c10::cuda::getCurrentCUDAStream(device.index()).stream();
     std::vector<std::int64_t> sizes, strides;
-    for (std::size_t begin = 0; begin < items.size(); begin += kStatsMaxJobs) {
-        const std::size_t end = std::min(items.size(), begin + kStatsMaxJobs);
-        StatsJob jobs[kStatsMaxJobs];
-        std::int64_t scratchBlocks = 0;
-        for (std::size_t k = begin; k < end; ++k) {
-            const at::Tensor& t = items[k].tensor;
-            TORCH_CHECK(t.device() == device, "fused statistics: one batch, one device");
-            StatsJob& j = jobs[k - begin];
-            j.data = t.const_data_ptr();
-            j.numel = t.numel();
-            j.dtype = *statsDTypeOf(t);
-            j.row = items[k].row;
-            j.counter = items[k].counter;
-            if (!t.is_non_overlapping_and_dense()) {
-                collapsedGeometry(t, sizes, strides);
-                TORCH_CHECK(sizes.size() <= static_cast<std::size_t>(kStatsMaxDims), "fused statistics: ", sizes.size(),
-                            " strided dimensions");
-                j.ndim = static_cast<std::int32_t>(sizes.size());
-                std::copy(sizes.begin(), sizes.end(), j.sizes);
-                std::copy(strides.begin(), strides.end(), j.strides);
-            }
-            j.blocks = statsBlocksFor(j.numel, sms);
-            if (j.blocks > 1) {
-                j.scratchOffset = scratchBlocks;
-                scratchBlocks += j.blocks;
-            }
-        }
-        // Partials of this launch only: freed after it is queued, which the caching allocator keeps stream-ordered.
+    std::vector<StatsJob> jobs;
+    jobs.reserve(std::min<std::size_t>(items.size(), kStatsMaxJobs));
+    std::int64_t scratchBlocks = 0;
+    int strided = 0;
+    // One launch for what is batched so far; the scratch of its multi-block jobs is freed after it is queued, which
+    // the caching allocator keeps stream-ordered.
+    auto launch = [&] {
+        if (jobs.empty())
+            return;
         at::Tensor scratch;
         if (scratchBlocks > 0)
             scratch = at::empty({scratchBlocks * 6}, at::TensorOptions().dtype(at::kDouble).device(device));
         const char* error = nullptr;
-        const int rc = launchFusedStats(jobs, static_cast<int>(end - begin),
+        const int rc = launchFusedStats(jobs.data(), static_cast<int>(jobs.size()),
                                         scratch.defined() ? scratch.data_ptr<double>() : nullptr, stream, &error);
+        jobs.clear();
+        scratchBlocks = 0;
+        strided = 0;
         TORCH_CHECK(rc == 0, "CUDA error: ", error ? error : "unknown", " (launching the fused statistics kernel)");
+    };
+    for (const CudaStatsItem& item : items) {
+        const at::Tensor& t = item.tensor;
+        TORCH_CHECK(t.device() == device, "fused statistics: one batch, one device");
+        StatsJob j;
+        j.data = t.const_data_ptr();
+        j.numel = t.numel();
+        j.dtype = *statsDTypeOf(t);
+        j.row = item.row;
+        j.counter = item.counter;
+        if (!t.is_non_overlapping_and_dense()) {
+            collapsedGeometry(t, sizes, strides);
+            TORCH_CHECK(sizes.size() <= static_cast<std::size_t>(kStatsMaxDims), "fused statistics: ", sizes.size(),
+                        " strided dimensions");
+            j.geometry.ndim = static_cast<std::int32_t>(sizes.size());
+            std::copy(sizes.begin(), sizes.end(), j.geometry.sizes);
+            std::copy(strides.begin(), strides.end(), j.geometry.strides);
+        }
+        if (jobs.size() == static_cast<std::size_t>(kStatsMaxJobs) || (j.geometry.ndim > 0 && strided == kStatsMaxStrided))
+            launch();
+        strided += j.geometry.ndim > 0 ? 1 : 0;
+        j.blocks = statsBlocksFor(j.numel, sms);
+        if (j.blocks > 1) {
+            j.scratchOffset = static_cast<std::int32_t>(scratchBlocks);
+            scratchBlocks += j.blocks;
+        }
+        jobs.push_back(j);
     }
+    launch();
 #else
     TORCH_CHECK(false, "fused statistics: this build has no CUDA kernel (nvcc was not found)");
 #endif

@@ -1,8 +1,11 @@
-// The one-pass output statistics on CUDA: one launch reduces up to kStatsMaxJobs tensors (a node's outputs), each
-// read once, each into its row of the statistics buffer. Replaces five ATen reductions per output (isnan+sum,
+// The one-pass output statistics on CUDA: one launch reduces up to kStatsMaxJobs tensors (the outputs of consecutive
+// nodes), each read once, each into its row of the statistics buffer. Replaces five ATen reductions per output (isnan+sum,
 // isinf+sum, aminmax, a copy, sum): the launches, not the bytes, were the cost (bench/README, issue 24).
-// A job of one block writes its row itself; a job of several blocks leaves per-block partials in the launch's scratch
-// and the last block to finish (an atomic ticket per row) merges them in block order, so the sum is deterministic.
+// The launch's grid is flat: each job gets its blocks one after the other (no idle blocks of a 2-D grid sized by the
+// largest job). A thread loads kStatsUnroll elements at once before reducing them: these kernels are short and bound
+// by memory latency, not bandwidth. A job of one block writes its row itself; a job of several blocks leaves
+// per-block partials in the launch's scratch and the last block to finish (an atomic ticket per row) merges them in
+// block order, so the sum is deterministic.
 // No host sync, no allocation: the launch can be captured into a CUDA graph.
 #include "replay/values/stats_kernel.h"
 
@@ -15,44 +18,63 @@
 namespace fxray::replay::detail {
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = kStatsThreads;
 constexpr unsigned kFullMask = 0xffffffffu;
 
-struct Jobs {
-    StatsJob j[kStatsMaxJobs];
+// A job as the kernel reads it (StatsJob without its geometry, which only strided jobs have): 48 bytes.
+struct DeviceJob {
+    const void* data;
+    long long numel;
+    double* row;
+    unsigned int* counter;
+    int blocks;
+    int firstBlock;  // its first block in the launch's flat grid
+    int scratchOffset;
+    short dtype;     // StatsDType
+    short geometry;  // -1: dense; else its index in Params::geometry
 };
+static_assert(sizeof(DeviceJob) == 48, "the jobs travel as kernel parameters: keep them small");
 
-// Element type T as stored, and M, the type its min/max are compared in.
+template <int J>
+struct Params {
+    DeviceJob j[J];
+    StatsGeometry geometry[kStatsMaxStrided];
+    int n;
+};
+static_assert(sizeof(Params<kStatsMaxJobs>) <= 4000, "kernel parameters are limited to 4 KiB");
+
+// Element type T as stored, and the value reduced: double for floating types (min/max compared as double), the
+// integer widened to long long / unsigned long long for integer types.
 template <StatsDType D>
 struct Elem;
 template <>
 struct Elem<StatsDType::F32> {
     using T = float;
-    __device__ static double get(const T* p, long long k) { return p[k]; }
+    __device__ static double value(T v) { return v; }
 };
 template <>
 struct Elem<StatsDType::F64> {
     using T = double;
-    __device__ static double get(const T* p, long long k) { return p[k]; }
+    __device__ static double value(T v) { return v; }
 };
 template <>
 struct Elem<StatsDType::F16> {
     using T = unsigned short;
-    __device__ static double get(const T* p, long long k) { return __half2float(__ushort_as_half(p[k])); }
+    __device__ static double value(T v) { return __half2float(__ushort_as_half(v)); }
 };
 template <>
 struct Elem<StatsDType::BF16> {
     using T = unsigned short;
-    __device__ static double get(const T* p, long long k)
+    __device__ static double value(T v)
     {
-        return __uint_as_float(static_cast<unsigned>(p[k]) << 16);  // bfloat16 is float's upper half
+        return __uint_as_float(static_cast<unsigned>(v) << 16);  // bfloat16 is float's upper half
     }
 };
 #define FXRAY_INT_ELEM(D, Stored, Compared)                                                                           \
     template <>                                                                                                       \
     struct Elem<StatsDType::D> {                                                                                      \
         using T = Stored;                                                                                             \
-        __device__ static Compared get(const T* p, long long k) { return static_cast<Compared>(p[k]); }              \
+        __device__ static Compared value(T v) { return static_cast<Compared>(v); }                                    \
     };
 FXRAY_INT_ELEM(I8, signed char, long long)
 FXRAY_INT_ELEM(U8, unsigned char, unsigned long long)
@@ -137,21 +159,38 @@ __device__ StatsAcc<M> blockReduce(StatsAcc<M> a)
     return a;
 }
 
+// Block `block` (of job.blocks) of one job. Rounds of kThreads * kStatsUnroll elements: each thread first loads its
+// kStatsUnroll elements (coalesced across the warp, all in flight together), then adds them up.
 template <StatsDType D>
-__device__ void reduceJob(const StatsJob& job, double* scratch)
+__device__ void reduceJob(const DeviceJob& job, const StatsGeometry* geometry, int block, double* scratch)
 {
     using E = Elem<D>;
-    using M = decltype(E::get(nullptr, 0));
-    const auto* p = static_cast<const typename E::T*>(job.data);
+    using T = typename E::T;
+    using M = decltype(E::value(T{}));
+    const T* p = static_cast<const T*>(job.data);
     StatsAcc<M> acc;
-    const long long step = static_cast<long long>(job.blocks) * blockDim.x;
-    const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (job.ndim == 0) {
-        for (long long i = first; i < job.numel; i += step)
-            statsAdd(acc, E::get(p, i));
-    } else {
-        for (long long i = first; i < job.numel; i += step)
-            statsAdd(acc, E::get(p, stridedOffset(job, i)));
+    const long long n = job.numel;
+    const long long round = static_cast<long long>(kThreads) * kStatsUnroll;
+    const long long step = round * job.blocks;
+    for (long long base = static_cast<long long>(block) * round + threadIdx.x; base < n; base += step) {
+        T raw[kStatsUnroll];
+        if (geometry == nullptr) {
+#pragma unroll
+            for (int k = 0; k < kStatsUnroll; ++k) {
+                const long long i = base + static_cast<long long>(k) * kThreads;
+                raw[k] = i < n ? p[i] : T{};
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < kStatsUnroll; ++k) {
+                const long long i = base + static_cast<long long>(k) * kThreads;
+                raw[k] = i < n ? p[stridedOffset(*geometry, i)] : T{};
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kStatsUnroll; ++k)
+            if (base + static_cast<long long>(k) * kThreads < n)
+                statsAdd(acc, E::value(raw[k]));
     }
     acc = blockReduce(acc);
     if (job.blocks == 1) {
@@ -160,10 +199,10 @@ __device__ void reduceJob(const StatsJob& job, double* scratch)
         return;
     }
     // Several blocks: publish this block's partial; the last block to arrive merges them all.
-    auto* partials = reinterpret_cast<unsigned long long*>(scratch) + 6 * job.scratchOffset;
+    auto* partials = reinterpret_cast<unsigned long long*>(scratch) + 6LL * job.scratchOffset;
     __shared__ bool last;
     if (threadIdx.x == 0) {
-        storePartial(partials + 6 * blockIdx.x, acc);
+        storePartial(partials + 6 * block, acc);
         __threadfence();
         last = atomicAdd(job.counter, 1u) == static_cast<unsigned>(job.blocks - 1);
     }
@@ -181,26 +220,69 @@ __device__ void reduceJob(const StatsJob& job, double* scratch)
     }
 }
 
-__global__ void __launch_bounds__(kThreads) fusedStatsKernel(Jobs jobs, double* scratch)
+// One launch: block b belongs to the last job whose first block is <= b. __grid_constant__: the jobs are read where
+// the parameters are, never copied per thread.
+template <int J>
+__global__ void __launch_bounds__(kThreads) fusedStatsKernel(const __grid_constant__ Params<J> params, double* scratch)
 {
-    const StatsJob& job = jobs.j[blockIdx.y];
-    if (static_cast<int>(blockIdx.x) >= job.blocks)
-        return;
-    switch (job.dtype) {
-    case StatsDType::F32: reduceJob<StatsDType::F32>(job, scratch); break;
-    case StatsDType::F64: reduceJob<StatsDType::F64>(job, scratch); break;
-    case StatsDType::F16: reduceJob<StatsDType::F16>(job, scratch); break;
-    case StatsDType::BF16: reduceJob<StatsDType::BF16>(job, scratch); break;
-    case StatsDType::I8: reduceJob<StatsDType::I8>(job, scratch); break;
-    case StatsDType::U8: reduceJob<StatsDType::U8>(job, scratch); break;
-    case StatsDType::I16: reduceJob<StatsDType::I16>(job, scratch); break;
-    case StatsDType::U16: reduceJob<StatsDType::U16>(job, scratch); break;
-    case StatsDType::I32: reduceJob<StatsDType::I32>(job, scratch); break;
-    case StatsDType::U32: reduceJob<StatsDType::U32>(job, scratch); break;
-    case StatsDType::I64: reduceJob<StatsDType::I64>(job, scratch); break;
-    case StatsDType::U64: reduceJob<StatsDType::U64>(job, scratch); break;
-    case StatsDType::Bool: reduceJob<StatsDType::Bool>(job, scratch); break;
+    const int b = static_cast<int>(blockIdx.x);
+    int lo = 0, hi = params.n - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (params.j[mid].firstBlock <= b)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
+    const DeviceJob& job = params.j[lo];
+    const StatsGeometry* geometry = job.geometry < 0 ? nullptr : &params.geometry[job.geometry];
+    const int block = b - job.firstBlock;
+    switch (static_cast<StatsDType>(job.dtype)) {
+    case StatsDType::F32: reduceJob<StatsDType::F32>(job, geometry, block, scratch); break;
+    case StatsDType::F64: reduceJob<StatsDType::F64>(job, geometry, block, scratch); break;
+    case StatsDType::F16: reduceJob<StatsDType::F16>(job, geometry, block, scratch); break;
+    case StatsDType::BF16: reduceJob<StatsDType::BF16>(job, geometry, block, scratch); break;
+    case StatsDType::I8: reduceJob<StatsDType::I8>(job, geometry, block, scratch); break;
+    case StatsDType::U8: reduceJob<StatsDType::U8>(job, geometry, block, scratch); break;
+    case StatsDType::I16: reduceJob<StatsDType::I16>(job, geometry, block, scratch); break;
+    case StatsDType::U16: reduceJob<StatsDType::U16>(job, geometry, block, scratch); break;
+    case StatsDType::I32: reduceJob<StatsDType::I32>(job, geometry, block, scratch); break;
+    case StatsDType::U32: reduceJob<StatsDType::U32>(job, geometry, block, scratch); break;
+    case StatsDType::I64: reduceJob<StatsDType::I64>(job, geometry, block, scratch); break;
+    case StatsDType::U64: reduceJob<StatsDType::U64>(job, geometry, block, scratch); break;
+    case StatsDType::Bool: reduceJob<StatsDType::Bool>(job, geometry, block, scratch); break;
+    }
+}
+
+// Packs jobs[0, n) into the parameters of the kernel for up to J jobs and launches it.
+template <int J>
+cudaError_t launchPacked(const StatsJob* jobs, int n, double* scratch, cudaStream_t stream)
+{
+    Params<J> params{};
+    int blocks = 0, strided = 0;
+    for (int k = 0; k < n; ++k) {
+        const StatsJob& in = jobs[k];
+        DeviceJob& out = params.j[k];
+        out.data = in.data;
+        out.numel = in.numel;
+        out.row = in.row;
+        out.counter = in.counter;
+        out.blocks = in.blocks;
+        out.firstBlock = blocks;
+        out.scratchOffset = in.scratchOffset;
+        out.dtype = static_cast<short>(in.dtype);
+        out.geometry = -1;
+        if (in.geometry.ndim > 0) {
+            if (strided == kStatsMaxStrided)
+                return cudaErrorInvalidValue;  // the caller batches at most kStatsMaxStrided strided jobs
+            params.geometry[strided] = in.geometry;
+            out.geometry = static_cast<short>(strided++);
+        }
+        blocks += in.blocks;
+    }
+    params.n = n;
+    fusedStatsKernel<J><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(params, scratch);
+    return cudaGetLastError();
 }
 
 }  // namespace
@@ -251,16 +333,12 @@ int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream,
 {
     if (n <= 0)
         return 0;
-    Jobs params;
-    unsigned maxBlocks = 1;
-    for (int k = 0; k < n && k < kStatsMaxJobs; ++k) {
-        params.j[k] = jobs[k];
-        if (static_cast<unsigned>(jobs[k].blocks) > maxBlocks)
-            maxBlocks = static_cast<unsigned>(jobs[k].blocks);
+    if (n > kStatsMaxJobs) {
+        if (error)
+            *error = "more jobs than one launch takes";
+        return static_cast<int>(cudaErrorInvalidValue);
     }
-    const dim3 grid(maxBlocks, static_cast<unsigned>(n < kStatsMaxJobs ? n : kStatsMaxJobs));
-    fusedStatsKernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(params, scratch);
-    const cudaError_t e = cudaGetLastError();
+    const cudaError_t e = launchPacked<kStatsMaxJobs>(jobs, n, scratch, static_cast<cudaStream_t>(stream));
     if (e != cudaSuccess && error)
         *error = cudaGetErrorString(e);
     return static_cast<int>(e);

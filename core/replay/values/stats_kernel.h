@@ -28,31 +28,40 @@ enum class StatsDType : std::int32_t { F32, F64, F16, BF16, I8, U8, I16, U16, I3
 
 // Largest number of dimensions of a strided (not dense) tensor; denser layouts are read as one flat range.
 constexpr int kStatsMaxDims = 8;
-// Tensors reduced by one kernel launch (the outputs of consecutive nodes): the jobs travel as the kernel's
-// parameters (16 x 184 bytes, under the 4 KiB every architecture takes).
-constexpr int kStatsMaxJobs = 16;
+// Tensors reduced by one kernel launch (the outputs of consecutive nodes, up to the next node that may write to
+// them): their compact descriptions travel as the kernel's parameters, under the 4 KiB every architecture takes
+// (stats_kernel.cu: 64 x 48 bytes, plus the geometry of at most kStatsMaxStrided strided ones). A launch costs the
+// host ~3-5 us and a captured CUDA graph a node of its own: the fewer, the better.
+constexpr int kStatsMaxJobs = 64;
+// Strided (not dense) tensors per launch: their sizes and strides (136 bytes each) travel beside the jobs.
+constexpr int kStatsMaxStrided = 4;
+
+// A strided tensor's dimensions (sizes of 1 dropped, mergeable ones merged), in elements.
+struct StatsGeometry {
+    std::int32_t ndim = 0;
+    std::int64_t sizes[kStatsMaxDims] = {};
+    std::int64_t strides[kStatsMaxDims] = {};
+};
 
 // One tensor to reduce into one row of 5 doubles: {nan, inf, min, max, sum}.
 struct StatsJob {
     const void* data = nullptr;  // first element (storage offset applied)
     std::int64_t numel = 0;
-    std::int32_t ndim = 0;  // 0: dense, read data[0, numel) in memory order; else sizes/strides (in elements) below
     StatsDType dtype = StatsDType::F32;
-    std::int64_t sizes[kStatsMaxDims] = {};
-    std::int64_t strides[kStatsMaxDims] = {};
+    StatsGeometry geometry;            // ndim 0: dense, read data[0, numel) in memory order
     double* row = nullptr;             // where the 5 numbers go
     unsigned int* counter = nullptr;   // blocks done (multi-block jobs only; 0 before, reset to 0 by the last block)
     std::int32_t blocks = 1;           // CUDA blocks reducing this job
-    std::int64_t scratchOffset = 0;    // first of this job's per-block partials in the launch's scratch (6 words a block)
+    std::int32_t scratchOffset = 0;    // first of this job's per-block partials in the launch's scratch (6 words a block)
 };
 
-// The element offset of flat index i of a strided job (row-major over sizes).
-FXRAY_HD std::int64_t stridedOffset(const StatsJob& j, std::int64_t i)
+// The element offset of flat index i of a strided tensor (row-major over sizes).
+FXRAY_HD std::int64_t stridedOffset(const StatsGeometry& g, std::int64_t i)
 {
     std::int64_t off = 0;
-    for (int d = j.ndim - 1; d >= 0; --d) {
-        const std::int64_t size = j.sizes[d];
-        off += (i % size) * j.strides[d];
+    for (int d = g.ndim - 1; d >= 0; --d) {
+        const std::int64_t size = g.sizes[d];
+        off += (i % size) * g.strides[d];
         i /= size;
     }
     return off;
@@ -127,8 +136,8 @@ FXRAY_HD void statsWrite(const StatsAcc<M>& a, double* row)
     row[4] = a.sum;
 }
 
-// Launches one kernel for jobs[0, n) (n <= kStatsMaxJobs) on `stream` (a cudaStream_t): never synchronizes, never
-// allocates. `scratch`: the per-block partials of the multi-block jobs (sum of their blocks * 6 doubles, from the
+// Launches one kernel for jobs[0, n) (n <= kStatsMaxJobs, at most kStatsMaxStrided of them strided) on `stream` (a
+// cudaStream_t): never synchronizes, never allocates. `scratch`: the per-block partials of the multi-block jobs (sum of their blocks * 6 doubles, from the
 // stream's allocator), null when every job has one block. Returns the launch's cudaError_t (0: queued), with its
 // text in `error` when not 0. Defined in stats_kernel.cu, built only where nvcc was found.
 int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error);
@@ -142,11 +151,17 @@ int statsHostAlloc(std::size_t bytes, void** host, void** device, const char** e
 // Frees what statsHostAlloc gave (cudaFreeHost, which waits for the device). Also in stats_kernel.cu.
 void statsHostFree(void* host);
 
+// Elements a CUDA thread loads at once (independent loads in flight, then reduced), and the fewest a block reduces
+// (kStatsThreads * kStatsUnroll per round, a few rounds): a job of up to 8,192 elements is one block, with no
+// cross-block merge; the element loop's latency is that of 4 rounds of loads, not of 16 loads one after the other.
+constexpr int kStatsThreads = 256;
+constexpr int kStatsUnroll = 8;
+constexpr std::int64_t kStatsPerBlock = std::int64_t{kStatsThreads} * kStatsUnroll * 4;
+
 // How many CUDA blocks a job of `numel` elements gets on a device of `multiprocessors` SMs.
 inline std::int32_t statsBlocksFor(std::int64_t numel, int multiprocessors)
 {
-    constexpr std::int64_t perBlock = 256 * 16;  // a block's threads each read at least 16 elements
-    std::int64_t blocks = (numel + perBlock - 1) / perBlock;
+    std::int64_t blocks = (numel + kStatsPerBlock - 1) / kStatsPerBlock;
     const std::int64_t cap = 2LL * (multiprocessors > 0 ? multiprocessors : 1);
     if (blocks > cap)
         blocks = cap;
