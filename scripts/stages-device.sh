@@ -4,7 +4,7 @@
 # CLI, then tools/corpus/stage_compare_corpus.py --device cuda --per-compile (every compile its own fxray process,
 # FXRAY_STAGE_COMPARE_JOBS at once, default 8), bounded by FXRAY_STAGES_UNTIL seconds after the start (default 560).
 # FXRAY_STAGES_DEVICE=cpu compares CPU-recorded traces on this machine's cores instead (default cuda).
-#   scripts/stages-device.sh .devscratch/traces-hf.tgz [more .tgz, folders or logs]
+#   scripts/stages-device.sh .devscratch/traces-hf.tgz [more .tgz/.txz, folders or logs]  (xz packs traces ~6x smaller)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-logs}

@@ -43,11 +43,11 @@ def find_logs(paths, scratch):
     logs = {}
     for p in paths:
         root = p
-        if p.endswith((".tgz", ".tar.gz")):
+        if p.endswith((".tgz", ".tar.gz", ".txz", ".tar.xz")):
             root = tempfile.mkdtemp(prefix="unpacked-", dir=scratch)
             with tarfile.open(p) as t:
                 t.extractall(root, filter="data")
-        name = re.sub(r"\.(tgz|tar\.gz)$", "", os.path.basename(os.path.normpath(p)))
+        name = re.sub(r"\.(tgz|tar\.gz|txz|tar\.xz)$", "", os.path.basename(os.path.normpath(p)))
         if os.path.isfile(root):
             if is_trace_log(root):
                 logs[root] = name
