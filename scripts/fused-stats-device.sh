@@ -164,7 +164,8 @@ import json, sys
 rows = json.load(open(sys.argv[1]))
 r2 = lambda a, b: a / b if a and b else None  # noqa: E731
 f = lambda v: f"{v:6.2f}x" if v is not None else f"{'-':>7}"  # noqa: E731
-print(f"{'graph':32} {'meta/eager':>10} {'values/eager':>12} {'ATen/eager':>10} {'fused/ATen':>10} {'cg checked/unchecked':>21}")
+print(f"{'graph':32} {'meta/eager':>10} {'values/eager':>12} {'ATen/eager':>10} {'fused/ATen':>10} {'cg checked/unchecked':>21}"
+      f"  values/eager per round")
 met_v = met_cg = 0
 for r in rows:
     v = r.get("values_eager_ratio") or r2(r["values_us"], r["eager_us"])
@@ -174,7 +175,8 @@ for r in rows:
     met_cg += cg is not None and cg <= 1.3
     print(f"{r['graph']:32} {f(r.get('meta_eager_ratio') or r2(r['fxray_us'], r['eager_us'])):>10} {f(v):>12} "
           f"{f(r2(r.get('before_values_us'), r['eager_us'])):>10} {f(r2(r['values_us'], r.get('before_values_us'))):>10} "
-          f"{f(cg):>12} ({f(b2b)})")
+          f"{f(cg):>12} ({f(b2b)})  "
+          + " ".join(f"{v / e:.2f}" if v and e else "-" for v, e in zip(r.get("values_rounds_us", []), r.get("eager_rounds_us", []))))
 print(f"goals: values <= 0.5x eager on {met_v} of {len(rows)}; checked CUDA graph <= 1.3x unchecked on {met_cg} of {len(rows)}")
 EOF
 
