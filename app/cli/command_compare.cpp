@@ -7,6 +7,8 @@
 // stage only) unless --in-process. Last, inductor's generated code (the log's inductor_output_code, or
 // --output-code FILE) runs in a Python child (--python, else FXRAY_PYTHON; tools/runtime/run_output_code.py) on the
 // same inputs; --no-output-code leaves it out. A log or folder: every compile of every log, one line each.
+// A divergence that shrinks when the stages compute in float64 is rounding (replay/api/rounding_noise.h), not a
+// divergence; --no-precision-check keeps every value difference beyond tolerance a divergence.
 // Exit 0 all stages agree (every compile, for a log; a compile torch itself failed, "not compiled", counts as no
 // failure), 1 a divergence or a stage that failed, 2 an error.
 #include "arg_parser.h"
@@ -31,7 +33,7 @@ namespace {
 constexpr std::string_view kUsage =
     "fxray compare <trace log>#<frame>/<compile> | <trace log or folder> [--device cpu|cuda|cuda:N] [--seed N] "
     "[--floats normal|uniform] [--int-range LO,HI] [--sym-default N] [--runnable] [--json] [-o OUT.json] [--timeout S] "
-    "[--in-process] [--no-output-code] [--output-code output_code.py] [--python PY]";
+    "[--in-process] [--no-output-code] [--output-code output_code.py] [--python PY] [--no-precision-check]";
 
 std::string shortNumber(double v)
 {
@@ -114,11 +116,12 @@ int compareMany(const std::string& path, const ArgParser& p, const replay::Stage
 int runCompare(const Args& args)
 {
     ArgParser p(args, {"--device", "--seed", "--floats", "--int-range", "--sym-default", "--timeout", "-o", "--output-code", "--python"},
-                {"--runnable", "--json", "--in-process", "--no-output-code"});
+                {"--runnable", "--json", "--in-process", "--no-output-code", "--no-precision-check"});
     p.expectPositionals(1, kUsage);
     replay::StageCompareOptions options;
     options.replay = parseReplayOptions(p);
     options.withRunnable = p.flag("--runnable");
+    options.precisionCheck = !p.flag("--no-precision-check");
     // The last stage (inductor's generated code) runs in a Python child with the user's torch.
     options.outputCode.enabled = !p.flag("--no-output-code");
     options.outputCode.file = p.value("--output-code").value_or("");

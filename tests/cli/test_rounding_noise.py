@@ -49,6 +49,9 @@ def a_difference_that_shrinks_in_float64_is_rounding_and_agrees():
     assert any("precision check" in n and "1 divergent output(s) found to be rounding" in n for n in r["notes"]), r["notes"]
     code, text, _ = run("compare", log + "#0/0", "--no-output-code")
     assert code == 0 and "note: precision check" in text, text
+    # Without the check every value difference beyond tolerance is a divergence.
+    code, text, _ = run("compare", log + "#0/0", "--no-output-code", "--no-precision-check")
+    assert code == 1 and "diverge at stage post_grad" in text and "precision check" not in text, text
 
 
 @check

@@ -559,7 +559,7 @@ private:
     {
         const bool divergent = std::any_of(m_out.stages.begin(), m_out.stages.end(),
                                            [](const StageResult& s) { return s.verdict() == "diverge"; });
-        if (!divergent || m_out.referenceStage < 0 || cancelRequested())
+        if (!divergent || !m_options.precisionCheck || m_out.referenceStage < 0 || cancelRequested())
             return;
         const auto r = static_cast<std::size_t>(m_out.referenceStage);
         const std::string dtype = leastPreciseDtype(m_graphs[r]->graph);

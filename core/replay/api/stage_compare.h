@@ -63,6 +63,10 @@ struct StageCompareOptions {
     // The last stage: inductor's generated code, run in a Python child on the post-grad stage's inputs, when the
     // log holds it (inductor_output_code) or outputCode.file names it.
     OutputCodeOptions outputCode;
+    // A divergent stage replayed again in float64 with the reference: differences that shrink are rounding
+    // (rounding_noise.h). Off: every value difference beyond tolerance is a divergence (rounding that a compiler
+    // change adds, an extra bf16 cast, is rounding to this check).
+    bool precisionCheck = true;
 };
 
 // Called after each stage with its result (the GUI fills its table as they come); progress is over all stages'
