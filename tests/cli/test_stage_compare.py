@@ -306,6 +306,19 @@ def generated_code_calling_inductors_own_prims_runs_in_the_child():
 
 
 @check
+def cpu_kernels_written_for_another_vector_isa_run_with_that_isa():
+    # stage_compare.log's C++ kernels were generated on an AVX2 machine (8-lane floats). Compiled for this CPU's
+    # AVX-512 they overran their buffers and the child died of heap corruption after the run ("free(): invalid next
+    # size"); the runner now asks inductor for the kernels' ISA, or says this CPU cannot run them.
+    code, r = compare_json(STAGES + "#1/0", output_code=True)
+    oc = stage(r, "output_code")
+    if oc["status"] == "failed":
+        assert "lane float vectors" in oc["detail"], oc["detail"]
+    else:
+        assert code == 0 and r["verdict"] == "agree" and oc["verdict"] == "agree", (r["verdict"], oc)
+
+
+@check
 def inductor_low_memory_max_pool_prims_replay_like_aten():
     # resnet50's AOT graphs under inductor pool with prims._low_memory_max_pool_with_offsets (Python-registered);
     # fxray ran them as unsupported, so its compiles could not be compared. Offsets turned back into indices must

@@ -21,6 +21,7 @@ import ast
 import importlib.util
 import json
 import math
+import os
 import re
 import sys
 import traceback
@@ -147,6 +148,30 @@ def synchronize(device: str) -> None:
 # run
 
 
+_FLOAT_LOAD = re.compile(r"Vectorized(?:N<float,\s*(\d+)>|<float>)::loadu\([^;]*?static_cast<int64_t>\((\d+)L?\)\)")
+_ISA_OF_LANES = {16: "avx512", 8: "avx2"}
+
+
+def match_vector_isa(text: str, path: str) -> None:
+    """Inductor's C++ kernels are written for the vector width of the machine that compiled the model: a float
+    kernel of an AVX2 machine steps by 8 lanes (VectorizedN<float,2> over 16 elements). Compiled here for another ISA
+    (AVX-512: 16 lanes), its loads and stores overrun their buffers; the child then dies of heap corruption after
+    the run. The width is read off the kernels' float loads and asked of inductor (ATEN_CPU_CAPABILITY) before it
+    picks an ISA; a CPU without that ISA is a clear error instead of a crash."""
+    if "ATEN_CPU_CAPABILITY" in os.environ:
+        return
+    lanes = max((int(n) // int(k or 1) for k, n in _FLOAT_LOAD.findall(text)), default=0)
+    if lanes not in _ISA_OF_LANES:
+        return
+    os.environ["ATEN_CPU_CAPABILITY"] = _ISA_OF_LANES[lanes]
+    from torch._inductor.cpu_vec_isa import pick_vec_isa
+
+    picked = pick_vec_isa()
+    if not picked or picked.nelements(torch.float) != lanes:
+        raise BadInput(f"{path}: its C++ kernels were written for {lanes}-lane float vectors "
+                       f"({_ISA_OF_LANES[lanes]}), which this CPU cannot run: run on a CPU like the one that logged it")
+
+
 def cmd_run(a) -> int:
     if a.no_cudnn_tf32:
         # Stage compare runs every stage in full f32: the stages then differ by the compiler only, not by which
@@ -154,6 +179,7 @@ def cmd_run(a) -> int:
         torch.backends.cudnn.allow_tf32 = False
     inputs = load_inputs(a.inputs, a.device)
     register_custom_ops(Path(a.code).read_text(), a.code)
+    match_vector_isa(Path(a.code).read_text(), a.code)
     module = load_module(a.code, "fxray_output_code")
     call = find_call(module, a.code)
     outputs = call(list(inputs))  # call() clears the list it gets: ours keeps the inputs as it leaves them
@@ -453,6 +479,7 @@ def op_words(text: str) -> set[str]:
 def localize(a) -> dict:
     inputs = load_inputs(a.inputs, a.device)
     register_custom_ops(Path(a.code).read_text() + Path(a.graph).read_text(), a.code)
+    match_vector_isa(Path(a.code).read_text(), a.code)
     values, graph_returned, targets = run_graph(a.graph, inputs)
     code, sites, taken, _ = run_kernels(a.code, inputs, a.device)
     code_returned = code.returned()
