@@ -28,11 +28,15 @@ bool onlyAsBwState(const Node& user, int value)
     bool asBwState = false, elsewhere = false;
     for (const graph::Arg& a : user.args)
         graph::forEachNodeRef(a, [&](int r) { elsewhere = elsewhere || r == value; });
-    for (const auto& [k, a] : user.kwargs)
-        graph::forEachNodeRef(a, [&](int r) {
+    for (const auto& kwarg : user.kwargs) {
+        // A named copy, not the structured binding: clang before 16 cannot capture a binding in a lambda (the ASan
+        // and fuzz builds use clang).
+        const bool isBwState = kwarg.first == "bw_state";
+        graph::forEachNodeRef(kwarg.second, [&](int r) {
             if (r == value)
-                (k == "bw_state" ? asBwState : elsewhere) = true;
+                (isBwState ? asBwState : elsewhere) = true;
         });
+    }
     return asBwState && !elsewhere;
 }
 
