@@ -178,8 +178,9 @@ def cmd_run(a) -> int:
         # TF32 convolution algorithm cuDNN picked in each process.
         torch.backends.cudnn.allow_tf32 = False
     inputs = load_inputs(a.inputs, a.device)
-    register_custom_ops(Path(a.code).read_text(), a.code)
-    match_vector_isa(Path(a.code).read_text(), a.code)
+    text = Path(a.code).read_text()
+    register_custom_ops(text, a.code)
+    match_vector_isa(text, a.code)
     module = load_module(a.code, "fxray_output_code")
     call = find_call(module, a.code)
     outputs = call(list(inputs))  # call() clears the list it gets: ours keeps the inputs as it leaves them
@@ -478,8 +479,9 @@ def op_words(text: str) -> set[str]:
 
 def localize(a) -> dict:
     inputs = load_inputs(a.inputs, a.device)
-    register_custom_ops(Path(a.code).read_text() + Path(a.graph).read_text(), a.code)
-    match_vector_isa(Path(a.code).read_text(), a.code)
+    text = Path(a.code).read_text()
+    register_custom_ops(text + Path(a.graph).read_text(), a.code)
+    match_vector_isa(text, a.code)
     values, graph_returned, targets = run_graph(a.graph, inputs)
     code, sites, taken, _ = run_kernels(a.code, inputs, a.device)
     code_returned = code.returned()

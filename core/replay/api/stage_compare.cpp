@@ -95,9 +95,14 @@ void classify(StageResult& s)
             }
 }
 
+// The stage's summary fields, derived from its report's comparisons (again after the precision check excused some).
 void summarizeComparisons(StageResult& s)
 {
     s.comparisons = s.report.comparisons;
+    s.compared = s.divergent = 0;
+    s.maxAbs = s.maxRel = 0;
+    s.firstDivergentOutput = -1;
+    s.divergence.clear();
     for (const OutputComparison& c : s.comparisons) {
         if (!c.compared)
             continue;
@@ -119,16 +124,6 @@ void summarizeComparisons(StageResult& s)
                 s.divergence += (c.mismatched > 0 ? "; " : "") + c.note;
         }
     }
-}
-
-// summarizeComparisons again, after the comparisons changed (the rounding-noise probe excused some).
-void resummarize(StageResult& s)
-{
-    s.compared = s.divergent = 0;
-    s.maxAbs = s.maxRel = 0;
-    s.firstDivergentOutput = -1;
-    s.divergence.clear();
-    summarizeComparisons(s);
 }
 
 // What the output_code stage takes from the post-grad stage: the graph the generated code was made from (same
@@ -587,7 +582,7 @@ private:
             ++checked;
             const int n = excusePrecision(s.report.comparisons, high.comparisons, dtype);
             excused += n;
-            resummarize(s);  // the comparisons now carry their float64 difference
+            summarizeComparisons(s);  // the comparisons now carry their float64 difference
             if (n > 0) {
                 s.notes.push_back(std::to_string(n) + " output(s) beyond tolerance are rounding: their difference shrinks in float64");
             }
@@ -600,7 +595,7 @@ private:
         if (code.stage == "output_code" && code.verdict() == "diverge" && postGrad) {
             const int n = excuseGeneratedCode(code.report.comparisons, postGrad->report.comparisons, ref.comparisons);
             excused += n;
-            resummarize(code);
+            summarizeComparisons(code);
             if (n > 0) {
                 if (code.verdict() != "diverge")
                     code.kernel.reset();  // no divergence left for a kernel to explain
