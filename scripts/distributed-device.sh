@@ -23,7 +23,9 @@
 # Self-checking: checks.txt lists each expectation as PASS/FAIL (every collective executed per rank, ...), and the
 # script exits 1 when one fails. Logs: $OUT/summary.txt (checks and figures) and $OUT/logs.tgz (every log; a call
 # brings back at most 8 files), tarred again after each section so a run cut at its limit keeps what it wrote.
-# Budget: ~8 min on an nvidia-h100-x2 machine (each capture is bounded by `timeout`).
+# Budget: ~6 min on an nvidia-h100-x2 machine (each capture is bounded by `timeout`).
+# FXRAY_DIST_SECTIONS=fsdp2_ca,tlparse (any of gloo,nccl_tp,ddp_ca,fsdp2_ca,timing,tlparse; default all) runs only
+# those after the build, to check one fix without paying for the rest; the checks of the others then say SKIP.
 # The gloo headers come from Debian's libgloo-dev .deb, carried in an ignored folder: on a machine with apt,
 #   mkdir -p .devscratch/debs && (cd .devscratch/debs && apt-get download libgloo-dev)
 # and carry .devscratch/debs with the run. Logs under $OUT (else ./device-logs).
@@ -37,6 +39,8 @@ WORK=$(mktemp -d /tmp/fxray-dist-device-XXXXXX)
 OUT="$WORK/logs"   # every section writes here; pack() puts it into $FINAL/logs.tgz
 mkdir -p "$OUT"
 T0=$(date +%s)
+SECTIONS=${FXRAY_DIST_SECTIONS:-}
+want() { [ -z "$SECTIONS" ] || [[ ",$SECTIONS," == *",$1,"* ]]; }
 pack() {  # after each section: the logs so far, and the time spent
   echo "-- $1 done at +$(( $(date +%s) - T0 )) s" | tee -a "$OUT/timeline.txt"
   tar czf "$FINAL/logs.tgz" -C "$OUT" .
@@ -78,6 +82,7 @@ grep -E "^-- fxray:" "$OUT"/build*.log
 FXRAY="$BUILD_DIR/app/cli/fxray"
 pack build
 
+if want gloo; then
 echo "== 1. Gloo on the CPU: the committed 2-rank logs, and the CLI test" | tee "$OUT/gloo.log"
 for case in allreduce tp_mlp ddp_ca; do
   "$FXRAY" replay "tests/data/distributed/$case" 2>&1 | tee -a "$OUT/gloo.log"
@@ -86,7 +91,9 @@ done
 FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" "$PY" tests/cli/test_distributed.py 2>&1 | tee "$OUT/test_distributed.log"
 FXRAY_BIN="$FXRAY" FXRAY_SOURCE_DIR="$PWD" "$PY" tests/cli/test_distributed_fsdp.py 2>&1 | tee "$OUT/test_distributed_fsdp.log"
 pack gloo
+fi
 
+if want nccl_tp; then
 echo "== 2. NCCL: the DTensor TP step captured on 2 GPUs, replayed over NCCL" | tee "$OUT/nccl.log"
 timeout 240 "$PY" tools/corpus/capture_distributed.py --recipe tp --device cuda --mode capture --out "$WORK/tp" 2>&1 | tee -a "$OUT/nccl.log"
 cp "$WORK/tp/capture.json" "$OUT/tp_capture.json" 2>/dev/null
@@ -99,14 +106,18 @@ ls "$WORK/trace" | tee -a "$OUT/nccl.log"
 "$FXRAY" replay "$WORK/trace" --device cuda 2>&1 | tee -a "$OUT/nccl.log"
 "$FXRAY" replay "$WORK/trace" --device cuda --json >"$OUT/nccl_tp_trace_replay.json" 2>>"$OUT/nccl.log"
 pack nccl_tp
+fi
 
+if want ddp_ca; then
 echo "== 2c. NCCL: DDP with compiled autograd (python_reducer), inductor TORCH_TRACE per rank, replayed over NCCL" | tee "$OUT/ddp_ca.log"
 TORCH_TRACE="$WORK/ddp_trace" timeout 240 "$PY" tools/corpus/capture_distributed.py --recipe ddp_ca --device cuda --mode trace --out "$WORK/ddp_ca" 2>&1 | tail -5 | tee -a "$OUT/ddp_ca.log"
 cp "$WORK/ddp_ca/trace.json" "$OUT/ddp_ca_trace.json" 2>/dev/null
 "$FXRAY" replay "$WORK/ddp_trace" --device cuda 2>&1 | tee -a "$OUT/ddp_ca.log"
 "$FXRAY" replay "$WORK/ddp_trace" --device cuda --json >"$OUT/ddp_ca_replay.json" 2>>"$OUT/ddp_ca.log"
 pack ddp_ca
+fi
 
+if want fsdp2_ca; then
 echo "== 2d. NCCL: traceable FSDP2 (compiled autograd, skip_fsdp_hooks=False), aot_eager TORCH_TRACE per rank" | tee "$OUT/fsdp2_ca.log"
 TORCH_TRACE="$WORK/fsdp2_trace" timeout 200 "$PY" tools/corpus/capture_distributed.py --recipe fsdp2_ca --device cuda --mode trace \
   --backend aot_eager --out "$WORK/fsdp2_ca" 2>&1 | tail -5 | tee -a "$OUT/fsdp2_ca.log"
@@ -118,7 +129,9 @@ if ls "$WORK/fsdp2_trace"/*.log >/dev/null 2>&1; then
   "$FXRAY" replay "$WORK/fsdp2_trace" --device cuda --json >"$OUT/fsdp2_ca_replay.json" 2>>"$OUT/fsdp2_ca.log"
 fi
 pack fsdp2_ca
+fi
 
+if want timing; then
 echo "== 3. time per rank step: the capture's eager step vs fxray's replay, same machine" | tee "$OUT/timing.log"
 "$PY" - "$OUT/tp_capture.json" "$OUT/nccl_replay.json" <<'EOF' 2>&1 | tee -a "$OUT/timing.log"
 import json, sys
@@ -132,6 +145,8 @@ print("job wall time (workers' start and rendezvous included):", rep["seconds"],
 EOF
 
 pack timing
+fi
+if want tlparse; then
 echo "== 4. tlparse's multi-rank logs, ranks 0 and 1, over NCCL (carry .devscratch/corpora/tlparse_test_inputs.tgz)" | tee "$OUT/tlparse_nccl.log"
 tgz=.devscratch/corpora/tlparse_test_inputs.tgz
 if [ -f "$tgz" ]; then
@@ -149,6 +164,7 @@ else
   echo "no $tgz: skipped" | tee -a "$OUT/tlparse_nccl.log"
 fi
 pack tlparse
+fi
 
 echo "== checks" | tee "$OUT/checks.txt"
 "$PY" scripts/distributed_device_check.py "$OUT" 2>&1 | tee -a "$OUT/checks.txt"

@@ -42,11 +42,26 @@ def not_passing(rep):
     return out
 
 
+# The section of distributed-device.sh that writes each report (FXRAY_DIST_SECTIONS: the sections that ran).
+SECTION_OF = {"gloo_ddp_ca.json": "gloo", "nccl_replay.json": "nccl_tp", "nccl_tp_trace_replay.json": "nccl_tp",
+              "ddp_ca_replay.json": "ddp_ca", "fsdp2_ca_replay.json": "fsdp2_ca", "test_distributed": "gloo",
+              "test_distributed_fsdp": "gloo"}
+
+
+def not_run(report):
+    """True when FXRAY_DIST_SECTIONS left out the section that writes `report`: its check says SKIP."""
+    sections = [s for s in os.environ.get("FXRAY_DIST_SECTIONS", "").split(",") if s]
+    return bool(sections) and SECTION_OF.get(report, "") not in sections
+
+
 def main() -> int:
     folder = sys.argv[1]
     results = []
 
-    def check(name, ok, detail):
+    def check(name, ok, detail, report=""):
+        if not ok and not_run(report):
+            print(f"SKIP {name}: its section did not run (FXRAY_DIST_SECTIONS)")
+            return
         results.append(ok)
         print(f"{'PASS' if ok else 'FAIL'} {name}: {detail}")
 
@@ -58,7 +73,7 @@ def main() -> int:
             ("nccl ddp_ca inductor trace", "ddp_ca_replay.json", {"!0/compiled_autograd_graph"})):
         rep, why = load(folder, report)
         if rep is None:
-            check(name, False, why)
+            check(name, False, why, report)
             continue
         text, all_ran = figures(rep)
         bad = not_passing(rep)
@@ -75,7 +90,7 @@ def main() -> int:
         cap, _ = load(folder, "fsdp2_ca_trace.json")
         extra = (" (capture: " + "; ".join(f"{k} {v.get('error', 'ok')}" for k, v in cap.get("steps", {}).items()) +
                  (f"; {cap['skipped']}" if cap.get("skipped") else "") + ")") if cap else ""
-        check(name, False, why + extra)
+        check(name, False, why + extra, "fsdp2_ca_replay.json")
     else:
         d = rep["distributed"]
         text, all_ran = figures(rep)
@@ -103,7 +118,7 @@ def main() -> int:
         test_log = os.path.join(folder, test + ".log")
         tail = open(test_log).read().strip().splitlines()[-1:] if os.path.exists(test_log) else [f"no {test}.log"]
         m = re.match(r"(\d+) passed, (\d+) failed", tail[0]) if tail else None
-        check(f"tests/cli/{test}.py (CPU, Gloo)", bool(m and m.group(2) == "0"), tail[0] if tail else "empty")
+        check(f"tests/cli/{test}.py (CPU, Gloo)", bool(m and m.group(2) == "0"), tail[0] if tail else "empty", test)
     print(f"{sum(results)}/{len(results)} checks pass")
     return 0 if all(results) else 1
 

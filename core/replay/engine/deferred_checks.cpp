@@ -71,7 +71,12 @@ DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vecto
         const bool collective = p.kind == Kind::Op && p.op &&
                                 (p.op->schema().name().rfind("_c10d_functional::", 0) == 0 ||
                                  p.op->schema().name().rfind("c10d_functional::", 0) == 0);
-        m_mayWrite[i] = collective ||
+        // An op that returns nothing acts by its side effects alone, whatever its schema says:
+        // inductor::resize_storage_bytes_ (no alias annotation) gives a storage another allocation, so a launch
+        // still queued for a view of it would read the freed pointer (FSDP2 frees its unsharded parameters so; on
+        // CUDA an illegal memory access).
+        const bool sideEffectOnly = p.kind == Kind::Op && p.op && p.op->schema().returns().empty();
+        m_mayWrite[i] = collective || sideEffectOnly ||
                         !(p.kind == Kind::Getitem || p.kind == Kind::Operator || p.kind == Kind::SymFloat ||
                           p.kind == Kind::Input || p.kind == Kind::Output || p.kind == Kind::Constant ||
                           p.kind == Kind::Unsupported || (p.kind == Kind::Op && p.op && !p.op->schema().is_mutable()));
