@@ -9,6 +9,11 @@
 // different function does not. So when a stage diverges, the reference and that stage are replayed again in float64
 // (graph/float_promotion.h) on the same inputs, and an output whose divergence shrinks at least 1/kPrecisionShrink
 // times is reported as rounding (an agreeing output, both figures in its note), not as a divergence.
+// Some computations are ill-conditioned beyond float64 too: LeViT's CUDA training forward, on the H100's inputs, is
+// 14.8 from its float64 value at the reference itself, and its stages differ by 0.86 in f32 and still 0.39 in f64.
+// Such an output carries no digit in either precision; a stage whose difference from the reference, in f32 and in
+// f64, is within kNoiseFactor times the reference's own rounding error (its f32 value against its f64 value) is
+// reported as rounding too, saying that no precision at hand separates a compiler change this small from rounding.
 // Inductor's generated code cannot be promoted: its divergence is rounding when the post-grad graph it was made from
 // computes the reference's function (it agrees, or its divergence shrank) and it differs from the reference by no
 // more than kNoiseFactor times what rounding does to that output (the reference's own distance from its float64
@@ -33,9 +38,11 @@ inline constexpr double kNoiseFactor = 4.0;
 std::string leastPreciseDtype(const graph::Graph& g);
 
 // A divergent graph stage: `low`, its comparisons with the reference as both computed; `high`, the same in float64
-// (by output index). Marks the divergent outputs whose difference shrank so as ok, saying so in their notes; only
-// value differences (not NaNs elsewhere, another shape or dtype). Returns how many.
-int excusePrecision(std::vector<OutputComparison>& low, const std::vector<OutputComparison>& high, const std::string& dtype);
+// (by output index); `referenceError`, the reference as computed against its float64 value. Marks the divergent
+// outputs whose difference shrank so, or stays within the reference's own rounding error, as ok, saying so in their
+// notes; only value differences (not NaNs elsewhere, another shape or dtype). Returns how many.
+int excusePrecision(std::vector<OutputComparison>& low, const std::vector<OutputComparison>& high, const std::string& dtype,
+                    const std::vector<OutputComparison>& referenceError);
 
 // The generated code's comparisons (`code`), given the post-grad stage's (`postGrad`, after excusePrecision) and the
 // reference as computed against its float64 value (`referenceError`). Returns how many were excused.
