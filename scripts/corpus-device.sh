@@ -95,7 +95,7 @@ if [ -n "${FXRAY_STAGE_COMPARE_UNTIL:-}" ] && [ -d "$CORPUS/traces" ]; then
     echo "== stage compare of the part's traces through output_code ($left s left)"
     timeout -k 5 "$left" "$PY" tools/corpus/stage_compare_corpus.py "$CORPUS/traces" --fxray "$BUILD_DIR/app/cli/fxray" \
       --device "${FXRAY_CORPUS_DEVICE:-cuda}" --jobs "${FXRAY_STAGE_COMPARE_JOBS:-8}" --per-compile --timeout 300 --stage-timeout 120 \
-      --json "$OUT/stages-$PART.json" > "$OUT/stages-$PART.txt" 2>&1
+      --json "$OUT/stages-$PART.json" --progress "$OUT/progress-$PART.jsonl" > "$OUT/stages-$PART.txt" 2>&1
     echo "stage compare: exit $? after $(( $(date +%s) - T0 )) s"
     cat "$OUT/stages-$PART.txt"
   else
