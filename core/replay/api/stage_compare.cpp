@@ -134,6 +134,17 @@ struct PostGradRun {
     std::string inputsFile;
 };
 
+// What every stage's replay shares, the generated code's included: generated inputs (the AOT graph's, StageIo), no
+// chaining, and cuDNN's TF32 off so that the stages differ by the compiler only (replay_types.h).
+ReplayOptions stageBaseOptions(const ReplayOptions& replay)
+{
+    ReplayOptions o = replay;
+    o.chain = false;
+    o.inputs = ReplayOptions::Inputs::Random;
+    o.cudnnTf32 = false;
+    return o;
+}
+
 void writeText(const std::string& path, const std::string& text)
 {
     std::ofstream f(path, std::ios::binary);
@@ -188,16 +199,13 @@ void runOutputCodeStage(StageResult& s, const io::OutputCode& oc, const PostGrad
         return;
     }
     s.nodes = static_cast<int>(run.json.intOr("kernels", 0));
-    ReplayOptions o = options.replay;
-    o.chain = false;
-    o.inputs = ReplayOptions::Inputs::Random;
+    ReplayOptions o = stageBaseOptions(options.replay);
     o.timing = false;
     o.repeat = o.warmup = 0;
     o.compareDevice.clear();
     o.cudaGraph = false;
     // The generated code draws from inductor's own seeds: outputs that depend on a random op are compared by rate.
     o.rng = ReplayOptions::Rng::Natural;
-    o.cudnnTf32 = false;
     o.stage = StageIo{aotAddress, pg.map.inputs, pg.map.outputs, "", referenceFile, "", outputs, "", {}, {}};
     s.report = runner.run(*pg.graph, o, cancel, {});
     classify(s);
@@ -478,13 +486,10 @@ private:
     // How stage k replays: on the AOT graph's generated inputs, aligned RNG, its user outputs lined up by `map`.
     ReplayOptions stageOptions(const graph::StageIoMap& map) const
     {
-        ReplayOptions o = m_options.replay;
-        o.chain = false;
-        o.inputs = ReplayOptions::Inputs::Random;
+        ReplayOptions o = stageBaseOptions(m_options.replay);
         // Each stage calls dropout its own way (F.dropout, rand_like > p, inductor_random): only aligned draws
         // make the same random call draw the same values at every stage (random_ops.h).
         o.rng = ReplayOptions::Rng::Aligned;
-        o.cudnnTf32 = false;  // the stages differ by the compiler only (replay_types.h)
         o.stage = StageIo{};
         o.stage->inputsFrom = m_aot->entry.address;
         o.stage->inputMap = map.inputs;
