@@ -144,7 +144,8 @@ def a_compile_torch_failed_after_dynamo_is_not_compiled_and_says_why():
     code, r = compare_json(BREAKS + "#4/0")
     assert code == 0 and r["verdict"] == "not compiled", r
     assert "BackendCompilerFailed" in r["reason"] and "RuntimeError: broken backend" in r["reason"], r["reason"]
-    assert stage(r, "dynamo")["status"] == "unmappable", r["stages"]
+    d = stage(r, "dynamo")  # nothing of fxray's failed: not drawn as a problem
+    assert d["status"] == "not compiled" and d["verdict"] == "not compared", r["stages"]
 
 
 @check

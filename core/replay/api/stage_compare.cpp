@@ -239,7 +239,7 @@ std::string StageResult::verdict() const
     if (status == "unmappable")
         return "unmappable";
     if (!replayed())
-        return status == "not run" || status == "cancelled" ? "not compared" : "failed";
+        return status == "not run" || status == "cancelled" || status == "not compiled" ? "not compared" : "failed";
     if (reference)
         return "reference";
     if (divergent > 0)
@@ -422,9 +422,10 @@ private:
         m_out.verdict = "not compiled";
         m_out.reason = "torch's compile failed after dynamo (" + failure->type + (why.empty() ? "" : ": " + why) +
                        "): the frame ran eagerly, no compiled stage to compare";
+        // Not a mapping problem of fxray's: the stage is "not compiled", not compared, and not drawn as a problem.
         for (StageResult& s : m_out.stages)
             if (s.status == "not run") {
-                s.status = "unmappable";
+                s.status = "not compiled";
                 s.detail = m_out.reason;
             }
         return true;
