@@ -9,8 +9,9 @@
 // different function does not. So when a stage diverges, the reference and that stage are replayed again in float64
 // (graph/float_promotion.h) on the same inputs, and an output whose divergence shrinks at least 1/kPrecisionShrink
 // times is reported as rounding (an agreeing output, both figures in its note), not as a divergence.
-// Some computations are ill-conditioned beyond float64 too: LeViT's CUDA training forward, on the H100's inputs, is
-// 14.8 from its float64 value at the reference itself, and its stages differ by 0.86 in f32 and still 0.39 in f64.
+// Some computations are ill-conditioned beyond float64 too: in LeViT's CUDA training forward, on the H100's inputs,
+// the reference's f32 logits are 1.08 from their float64 value, and its stages differ there by 0.86 in f32 and still
+// 0.39 in f64.
 // Such an output carries no digit in either precision; a stage whose difference from the reference, in f32 and in
 // f64, is within kNoiseFactor times the reference's own rounding error (its f32 value against its f64 value) is
 // reported as rounding too, saying that no precision at hand separates a compiler change this small from rounding.
