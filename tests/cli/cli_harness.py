@@ -48,6 +48,14 @@ def aten_ops(dump):
     return re.findall(r"torch\.ops\.aten\.(\w+)\.", module[module.index("def forward"):])
 
 
+def equals_recorded_eager(c):
+    """An output comparison against eager outputs recorded with a dump: compared, within tolerance, and as close as
+    two CPUs' eager runs get. Not bit-equal: the recording machine's BLAS picks its own GEMM kernels (an AVX-512
+    machine rounds the same f32 linear 1.2e-7 away from the AVX2 one these fixtures were recorded on), so 1e-6, a few
+    f32 ulps at the magnitudes of these small models' outputs."""
+    return c["compared"] and c["ok"] and c["max_abs"] <= 1e-6
+
+
 def edit_trace_payload(src, dst, record, old, new):
     """Copies a TORCH_TRACE log, replacing `old` by `new` in the payload of its first `record`, with the MD5 that
     the header announces recomputed (the reader checks it)."""
