@@ -2,6 +2,7 @@
 
 #include "graph/compiled_autograd.h"
 #include "graph/dtensor_global.h"
+#include "replay/ops/inductor_lowerings.h"
 #include "replay/ops/torch_level_attention.h"
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_functional.h"
@@ -567,6 +568,12 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
                 state = " (bw_state=" + m_graph.nodes[static_cast<std::size_t>(a.node)].name + ")";
         return unsupported("trace_wrapped calls a Python hook held in the BackwardState" + state +
                            ", e.g. FSDP2's pre-backward hook; its result is the hook's (needs Python)");
+    }
+    try {  // inductor's post-grad lowering patterns: their handler holds the aten ops it replaced
+        if (auto lowering = planInductorLowering(m_graph, n, f, m_device))
+            return std::move(*lowering);
+    } catch (const std::invalid_argument& e) {
+        return unsupported(e.what());
     }
     return unsupported("python call " + f + "() is not a torch function (needs Python)");
 }
