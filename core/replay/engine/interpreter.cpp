@@ -320,7 +320,14 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
         return;
     }
     if (node.meta) {
-        detail::checkValue(s.values[i], *node.meta, p.device, 0, s.bindings, r.mismatches);
+        graph::ValueMeta kernel;  // the CPU kernel's dtype where the recorded one is a fake rule's (Prepared::kernelDtypes)
+        const auto dtype = p.kernelDtypes.find(static_cast<int>(i));
+        if (dtype != p.kernelDtypes.end()) {
+            kernel = *node.meta;
+            kernel.tensor.dtype = dtype->second;
+        }
+        detail::checkValue(s.values[i], dtype != p.kernelDtypes.end() ? kernel : *node.meta, p.device, 0, s.bindings,
+                           r.mismatches);
         setAsideCrossDeviceLayouts(*p.graph, node, p.device, in, s, i, r);
         setAsideKernelLayouts(*p.graph, node, in, s, i, r);
     }

@@ -3,6 +3,7 @@
 #include "replay/engine/replay_pass.h"
 
 #include "base/error.h"
+#include "graph/mixed_norm_dtypes.h"
 #include "io/pt_file.h"
 #include "replay/cuda_graph/cuda_graph_safety.h"
 #include "replay/engine/replayer.h"
@@ -152,6 +153,23 @@ ReplayReport emptyReport(const io::LoadedGraph& lg, const ReplayOptions& options
     return report;
 }
 
+// The nodes whose recorded dtype torch's fake rules gave and the CPU kernels do not (graph/mixed_norm_dtypes.h),
+// said once in the report's notes.
+static std::map<int, graph::DType> kernelDtypesNoted(const graph::Graph& g, ReplayReport& report)
+{
+    std::map<int, graph::DType> dtypes = graph::cpuKernelNormDtypes(g);
+    if (dtypes.empty())
+        return dtypes;
+    const auto& [first, kernel] = *dtypes.begin();
+    const graph::Node& n = g.nodes[static_cast<std::size_t>(first)];
+    report.notes.push_back(
+        std::to_string(dtypes.size()) + " value(s) of mixed-dtype normalisations (bf16/f16 input, f32 weight) are "
+        "recorded in the dtype torch's fake-tensor rule gives, not the CPU kernel's: checked and generated as the "
+        "kernel makes them (torch's fake-vs-eager difference, not the graph's); first " + n.name + ": recorded " +
+        std::string(graph::dtypeAbbrev(n.meta->tensor.dtype)) + ", kernel " + std::string(graph::dtypeAbbrev(kernel)));
+    return dtypes;
+}
+
 // Device, plans, inputs, constants and the CUDA-graph analysis. Throws what stops the replay from starting.
 Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, ReplayReport& report)
 {
@@ -167,6 +185,8 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
         report.notes.push_back("aten.view runs as aten.reshape: an fx_graph_runnable graph is compiled, never run eagerly, "
                                "and inductor's view_to_reshape pass makes that change before lowering");
     report.unsupported = unsupportedLines(g, p.plans);
+    if (p.device.is_cpu())
+        p.kernelDtypes = kernelDtypesNoted(g, report);
     for (std::size_t i = 0; i < p.plans.size() && i < report.nodes.size(); ++i)
         if (p.plans[i].op)
             report.nodes[i].schema = c10::toString(p.plans[i].op->schema());

@@ -41,6 +41,9 @@ struct Prepared {
     c10::Device device{c10::kCPU};
     // The capture's generator state for this device was restored: random ops draw what eager drew.
     bool rngRestored = false;
+    // On the CPU: nodes whose recorded dtype is a fake-tensor rule's that the CPU kernel does not follow (mixed-dtype
+    // normalisations' statistics, graph/mixed_norm_dtypes.h), checked against the kernel's dtype instead.
+    std::map<int, graph::DType> kernelDtypes;
 };
 
 // CUDA (or other accelerator) event pairs for per-node device time; empty on CPU.

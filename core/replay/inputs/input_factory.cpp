@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "graph/algorithms.h"
+#include "graph/mixed_norm_dtypes.h"
 #include "graph/value_domains.h"
 #include "io/graph_inputs.h"
 #include "io/pt_file.h"
@@ -82,13 +83,22 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
     ListInputs lists(lg, device, gen, domains, report);
 
     const std::vector<io::InputForm> forms = io::inputForms(lg);
+    // On the CPU, inputs that carry a mixed-dtype normalisation's statistics in the fake rule's dtype are made in the
+    // kernel's (graph/mixed_norm_dtypes.h): the backward kernels refuse the recorded one.
+    const std::map<int, graph::DType> kernelDtypes = device.is_cpu() ? graph::cpuKernelNormDtypes(g) : std::map<int, graph::DType>{};
     std::vector<c10::IValue> out;
     for (std::size_t k = 0; k < placeholders.size(); ++k) {
         const auto node = static_cast<std::size_t>(placeholders[k]);
         const Node& n = g.nodes[node];
         const io::InputForm& form = forms[k];
         switch (form.kind) {
-        case io::InputForm::Kind::Meta: out.push_back(gen.make(*lg.inputs[k].meta, n, domains[node], false)); break;
+        case io::InputForm::Kind::Meta: {
+            graph::ValueMeta meta = *lg.inputs[k].meta;
+            if (auto dtype = kernelDtypes.find(placeholders[k]); dtype != kernelDtypes.end() && meta.isTensor())
+                meta.tensor.dtype = dtype->second;
+            out.push_back(gen.make(meta, n, domains[node], false));
+            break;
+        }
         case io::InputForm::Kind::List: out.push_back(lists.make(n, placeholders[k])); break;
         case io::InputForm::Kind::None: out.emplace_back(); break;
         case io::InputForm::Kind::Opaque:
