@@ -335,7 +335,8 @@ ValueDomain floatBound(const Node& user, std::size_t pos)
 }
 
 // A weight's fan-in at its consumer: mm(x, w) and addmm(b, x, w) contract over w's dim 0, linear(x, w) over
-// w's last dim, convolution over every dim of w but the first (out channels).
+// w's last dim, convolution (and its backward, which a compiled gradient step holds without the forward) over every
+// dim of w but the first (out channels).
 ValueDomain weightScale(const Graph& g, const Node& user, std::size_t pos)
 {
     const std::string& op = user.target.op;
@@ -345,6 +346,8 @@ ValueDomain weightScale(const Graph& g, const Node& user, std::size_t pos)
     else if (op == "linear" && pos == 1)
         fanIn = recordedSize(g, user.args[pos], -1);
     else if ((op == "convolution" || op == "_convolution" || op == "conv2d" || op == "conv1d" || op == "conv3d") && pos == 1)
+        fanIn = convFanIn(g, user.args[pos]);
+    else if (op == "convolution_backward" && pos == 2)  // (grad_output, input, weight, ...): the forward's weight
         fanIn = convFanIn(g, user.args[pos]);
     if (!fanIn || *fanIn <= 1)
         return {};

@@ -417,11 +417,15 @@ class CaptureBackend:
         decompositions: Optional[dict] = None,
         partition_fn: Callable[..., Any] = default_partition,
         strict: bool = False,
-        keep_inference_input_mutations: bool = False,
+        keep_inference_input_mutations: bool = True,
     ):
         self.name = name
-        # Inductor keeps an inference graph's input mutations in the graph (as copy_ into the input): True dumps
-        # what inductor compiles; False (AOTAutograd's default) returns the new values as extra outputs.
+        # Inductor keeps input mutations in the graph (as copy_ into the input; for training graphs, of inputs
+        # that need no grad: batch norm's running statistics): True dumps what inductor compiles. False
+        # (AOTAutograd's default) returns the new values as extra outputs that a wrapper copies back after the
+        # graph: with activation checkpointing around batch norms that copy bumped a buffer the recompute had saved,
+        # and the user's backward failed ("modified by an inplace operation", timm ResNet50 with
+        # set_grad_checkpointing; inductor and aot_eager keep the mutations and pass).
         self.keep_inference_input_mutations = keep_inference_input_mutations
         self.folder = os.fspath(folder)
         self.dump_example_input = dump_example_input

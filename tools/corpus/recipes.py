@@ -94,7 +94,9 @@ def _resized(batch: dict, step: int, tokens: bool) -> dict:
         if not isinstance(v, torch.Tensor):
             out[k] = v
         elif tokens:
-            out[k] = v[:, : v.shape[1] - 4 * step] if k in TOKEN_KEYS and v.dim() >= 2 else v
+            # A batch of its own, as a data loader yields it: contiguous. A slice's view would make models that
+            # .view() their labels (BART's and T5's loss: labels.view(-1)) fail in eager too.
+            out[k] = v[:, : v.shape[1] - 4 * step].contiguous() if k in TOKEN_KEYS and v.dim() >= 2 else v
         else:
             out[k] = torch.cat([v] + [v[:1]] * step) if v.dim() >= 1 else v
     return out

@@ -9,6 +9,7 @@
 #include "replay/inputs/device_placement.h"
 #include "replay/inputs/input_generation.h"
 #include "replay/inputs/input_symbols.h"
+#include "replay/inputs/norm_statistics.h"
 #include "replay/values/pt_tensors.h"
 
 #include <ATen/ATen.h>
@@ -112,6 +113,8 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
         }
         }
     }
+    for (std::string& line : alignNormStatistics(g, out))
+        report.constraints.push_back(std::move(line));
     return out;
 }
 
