@@ -5,7 +5,11 @@ in the forward and run_with_rng_state(state, op, ...) in the backward's recomput
 - both run natively with their eager semantics: the forward returns the generator state before the op and the
   op's result, the recompute sets the generator to the state it is given, so a saved-input replay of the backward
   equals eager by value even without any generator state restored for it (its masks come from the states alone);
-- a backward replayed alone on generated inputs gets valid generator states (random bytes are no state)."""
+- a backward replayed alone on generated inputs gets valid generator states (random bytes are no state);
+- dynamo's graphs hold each checkpointed region as torch.ops.higher_order.tag_activation_checkpoint(wrap_body_0, ...)
+  (tests/data/checkpoint/checkpoint_trace.log, written by make_checkpoint_trace.py): the body runs where it is
+  called, so every graph of the log replays, and stage compare agrees with the dropout inside the bodies (their
+  random calls take the next aligned draws, as AOTAutograd inlines them) and finds a change planted in a body."""
 import json
 import os
 import shutil
@@ -14,9 +18,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
+from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main  # noqa: E402
 
 DUMPS = os.path.join(SOURCE, "tests", "data", "checkpoint", "ckpt_mlp")
+LOG = os.path.join(SOURCE, "tests", "data", "checkpoint", "checkpoint_trace.log")
 TMP = tempfile.mkdtemp(prefix="fxray-ckpt-")
 
 
@@ -74,6 +79,26 @@ if have_worker():
         r = report(alone)
         assert r["verdict"] == "pass", (r["verdict"], [n for n in r["nodes"] if n["status"] != "passed"][:3])
         assert all(n["status"] == "passed" for n in hop_nodes(r)), hop_nodes(r)
+
+    @check
+    def dynamos_checkpointed_bodies_run_where_they_are_called():
+        reports = fxray_json("replay", LOG)["reports"]
+        bad = [(r["graph"], r["verdict"], r["unsupported"]) for r in reports if r["verdict"] != "pass" or r["unsupported"]]
+        assert len(reports) >= 12 and not bad, bad
+        dynamo = next(r for r in reports if r["address"].endswith("dynamo_output_graph"))
+        tags = [n for n in dynamo["nodes"] if n["target"] == "higher_order.tag_activation_checkpoint"]
+        assert len(tags) == 2 and all(n["status"] == "passed" for n in tags), tags
+
+    @check
+    def stage_compare_agrees_through_checkpointed_dropout_and_finds_a_change_in_a_body():
+        r = fxray_json("compare", LOG + "#0/0", "--no-output-code")
+        assert r["verdict"] == "agree", (r["verdict"], r.get("reason"))
+        # The first body's dropout keeps more: dynamo's draw differs from the AOT graph's, which the log left as is.
+        planted = edit_trace_payload(LOG, os.path.join(TMP, "planted.log"), "dynamo_output_graph",
+                                     "torch.nn.functional.dropout(gelu, 0.2, True, False)",
+                                     "torch.nn.functional.dropout(gelu, 0.5, True, False)")
+        r = fxray_json("compare", planted + "#0/0", "--no-output-code")
+        assert r["verdict"] == "diverge" and r["first_divergent_stage"] == "aot_forward", (r["verdict"], r.get("reason"))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include "replay/engine/graph_plan.h"
 
 #include "graph/printer.h"
+#include "replay/ops/checkpoint_hop.h"
 #include "replay/ops/compiled_autograd_ops.h"
 #include "replay/ops/flex_attention_op.h"
 #include "replay/ops/fsdp_ops.h"
@@ -48,14 +49,17 @@ std::vector<NodePlan> planSubgraph(const graph::Graph& g, const c10::Device& dev
 
 }  // namespace
 
-std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device, const PlanOptions& options)
+// Every node of `g`, random ones taking their draws from `rng` (shared with the graph around a checkpointed body).
+static std::vector<NodePlan> planNodes(const graph::Graph& g, const c10::Device& device, const PlanOptions& options, RngPlan& rng)
 {
     std::vector<NodePlan> plans;
     plans.reserve(g.nodes.size());
-    registerFsdpOps();
-    registerTransformersOps();
     TorchLevelPlanner torchLevel(g, device, options.dtensorGlobal);  // dynamo-level nodes: torch functions, Tensor methods, indexing
-    RngPlan rng{options.alignedRng, options.rngSeed};
+    // A checkpointed body runs where it is called, as AOTAutograd inlines it: same options, and its random calls
+    // take the next draws of the graph around it (stage compare's aligned RNG lines them up with the AOT graph's).
+    const SubgraphPlanner inlineBody = [&](const graph::Graph& body, const c10::Device& d) {
+        return planNodes(body, d, options, rng);
+    };
     for (const graph::Node& n : g.nodes) {
         try {  // np.random through dynamo's wrappers: before the torch-level planner, which calls them Python
             if (auto np = planNumpyRandomCall(g, n, device, rng)) {
@@ -97,6 +101,14 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
             case graph::NodeKind::CallFunction:
                 switch (n.target.kind) {
                 case graph::Target::Kind::Op:
+                    if (n.target.ns == "higher_order" && n.target.op == "tag_activation_checkpoint") {
+                        try {
+                            p = std::move(*planCheckpointHop(g, n, device, inlineBody));
+                        } catch (const std::invalid_argument& e) {
+                            throw PlanError(e.what());
+                        }
+                        break;
+                    }
                     if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {
                         try {
                             p = std::move(*planFlexAttention(g, n, device, planSubgraph));
@@ -186,6 +198,14 @@ std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device
         plans.push_back(std::move(p));
     }
     return plans;
+}
+
+std::vector<NodePlan> planGraph(const graph::Graph& g, const c10::Device& device, const PlanOptions& options)
+{
+    registerFsdpOps();
+    registerTransformersOps();
+    RngPlan rng{options.alignedRng, options.rngSeed};
+    return planNodes(g, device, options, rng);
 }
 
 }  // namespace fxray::replay::detail

@@ -1,6 +1,7 @@
 #include "replay/ops/flex_attention_op.h"
 
 #include "graph/printer.h"
+#include "replay/ops/planned_subgraph.h"
 
 #include <ATen/ATen.h>
 
@@ -16,93 +17,6 @@ namespace fxray::replay::detail {
 namespace {
 
 using graph::Arg;
-
-// A planned subgraph, run on given inputs: placeholders, dispatcher ops, natives and getitems (what score and mask
-// functions hold).
-struct PlannedSubgraph {
-    const graph::Graph* graph = nullptr;
-    std::vector<NodePlan> plans;
-
-    std::vector<c10::IValue> run(const std::vector<c10::IValue>& inputs) const
-    {
-        std::vector<c10::IValue> values(graph->nodes.size());
-        std::size_t next = 0;
-        std::vector<c10::IValue> stack;
-        for (std::size_t i = 0; i < plans.size(); ++i) {
-            const NodePlan& p = plans[i];
-            const graph::Node& node = graph->nodes[i];
-            switch (p.kind) {
-            case NodePlan::Kind::Input:
-                if (next >= inputs.size())
-                    throw std::invalid_argument("subgraph takes more inputs than flex_attention passes");
-                values[i] = inputs[next++];
-                break;
-            case NodePlan::Kind::Op:
-                assembleStack(p, values, stack);
-                p.op->callBoxed(stack);
-                values[i] = stack.size() == 1 ? std::move(stack[0]) : c10::IValue(c10::ivalue::Tuple::create(std::move(stack)));
-                break;
-            case NodePlan::Kind::Native: {
-                std::vector<c10::IValue> operands;
-                for (const ArgPlan& a : p.args)
-                    operands.push_back(assembleArg(a, values));
-                values[i] = p.native(operands);
-                break;
-            }
-            case NodePlan::Kind::Getitem: {
-                const c10::IValue base = assembleArg(p.args[0], values);
-                const auto k = static_cast<std::size_t>(p.args[1].constant.toInt());
-                values[i] = base.isTuple() ? base.toTupleRef().elements().at(k) : base.toList().get(k);
-                break;
-            }
-            case NodePlan::Kind::Output: {
-                std::vector<c10::IValue> out;
-                if (!node.args.empty()) {
-                    const Arg& a = node.args[0];
-                    const std::vector<Arg> items = a.kind == Arg::Kind::Node ? std::vector<Arg>{a} : a.items;
-                    for (const Arg& item : items)
-                        out.push_back(item.kind == Arg::Kind::Node ? values[static_cast<std::size_t>(item.node)] : c10::IValue());
-                }
-                return out;
-            }
-            default:
-                throw std::invalid_argument("subgraph node '" + node.name + "' cannot run inside flex_attention: " +
-                                            (p.why.empty() ? "not an op" : p.why));
-            }
-        }
-        throw std::invalid_argument("subgraph has no output");
-    }
-};
-
-const graph::Subgraph* subgraphNamed(const graph::Graph& g, const std::string& name)
-{
-    for (const graph::Subgraph& s : g.subgraphs)
-        if (s.name == name)
-            return &s;
-    return nullptr;
-}
-
-// The subgraph a flex_attention argument names: a get_attr node reading self.<name>.
-std::shared_ptr<PlannedSubgraph> subgraphOf(const graph::Graph& g, const Arg& a, const c10::Device& device, const char* what,
-                                            const SubgraphPlanner& planSubgraph)
-{
-    if (a.kind != Arg::Kind::Node || g.nodes[static_cast<std::size_t>(a.node)].kind != graph::NodeKind::GetAttr)
-        throw std::invalid_argument(std::string("flex_attention's ") + what + " must be a subgraph (get_attr), got " + graph::formatArg(g, a));
-    const std::string& name = g.nodes[static_cast<std::size_t>(a.node)].attr;
-    const graph::Subgraph* s = subgraphNamed(g, name);
-    if (!s)
-        throw std::invalid_argument(std::string("flex_attention's ") + what + " self." + name +
-                                    " is not in the graph's text (a dump without .readable.py: to_folder pickled it as " +
-                                    name + ".pt, which fxray does not read)");
-    auto p = std::make_shared<PlannedSubgraph>();
-    p->graph = &s->graph;
-    p->plans = planSubgraph(s->graph, device);
-    for (std::size_t i = 0; i < p->plans.size(); ++i)
-        if (p->plans[i].kind == NodePlan::Kind::Unsupported)
-            throw std::invalid_argument(std::string("flex_attention's ") + what + " self." + name + ": node '" +
-                                        s->graph.nodes[i].name + "': " + p->plans[i].why);
-    return p;
-}
 
 std::vector<ArgPlan> valuesOf(const graph::Graph& g, const Arg& a, const char* what)
 {
@@ -168,8 +82,8 @@ std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::No
     const double scale = n.args[5].kind == Arg::Kind::Float ? n.args[5].f
                          : n.args[5].kind == Arg::Kind::Int ? static_cast<double>(n.args[5].i)
                                                             : throw std::invalid_argument("flex_attention's scale must be a literal");
-    auto scoreMod = subgraphOf(g, n.args[3], device, "score_mod", planSubgraph);
-    auto maskMod = subgraphOf(g, blockMask.items.back(), device, "mask_mod", planSubgraph);
+    auto scoreMod = planNamedSubgraph(g, n.args[3], device, "flex_attention's score_mod", planSubgraph);
+    auto maskMod = planNamedSubgraph(g, blockMask.items.back(), device, "flex_attention's mask_mod", planSubgraph);
     NodePlan p;
     p.kind = NodePlan::Kind::Native;
     p.name = n.target.str();

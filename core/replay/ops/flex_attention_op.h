@@ -9,6 +9,7 @@
 // SubgraphPlanner: this room sits below it) and run on broadcast index tensors, which for their elementwise ops is
 // what eager's vmap over the four dims computes.
 #include "graph/graph.h"
+#include "replay/ops/planned_subgraph.h"
 #include "replay/plan/node_plan.h"
 
 #include <c10/core/Device.h>
@@ -23,8 +24,6 @@ namespace fxray::replay::detail {
 // it; nullopt when the attribute is no subgraph.
 std::optional<NodePlan> planSubgraphAttr(const graph::Graph& g, const graph::Node& n);
 
-// Plans a subgraph as a whole graph (planGraph with default options).
-using SubgraphPlanner = std::function<std::vector<NodePlan>(const graph::Graph&, const c10::Device&)>;
 
 // The plan of a higher_order.flex_attention node; nullopt for another node. Throws std::invalid_argument when its
 // arguments do not fit or a subgraph does not plan.
