@@ -70,9 +70,18 @@ device_build_cli "$OUT/build.log" || { echo "build failed: $OUT/build.log"; exit
 collect_corpus() {
   cp "$CORPUS/table.txt" "$OUT/table-$PART.txt" 2>/dev/null
   cp "$CORPUS/summary.json" "$OUT/summary-$PART.json" 2>/dev/null
-  # Everything small enough to read later (not the dumps' tensors): reports, logs, capture records, traces.
-  (cd "$CORPUS" && find . \( -name '*.json' -o -name '*.jsonl' -o -name '*.log' -o -name '*.txt' \) -print0 \
+  # Everything small enough to read later (not the dumps' tensors): reports, logs, capture records; the trace logs
+  # in a tarball of their own, kept only under 12 MB: a returned file may be 16 MB at most, and device-batch.sh tars
+  # this folder again (session 15 lost recipes3's whole logs.tgz, 29 MB, to that limit).
+  (cd "$CORPUS" && find . -path ./traces -prune -o \( -name '*.json' -o -name '*.jsonl' -o -name '*.log' -o -name '*.txt' \) -print0 \
     | tar -czf "$OUT/corpus-$PART.tgz" --null -T -) 2>> "$OUT/build.log"
+  if [ -d "$CORPUS/traces" ]; then
+    tar -czf "$OUT/traces-$PART.tgz" -C "$CORPUS" traces 2>> "$OUT/build.log"
+    if [ "$(stat -c %s "$OUT/traces-$PART.tgz")" -gt 12000000 ]; then
+      echo "traces-$PART.tgz is $(stat -c %s "$OUT/traces-$PART.tgz") bytes: left out (over 12 MB); the logs stay in $CORPUS/traces while the machine is warm"
+      rm -f "$OUT/traces-$PART.tgz"
+    fi
+  fi
   echo "corpus part '$PART': exit ${rc:-killed} after $(( $(date +%s) - T0 )) s; $OUT/table-$PART.txt"
 }
 trap 'echo "stopped after $(( $(date +%s) - T0 )) s"; collect_corpus; exit 143' TERM
