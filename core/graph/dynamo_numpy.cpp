@@ -1,5 +1,7 @@
 #include "graph/dynamo_numpy.h"
 
+#include "graph/node_namer.h"
+
 #include <string_view>
 
 namespace fxray::graph {
@@ -13,10 +15,8 @@ std::string dynamoNumpyWrapped(const Node& n)
     // FX's name for a second global of the same qualified name: "<name>_<digits>". numpy has names ending in
     // "_<digits>" of its own only outside np.random (none of the functions below), so the suffix is dropped only
     // where what remains is a random function.
-    if (const auto cut = name.find_last_of('_'); cut != std::string::npos && cut + 1 < name.size() &&
-                                                 name.find_first_not_of("0123456789", cut + 1) == std::string::npos &&
-                                                 isNumpyRandomFunction(name.substr(0, cut)))
-        name.resize(cut);
+    if (auto base = withoutFxSuffix(name); base && isNumpyRandomFunction(*base))
+        return *base;
     return name;
 }
 

@@ -46,4 +46,13 @@ std::string NodeNamer::unique(std::string_view wanted)
     }
 }
 
+std::optional<std::string> withoutFxSuffix(std::string_view name)
+{
+    const std::size_t cut = name.find_last_of('_');
+    if (cut == std::string_view::npos || cut + 1 == name.size() ||
+        name.find_first_not_of("0123456789", cut + 1) != std::string_view::npos)
+        return std::nullopt;
+    return std::string(name.substr(0, cut));
+}
+
 }  // namespace fxray::graph

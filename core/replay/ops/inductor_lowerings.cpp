@@ -1,11 +1,12 @@
 #include "replay/ops/inductor_lowerings.h"
 
+#include "graph/node_namer.h"
 #include "graph/printer.h"
 #include "replay/plan/plan_builders.h"
 
 #include <ATen/ATen.h>
 
-#include <cctype>
+#include <map>
 #include <stdexcept>
 #include <string_view>
 
@@ -15,20 +16,6 @@ namespace {
 using graph::Arg;
 
 constexpr std::string_view kPrefix = "torch__inductor_fx_passes_";
-
-// "post_grad_mm_plus_mm_1" -> "post_grad_mm_plus_mm": FX's suffix for a second global of the same name.
-std::string withoutFxSuffix(std::string name)
-{
-    const std::size_t cut = name.find_last_of('_');
-    if (cut != std::string::npos && cut + 1 < name.size()) {
-        bool digits = true;
-        for (std::size_t i = cut + 1; i < name.size(); ++i)
-            digits = digits && std::isdigit(static_cast<unsigned char>(name[i]));
-        if (digits)
-            name.resize(cut);
-    }
-    return name;
-}
 
 // The handler's parameter `name` (after `match`): a keyword, else the positional argument at `position`.
 const Arg& parameter(const graph::Node& n, const char* name, std::size_t position)
@@ -77,6 +64,40 @@ NodePlan catSliceCat(const graph::Graph& g, const graph::Node& n, const c10::Dev
                       });
 }
 
+// split_with_sizes(cat(xs)) into the same sizes is xs; cat(split_with_sizes(x)) back in order is x.
+NodePlan splitCatCancellation(const graph::Graph& g, const graph::Node& n, const c10::Device& device)
+{
+    const Arg& input = parameter(n, "input_", 0);
+    std::vector<ArgPlan> args;
+    const bool list = input.kind == Arg::Kind::List || input.kind == Arg::Kind::Tuple;
+    for (const Arg& item : list ? input.items : std::vector<Arg>{input})
+        args.push_back(operandArg(g, item, device));
+    const std::string name = n.target.op.substr(kPrefix.size() + std::string_view("post_grad_").size());
+    return nativePlan(std::move(args), "inductor lowering " + name + "(input_): returns input_, the split and cat it "
+                      "removed cancel out",
+                      [list](const std::vector<c10::IValue>& v) -> c10::IValue {
+                          if (!list)
+                              return v[0];
+                          std::vector<at::Tensor> items;
+                          for (const auto& x : v)
+                              items.push_back(x.toTensor());
+                          return c10::List<at::Tensor>(items);
+                      });
+}
+
+using LoweringPlanner = NodePlan (*)(const graph::Graph&, const graph::Node&, const c10::Device&);
+
+const std::map<std::string, LoweringPlanner, std::less<>>& loweringHandlers()
+{
+    static const std::map<std::string, LoweringPlanner, std::less<>> kHandlers = {
+        {"post_grad_mm_plus_mm", mmPlusMm},
+        {"post_grad_cat_slice_cat", catSliceCat},
+        {"post_grad_splitwithsizes_cat_replace", splitCatCancellation},
+        {"post_grad_cat_splitwithsizes_replace", splitCatCancellation},
+    };
+    return kHandlers;
+}
+
 }  // namespace
 
 std::optional<NodePlan> planInductorLowering(const graph::Graph& g, const graph::Node& n, const std::string& function,
@@ -84,31 +105,14 @@ std::optional<NodePlan> planInductorLowering(const graph::Graph& g, const graph:
 {
     if (!function.starts_with(kPrefix))
         return std::nullopt;
-    const std::string handler = withoutFxSuffix(function.substr(kPrefix.size()));
-    if (handler == "post_grad_mm_plus_mm")
-        return mmPlusMm(g, n, device);
-    if (handler == "post_grad_cat_slice_cat")
-        return catSliceCat(g, n, device);
-    if (handler == "post_grad_splitwithsizes_cat_replace" || handler == "post_grad_cat_splitwithsizes_replace") {
-        // split_with_sizes(cat(xs)) into the same sizes is xs; cat(split_with_sizes(x)) back in order is x.
-        const Arg& input = parameter(n, "input_", 0);
-        std::vector<ArgPlan> args;
-        const bool list = input.kind == Arg::Kind::List || input.kind == Arg::Kind::Tuple;
-        for (const Arg& item : list ? input.items : std::vector<Arg>{input})
-            args.push_back(operandArg(g, item, device));
-        return nativePlan(std::move(args), "inductor lowering " + handler.substr(10) + "(input_): returns input_, the "
-                          "split and cat it removed cancel out",
-                          [list](const std::vector<c10::IValue>& v) -> c10::IValue {
-                              if (!list)
-                                  return v[0];
-                              std::vector<at::Tensor> items;
-                              for (const auto& x : v)
-                                  items.push_back(x.toTensor());
-                              return c10::List<at::Tensor>(items);
-                          });
-    }
-    throw std::invalid_argument("inductor lowering handler " + function + "() is Python that fxray does not run "
-                                "(it runs mm_plus_mm, cat_slice_cat and the split/cat cancellations)");
+    const std::string handler = function.substr(kPrefix.size());
+    auto it = loweringHandlers().find(handler);
+    if (auto base = graph::withoutFxSuffix(handler); it == loweringHandlers().end() && base)
+        it = loweringHandlers().find(*base);  // FX's name for a second call of the same handler
+    if (it == loweringHandlers().end())
+        throw std::invalid_argument("inductor lowering handler " + function + "() is Python that fxray does not run "
+                                    "(it runs mm_plus_mm, cat_slice_cat and the split/cat cancellations)");
+    return it->second(g, n, device);
 }
 
 }  // namespace fxray::replay::detail
