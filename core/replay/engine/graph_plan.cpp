@@ -41,6 +41,18 @@ ArgPlan planLoose(const graph::Graph& g, const graph::Arg& a)
     }
 }
 
+// The op families' planners say what does not fit with std::invalid_argument; for the graph that is the node's
+// PlanError (the node is unsupported, with that reason).
+template <class Plan>
+auto asPlanError(Plan&& plan) -> decltype(plan())
+{
+    try {
+        return plan();
+    } catch (const std::invalid_argument& e) {
+        throw PlanError(e.what());
+    }
+}
+
 // flex_attention's score/mask functions: graphs of their own, planned with the default options.
 std::vector<NodePlan> planSubgraph(const graph::Graph& g, const c10::Device& device)
 {
@@ -102,45 +114,25 @@ static std::vector<NodePlan> planNodes(const graph::Graph& g, const c10::Device&
                 switch (n.target.kind) {
                 case graph::Target::Kind::Op:
                     if (n.target.ns == "higher_order" && n.target.op == "tag_activation_checkpoint") {
-                        try {
-                            p = std::move(*planCheckpointHop(g, n, device, inlineBody));
-                        } catch (const std::invalid_argument& e) {
-                            throw PlanError(e.what());
-                        }
+                        p = asPlanError([&] { return *planCheckpointHop(g, n, device, inlineBody); });
                         break;
                     }
                     if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {
-                        try {
-                            p = std::move(*planFlexAttention(g, n, device, planSubgraph));
-                        } catch (const std::invalid_argument& e) {
-                            throw PlanError(e.what());
-                        }
+                        p = asPlanError([&] { return *planFlexAttention(g, n, device, planSubgraph); });
                         break;
                     }
                     if (isAutoFunctionalized(n)) {
-                        try {
-                            p = planAutoFunctionalized(g, n, device);
-                        } catch (const std::invalid_argument& e) {
-                            throw PlanError(e.what());
-                        }
+                        p = asPlanError([&] { return planAutoFunctionalized(g, n, device); });
                         break;
                     }
                     if (isRngStateOp(n)) {
-                        try {
-                            p = std::move(*planRngStateOp(g, n, device, rng));
-                        } catch (const std::invalid_argument& e) {
-                            throw PlanError(e.what());
-                        }
+                        p = asPlanError([&] { return *planRngStateOp(g, n, device, rng); });
                         break;
                     }
                     if (n.target.ns == "prims" && n.target.op.starts_with("inductor_")) {
-                        try {
-                            if (auto r = planInductorRandomPrim(g, n, device, rng)) {
-                                p = std::move(*r);
-                                break;
-                            }
-                        } catch (const std::invalid_argument& e) {
-                            throw PlanError(e.what());
+                        if (auto r = asPlanError([&] { return planInductorRandomPrim(g, n, device, rng); })) {
+                            p = std::move(*r);
+                            break;
                         }
                     }
                     if (options.viewAsReshape && n.target.ns == "aten" && n.target.op == "view" && n.target.overload == "default") {
