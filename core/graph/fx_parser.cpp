@@ -954,8 +954,13 @@ private:
             if (auto z = parseParenthesisedComplex(c))
                 return *z;
         }
-        if (t.is("[") || t.is("("))
-            return parseListOrTuple(c, t);
+        if (t.is("[") || t.is("(")) {
+            Arg v = parseListOrTuple(c, t);
+            // A parenthesised part of a size expression keeps its parentheses: (a + b)*c is not a + b*c.
+            if (m_bareNamesAsStrings && t.is("(") && v.kind == Arg::Kind::String)
+                v.s = "(" + v.s + ")";
+            return v;
+        }
         if (t.kind != TokenKind::Name)
             fail(t, "unexpected '" + t.text + "' in argument");
         return parseNamed(c, t);
@@ -1057,9 +1062,31 @@ private:
             markUsed(ref);
             return Arg::ofNode(ref);
         }
+        if (m_bareNamesAsStrings && c.at("("))
+            return Arg::ofString(head + sizeCallArguments(c));
         if (m_bareNamesAsStrings)
             return Arg::ofString(head);
         fail(t, "undefined name '" + head + "'" + undefinedWhy(t));
+    }
+
+    // The "(...)" of a sympy function in a load_args size expression, as its text: inductor writes storage sizes
+    // of dynamic shapes as "4*s27*Max(1, s27 - (Mod(s27, 8)) + 8)" (CUDA's padded attention outputs).
+    std::string sizeCallArguments(Cursor& c)
+    {
+        const std::size_t close = matching(*c.tokens, c.pos);
+        Cursor inner{c.tokens, c.pos + 1, close};
+        std::string text = "(";
+        while (!inner.done()) {
+            text += exprText(parseValue(inner));
+            if (!inner.done()) {
+                if (!inner.at(","))
+                    fail(inner.peek(), "expected ',' between a size function's arguments");
+                text += ", ";
+                ++inner.pos;
+            }
+        }
+        c.pos = close + 1;
+        return text + ")";
     }
 
     // slice(stop), slice(start, stop), slice(start, stop, step): always three items.

@@ -205,9 +205,40 @@ std::optional<std::int64_t> checkedMul(std::int64_t a, std::int64_t b)
     return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional(r);
 }
 
+std::optional<std::int64_t> eval(const SymExpr::Node& n, const SymExpr::Bindings& b);
+
+// a / b rounded as f rounds it, where the quotient is a true division: CeilToInt(IntTrueDiv(s, 32)) is how torch
+// writes ceil(s / 32) (CUDA's memory-efficient attention pads its logsumexp to 32 columns); floor division would
+// make it 0 for s < 32. nullopt where the node is no such rounding of a quotient.
+std::optional<std::int64_t> roundedQuotient(const SymExpr::Node& n, const SymExpr::Bindings& b)
+{
+    const std::string& f = n.name;
+    const bool ceil = f == "ceiling" || f == "CeilToInt";
+    const bool trunc = f == "TruncToInt";
+    if (n.kind != Kind::Call || n.kids.size() != 1 || !(ceil || trunc || f == "floor" || f == "FloorToInt"))
+        return std::nullopt;
+    const SymExpr::Node& q = *n.kids[0];
+    const bool trueDiv = q.kind == Kind::TrueDiv || (q.kind == Kind::Call && q.name == "IntTrueDiv");
+    if (!trueDiv || q.kids.size() != 2)
+        return std::nullopt;
+    auto num = eval(*q.kids[0], b);
+    auto den = eval(*q.kids[1], b);
+    if (!num || !den || *den == 0 || *num == INT64_MIN)
+        return std::nullopt;
+    const bool negative = (*num < 0) != (*den < 0);
+    if (ceil || (trunc && negative)) {
+        auto down = floorDiv(-*num, *den);  // ceil(a / b) = -floor(-a / b)
+        return down && *down != INT64_MIN ? std::optional(-*down) : std::nullopt;
+    }
+    return floorDiv(*num, *den);
+}
+
 std::optional<std::int64_t> eval(const SymExpr::Node& n, const SymExpr::Bindings& b)
 {
     auto arg = [&](std::size_t i) { return eval(*n.kids[i], b); };
+    if (n.kind == Kind::Call)
+        if (auto r = roundedQuotient(n, b))
+            return r;
     switch (n.kind) {
     case Kind::Int: return n.value;
     case Kind::Symbol: {

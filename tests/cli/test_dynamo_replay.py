@@ -50,7 +50,8 @@ class GraphModule(torch.nn.Module):
         shape = getattr(l_x_, 'shape')
         getitem_3 = shape[slice(1, None, None)]
         expand: "f32[4, 2, 3][0, 3, 1]cpu" = l_x_.expand(4, 2, 3)
-        return (view, sum_1, sub, pow_1, softmax, relu, to, half, getitem_1, getitem_2, getitem_3, expand, pool, eq, rsub)
+        new_zeros: "f32[2, 3][3, 1]cpu" = l_y_.new_zeros(size)
+        return (view, sum_1, sub, pow_1, softmax, relu, to, half, getitem_1, getitem_2, getitem_3, expand, pool, eq, rsub, new_zeros)
 '''
 
 UNRESOLVABLE = '''
@@ -186,6 +187,8 @@ def torch_level_calls_pick_the_overload_torchscript_would_and_the_report_shows_i
     assert schema["pool"].startswith("aten::adaptive_avg_pool2d("), schema["pool"]  # 1 broadcast to int[2] [1, 1]
     assert schema["eq"].startswith("aten::eq.Tensor("), schema["eq"]  # x.__eq__(y) is operator.eq
     assert schema["rsub"].startswith("aten::sub.Tensor("), schema["rsub"]  # x.__rsub__(1) is 1 - x
+    # x.size() is a torch.Size: passed whole where int[] is wanted (BART's shift_tokens_right, dynamic shapes)
+    assert schema["new_zeros"].startswith("aten::new_zeros("), schema["new_zeros"]
 
 
 @check

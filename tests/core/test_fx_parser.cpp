@@ -230,6 +230,36 @@ private Q_SLOTS:
         QCOMPARE(m.graph.className, std::string("Repro"));
     }
 
+    // Inductor writes the storage of a dynamic-shape CUDA attention output (padded rows) with sympy functions and
+    // parenthesised terms (Qwen2's dynamic recipe on an H100); the size expression of a storage is not a value.
+    void loadArgsStorageSizesMayCallSympyFunctions()
+    {
+        const std::string text =
+            "class Repro(torch.nn.Module):\n"
+            "    def forward(self, primals_1, buf):\n"
+            "        relu = torch.ops.aten.relu.default(buf)\n"
+            "        return (relu,)\n"
+            "\n"
+            "def load_args(reader):\n"
+            "    reader.symint(16)  # primals_1\n"
+            "    buf28 = reader.storage(None, 4*s27*Max(1, s27 - (Mod(s27, 8)) + 8) + 4*(s27 - 1)*Max(1, s27 - "
+            "(Mod(s27, 8)) + 8) - 4*(Mod(s27, 8)) + 32, device=device(type='cuda', index=0))\n"
+            "    reader.tensor(buf28, (2, (s27 + 1)*(2 + s27)), dtype=torch.float32)  # buf\n"
+            "load_args._version = 0\n"
+            "mod = Repro()\n";
+        ParsedModule m = parseFxModule(text, ParseOptions{"runnable.py", 1});
+        QCOMPARE(m.loadArgs.size(), std::size_t(2));
+        QCOMPARE(m.loadArgs[1].meta.tensor.sizes[1].expr, std::string("(s27+1)*(2+s27)"));
+        QCOMPARE(m.loadArgs[1].meta.tensor.device->str(), std::string("cuda:0"));
+        QVERIFY_THROWS_EXCEPTION(Error, parseFxModule("class Repro(torch.nn.Module):\n"
+                                                     "    def forward(self, buf):\n"
+                                                     "        return (buf,)\n"
+                                                     "def load_args(reader):\n"
+                                                     "    buf0 = reader.storage(None, Max(1 2), device=device(type='cpu'))\n"
+                                                     "mod = Repro()\n",
+                                                     ParseOptions{"runnable.py", 1}));
+    }
+
     void runnableOfAGraphWithoutInputsLoadsDespiteItsEmptyLoadArgs()
     {
         // torch 2.11 writes "def load_args(reader):" with no body when the graph has no inputs (Python refuses it;

@@ -28,6 +28,20 @@ private Q_SLOTS:
         QCOMPARE(SymExpr::parse("2*s0 + s1").symbols(), (std::vector<std::string>{"s0", "s1"}));
     }
 
+    // CUDA's memory-efficient attention pads its logsumexp to 32 columns; torch records that size as
+    // 32*CeilToInt(IntTrueDiv(s, 32)). A floor division made it 0 for s < 32 and every such graph a mismatch.
+    void roundsTrueQuotientsAsTorchDoes()
+    {
+        SymExpr::Bindings b{{"s27", 16}, {"s1", 33}, {"n", -7}};
+        QCOMPARE(*SymExpr::parse("32*CeilToInt(IntTrueDiv(s27, 32))").evaluate(b), std::int64_t(32));
+        QCOMPARE(*SymExpr::parse("32*CeilToInt(IntTrueDiv(s1, 32))").evaluate(b), std::int64_t(64));
+        QCOMPARE(*SymExpr::parse("ceiling(s27/32)").evaluate(b), std::int64_t(1));
+        QCOMPARE(*SymExpr::parse("FloorToInt(IntTrueDiv(s1, 32))").evaluate(b), std::int64_t(1));
+        QCOMPARE(*SymExpr::parse("TruncToInt(IntTrueDiv(n, 2))").evaluate(b), std::int64_t(-3));
+        QCOMPARE(*SymExpr::parse("FloorToInt(IntTrueDiv(n, 2))").evaluate(b), std::int64_t(-4));
+        QVERIFY(!SymExpr::parse("CeilToInt(IntTrueDiv(s27, 0))").evaluate(b).has_value());
+    }
+
     void overflowAndDivisionByZeroAreUnknownNotCrashes()
     {
         // INT64_MIN // -1 traps (SIGFPE) when computed naively.

@@ -25,8 +25,14 @@ c10::IValue assembleArg(const ArgPlan& a, const std::vector<c10::IValue>& values
     case ArgPlan::Kind::IntList: {
         std::vector<std::int64_t> out;
         out.reserve(a.items.size());
-        for (const ArgPlan& i : a.items)
-            out.push_back(assembleArg(i, values).toInt());
+        for (const ArgPlan& i : a.items) {
+            c10::IValue v = assembleArg(i, values);
+            // One node where the schema wants int[]: an int is int[1], a list (x.size(), a torch.Size) is
+            // the list itself (BART's x.new_zeros(x.size()) under dynamic shapes).
+            if (a.items.size() == 1 && v.isIntList())
+                return v;
+            out.push_back(v.toInt());
+        }
         return out;
     }
     case ArgPlan::Kind::DoubleList: {
