@@ -356,7 +356,9 @@ ValueDomain weightScale(const Graph& g, const Node& user, std::size_t pos)
     return d;
 }
 
-// Attention backwards read their philox seed and offset on the host: eager passes 0-dim CPU tensors.
+// Flash and memory-efficient attention backwards read their philox seed and offset on the host: eager passes
+// 0-dim CPU tensors. cuDNN attention's stay on the device (its backward refuses CPU ones: "philox_seed is on cpu",
+// Qwen2-MoE under bf16 autocast on an H100), as its recorded i64[]cuda:0 says.
 bool cpuScalarUse(const Node& user, std::size_t pos)
 {
     const std::string& op = user.target.op;
@@ -365,8 +367,6 @@ bool cpuScalarUse(const Node& user, std::size_t pos)
     if (op == "_efficient_attention_backward" || op == "_scaled_dot_product_flash_attention_backward" ||
         op == "_flash_attention_backward")
         return pos == 12 || pos == 13;
-    if (op == "_scaled_dot_product_cudnn_attention_backward")
-        return pos == 6 || pos == 7;
     return false;
 }
 

@@ -142,6 +142,14 @@ private Q_SLOTS:
                              "out: \"f32[1, 2, 8, 4]\", lse: \"f32[1, 2, 32]\", seed: \"i64[]\", offset: \"i64[]\"");
         QVERIFY(domainOf(g, "seed").cpuScalar && domainOf(g, "offset").cpuScalar);
         QVERIFY(!domainOf(g, "lse").cpuScalar);
+        // cuDNN attention's backward wants them on the device (on an H100 it refused CPU ones).
+        const auto cudnn = parse("        bw = torch.ops.aten._scaled_dot_product_cudnn_attention_backward.default(go, q, k, v, out, lse, "
+                                 "seed, offset, None, None, None, 8, 8, 0.0, False)\n"
+                                 "        getitem: \"f32[1, 2, 8, 4]\" = bw[0]\n"
+                                 "        return (getitem,)\n",
+                                 "go: \"f32[1, 2, 8, 4]\", q: \"f32[1, 2, 8, 4]\", k: \"f32[1, 2, 8, 4]\", v: \"f32[1, 2, 8, 4]\", "
+                                 "out: \"f32[1, 2, 8, 4]\", lse: \"f32[1, 2, 8, 1]\", seed: \"i64[]\", offset: \"i64[]\"");
+        QVERIFY(!domainOf(cudnn, "seed").cpuScalar && !domainOf(cudnn, "offset").cpuScalar);
     }
 
     void poolingIndicesPivotsAndProbabilities()
