@@ -97,6 +97,31 @@ std::optional<std::string> opaqueInput(const graph::Graph& g, int placeholder, c
     return s;
 }
 
+bool isGeneratorInput(const graph::Graph& g, int placeholder, const std::vector<std::vector<int>>& users)
+{
+    const auto& us = users[static_cast<std::size_t>(placeholder)];
+    if (us.empty())
+        return false;
+    for (int u : us) {
+        const Node& user = g.nodes[static_cast<std::size_t>(u)];
+        if (!user.isOp() || user.target.ns != "higher_order" || user.target.op != "graphsafe_run_with_rng_state")
+            return false;
+        bool asState = false, elsewhere = false;
+        for (const graph::Arg& a : user.args)
+            graph::forEachNodeRef(a, [&](int r) { elsewhere = elsewhere || r == placeholder; });
+        for (const auto& kwarg : user.kwargs) {
+            const bool isState = kwarg.first == "rng_state";  // a copy: see onlyAsBwState
+            graph::forEachNodeRef(kwarg.second, [&](int r) {
+                if (r == placeholder)
+                    (isState ? asState : elsewhere) = true;
+            });
+        }
+        if (!asState || elsewhere)
+            return false;
+    }
+    return true;
+}
+
 std::vector<InputForm> inputForms(const LoadedGraph& lg)
 {
     const graph::Graph& g = lg.graph;
@@ -107,6 +132,11 @@ std::vector<InputForm> inputForms(const LoadedGraph& lg)
     for (std::size_t k = 0; k < placeholders.size(); ++k) {
         const int node = placeholders[k];
         const Node& n = g.nodes[static_cast<std::size_t>(node)];
+        // Before the metadata: a capture records a generator input as metadata of no kind (graph_dumper_aot has none).
+        if (isGeneratorInput(g, node, users)) {
+            out.push_back({InputForm::Kind::Generator, "'" + n.name + "' is the generator of graphsafe_run_with_rng_state", -1});
+            continue;
+        }
         if (k < lg.inputs.size() && lg.inputs[k].meta) {
             out.push_back({});
             continue;

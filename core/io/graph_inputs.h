@@ -20,12 +20,17 @@ struct InputForm {
                   // unannotated and unused, or a Python object: compiled autograd's hooks and packed_data)
         Opaque,   // a Python object passed along untouched (why says which object and who uses it)
         None,     // never read (compiled autograd's unused list inputs)
+        Generator,  // a torch.Generator: the rng_state= of higher_order.graphsafe_run_with_rng_state (AOTAutograd's
+                    // fwd_rng_state_<k> / bwd_rng_state_<k> under activation checkpointing on CUDA)
         Missing,  // no metadata and a use that needs it: the replay cannot start (why says so, naming the input)
     };
     Kind kind = Kind::Meta;
     std::string why;       // Opaque: "dynamo's BackwardState: only passed to ..."; Missing: the error text
     int missingNode = -1;  // Missing: the node whose metadata is absent (the placeholder, or a list's getitem)
 };
+
+// Whether every use of the placeholder is as the rng_state= generator of higher_order.graphsafe_run_with_rng_state.
+bool isGeneratorInput(const graph::Graph& g, int placeholder, const std::vector<std::vector<int>>& users);
 
 // One per placeholder, in placeholder order.
 std::vector<InputForm> inputForms(const LoadedGraph& lg);

@@ -75,7 +75,7 @@ std::vector<InputSpec> mergeInputMetadata(const graph::Graph& g,
             ValueMeta meta;
         };
         std::vector<Candidate> candidates;
-        if (usePickle)
+        if (usePickle && (*pickled)[k].kind != ValueMeta::Kind::None)  // None: a generator, known by its use
             candidates.push_back({MetaSource::InputPickle, (*pickled)[k]});
         if (node.meta)
             candidates.push_back({MetaSource::Annotation, *node.meta});

@@ -149,6 +149,10 @@ private:
                                                             : std::to_string(at(it[1]).integer);
             return m;
         }
+        // A generator input (AOTAutograd's rng_state of graphsafe_run_with_rng_state): metadata of no kind; the
+        // graph's use of it makes it a generator (io/graph_inputs.h).
+        if (it.size() == 2 && isGlobal(cls, "torch._C.Generator") && at(it[1]).kind == PickleKind::String)
+            return m;
         if (it.size() == 1 && (isGlobal(cls, "torch.SymInt") || isGlobal(cls, "torch.SymFloat"))) {
             m.kind = isGlobal(cls, "torch.SymInt") ? graph::ValueMeta::Kind::SymInt : graph::ValueMeta::Kind::SymFloat;
             return m;

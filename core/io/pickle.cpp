@@ -1018,7 +1018,8 @@ const std::unordered_set<std::string>& defaultAllowedGlobals()
                               "torch._utils._rebuild_tensor_v2", "torch._utils._rebuild_tensor_v3",
                               "torch._utils._rebuild_parameter", "torch._utils._rebuild_parameter_with_state",
                               "torch._tensor._rebuild_from_type_v2", "torch._subclasses.fake_tensor.FakeTensor",
-                              "torch.nn.parameter.Parameter", "collections.OrderedDict", "_codecs.encode"})
+                              "torch.nn.parameter.Parameter", "collections.OrderedDict", "_codecs.encode",
+                              "torch._C.Generator"})
             s.insert(n);
         for (const char* b : {"int", "float", "bool", "str", "bytes", "bytearray", "set", "frozenset", "slice",
                               "tuple", "list", "dict", "complex"})

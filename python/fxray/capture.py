@@ -77,6 +77,8 @@ is the same numbering as functorch's "graph_index increases after each backward 
     SymInt / int:    (builtins.int, hint)        hint = the concrete value the compile was specialised on
     SymFloat/float:  (builtins.float,)
     SymBool / bool:  (builtins.bool, hint)
+    torch.Generator: (torch.Generator, "cuda:0")   AOTAutograd's rng_state inputs of graphsafe_run_with_rng_state;
+                     its ``.pt`` value is the generator's state (``get_state()``), from which fxray rebuilds it
 Symbolic sizes/strides are recorded by their hints (the readable file keeps the symbols).
 
 ``node_meta.json`` (beside module.py): where each node comes from in the model, for fxray's module hierarchy::
@@ -164,6 +166,10 @@ def _one_meta(arg: Any) -> tuple:
         return (builtins.int, int(_hint(arg)))
     if isinstance(arg, (float, torch.SymFloat)):
         return (builtins.float,)
+    if isinstance(arg, torch.Generator):
+        # AOTAutograd's fwd_rng_state_<k> / bwd_rng_state_<k> (activation checkpointing on CUDA): no tensor
+        # metadata; fxray knows a generator by its use (graphsafe_run_with_rng_state's rng_state=).
+        return (torch.Generator, str(arg.device))
     # Never pickle arbitrary objects: the format only knows tensors and scalars.
     raise TypeError(f"fxray_capture: unsupported graph input of type {type(arg).__name__}")
 
@@ -325,6 +331,8 @@ def _real_copy(x: Any) -> Any:
         raise ValueError("symbolic value at run time")
     if x is None or isinstance(x, (bool, int, float)):
         return x
+    if isinstance(x, torch.Generator):
+        return x.get_state()  # the state the graph's draws start from (a CPU uint8 tensor); fxray rebuilds it
     raise ValueError(f"unsupported runtime input {type(x).__name__}")
 
 
@@ -668,6 +676,8 @@ class CaptureBackend:
                 joint_vals.append(torch.empty_strided(m[1], m[2], dtype=m[3], device=m[4]).zero_())
             elif m[0] is builtins.int:
                 joint_vals.append(m[1])
+            elif m[0] is torch.Generator:
+                joint_vals.append(torch.Generator(device=m[1]).get_state())
             else:
                 joint_vals.append(0.0)
             missing.append(n)

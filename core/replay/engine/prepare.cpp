@@ -196,7 +196,7 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     if (options.stage && (!options.stage->inputsFrom.empty() || !options.stage->inputsFile.empty()))
         p.inputs = detail::makeStageInputs(lg, options, p.device, report);
     else
-        p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device)
+        p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device, report)
                                                                   : detail::makeInputs(lg, options, p.device, report);
     if (options.stage && !options.stage->saveInputs.empty())  // for inductor's generated code (output_code stage)
         detail::saveStageInputs(p.inputs, options.stage->saveInputs);

@@ -16,6 +16,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <algorithm>
+#include <mutex>
 
 namespace fxray::replay::detail {
 namespace {
@@ -68,6 +69,35 @@ private:
     const std::vector<std::vector<int>> m_users;
 };
 
+// A generator input of graphsafe_run_with_rng_state on the replay device: the device's default generator's kind,
+// seeded from the replay's seed; where the capture saved its state (`saved`, bytes), from that state, as eager drew.
+at::Generator makeGenerator(const c10::Device& device, std::uint64_t seed, const c10::IValue* saved, const Node& n,
+                            ReplayReport& report)
+{
+    at::Generator gen = at::globalContext().defaultGenerator(device).clone();
+    {
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        gen.set_current_seed(seed);
+        if (device.is_cuda())
+            gen.set_offset(0);
+    }
+    if (!saved)
+        return gen;
+    if (!saved->isTensor() || saved->toTensor().scalar_type() != at::kByte) {
+        report.notes.push_back(n.name + ": the saved value is not a generator state; a fresh generator takes its place");
+        return gen;
+    }
+    try {
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        gen.set_state(saved->toTensor().cpu());
+    } catch (const c10::Error&) {  // another device type's state (a CUDA capture replayed on the CPU)
+        report.notes.push_back(n.name + ": its saved generator state is another device's (" +
+                               std::to_string(saved->toTensor().numel()) + " bytes); a generator seeded " +
+                               std::to_string(seed) + " on " + device.str() + " takes its place, so its draws differ");
+    }
+    return gen;
+}
+
 }  // namespace
 
 std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
@@ -102,6 +132,9 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
         }
         case io::InputForm::Kind::List: out.push_back(lists.make(n, placeholders[k])); break;
         case io::InputForm::Kind::None: out.emplace_back(); break;
+        case io::InputForm::Kind::Generator:
+            out.emplace_back(makeGenerator(device, options.seed + 1 + k, nullptr, n, report));
+            break;
         case io::InputForm::Kind::Opaque:
             // Nothing reads its contents: the nodes that would (a hook it holds) are unsupported, named by the planner.
             report.notes.push_back(form.why + ": passed as an opaque value (None), no metadata needed");
@@ -143,7 +176,7 @@ std::vector<std::pair<std::string, c10::IValue>> makeMissingConstants(const io::
     return out;
 }
 
-std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::Device& device)
+std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::Device& device, ReplayReport& report)
 {
     if (lg.savedInputsPath.empty())
         throw Error("this dump has no saved inputs (.pt); use random inputs", fileLocation(lg.entry.path));
@@ -154,6 +187,12 @@ std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::D
         throw Error("saved inputs hold " + std::to_string(values.size()) + " values for " + std::to_string(expected) +
                         " graph inputs",
                     fileLocation(lg.savedInputsPath));
+    // The capture saves a generator input as its state (python/fxray/capture.py).
+    const std::vector<io::InputForm> forms = io::inputForms(lg);
+    const auto placeholders = lg.graph.placeholders();
+    for (std::size_t k = 0; k < values.size(); ++k)
+        if (forms[k].kind == io::InputForm::Kind::Generator)
+            values[k] = makeGenerator(device, 0, &values[k], lg.graph.nodes[static_cast<std::size_t>(placeholders[k])], report);
     return values;
 }
 

@@ -26,6 +26,7 @@ std::vector<std::pair<std::string, c10::IValue>> makeMissingConstants(const io::
                                                                       const std::vector<std::string>& have, ReplayReport& report);
 
 // The dump's saved real inputs (<name>.pt): tensors moved to the replay device (CPU scalars stay on the CPU).
-std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::Device& device);
+// A generator input (io::InputForm::Kind::Generator) is saved as its state and becomes a generator again.
+std::vector<c10::IValue> loadSavedInputs(const io::LoadedGraph& lg, const c10::Device& device, ReplayReport& report);
 
 }  // namespace fxray::replay::detail

@@ -59,7 +59,8 @@ void setState(at::Generator& gen, const at::Tensor& state)
 bool isRngStateOp(const graph::Node& n)
 {
     return n.isOp() && n.target.ns == "higher_order" &&
-           (n.target.op == "run_and_save_rng_state" || n.target.op == "run_with_rng_state");
+           (n.target.op == "run_and_save_rng_state" || n.target.op == "run_with_rng_state" ||
+            n.target.op == kGraphsafeRun);
 }
 
 std::optional<graph::Node> innerOpNode(const graph::Node& n)
@@ -80,27 +81,86 @@ std::optional<graph::Node> innerOpNode(const graph::Node& n)
                                  dotted.substr(a + 1, b == std::string::npos ? b : b - a - 1),
                                  b == std::string::npos ? "" : dotted.substr(b + 1)};
     inner.args.assign(n.args.begin() + static_cast<std::ptrdiff_t>(at + 1), n.args.end());
+    std::erase_if(inner.kwargs, [](const auto& kw) { return kw.first == "rng_state"; });
     inner.meta.reset();
     return inner;
 }
+
+namespace {
+
+// graphsafe_run_with_rng_state(op, *args, rng_state=G, **kwargs): op run on the device's default generator with G's
+// state put in, G left where the op's draws took it and the default generator put back, as rng_prims' CUDA impl does
+// with graphsafe_set_state (G is then shared, so its offset advances).
+NodePlan planGraphsafeRun(const graph::Graph& g, const graph::Node& n, NodePlan inner, const std::string& innerSchema)
+{
+    const graph::Arg* state = nullptr;
+    for (const auto& [key, value] : n.kwargs)
+        if (key == "rng_state")
+            state = &value;
+    if (!state || state->kind != Arg::Kind::Node)
+        throw std::invalid_argument(std::string(kGraphsafeRun) + " takes its generator as rng_state=<graph input>, got " +
+                                    (state ? graph::formatArg(g, *state) : std::string("none")));
+    NodePlan p;
+    p.kind = NodePlan::Kind::Native;
+    p.name = n.target.str();
+    p.args = inner.args;
+    ArgPlan generator;
+    generator.kind = ArgPlan::Kind::Value;
+    generator.node = state->node;
+    p.args.insert(p.args.begin(), generator);
+    p.schema = "higher_order.graphsafe_run_with_rng_state(op, *args, rng_state) = op(*args) drawn from the generator "
+               "rng_state (the device's generator put back after) with op = " + innerSchema;
+    p.nonFiniteByDesign = inner.nonFiniteByDesign;
+    if (inner.op)
+        for (const auto& ret : inner.op->schema().returns())
+            p.nonFiniteByDesign.push_back(ret.name().find("logsumexp") != std::string::npos);
+    p.native = [inner](const std::vector<c10::IValue>& v) -> c10::IValue {
+        if (!v[0].isGenerator())
+            throw std::invalid_argument(std::string(kGraphsafeRun) + ": rng_state is " + describeValue(v[0]) + ", not a generator");
+        at::Generator own = v[0].toGenerator();
+        at::Generator device = generatorFor(v, 1);
+        if (own.device().type() != device.device().type())
+            throw std::invalid_argument(std::string(kGraphsafeRun) + ": rng_state is a " + own.device().str() +
+                                        " generator but the op runs on " + device.device().str());
+        const at::Tensor current = stateOf(device);
+        setState(device, stateOf(own));
+        std::vector<c10::IValue> operands(v.begin() + 1, v.end());
+        c10::IValue out;
+        try {
+            out = runPlanned(inner, std::move(operands));
+        } catch (...) {
+            setState(device, current);
+            throw;
+        }
+        setState(own, stateOf(device));
+        setState(device, current);
+        return out;
+    };
+    return p;
+}
+
+}  // namespace
 
 std::optional<NodePlan> planRngStateOp(const graph::Graph& g, const graph::Node& n, const c10::Device& device, RngPlan& rng)
 {
     if (!isRngStateOp(n))
         return std::nullopt;
     const bool save = n.target.op == "run_and_save_rng_state";
+    const bool graphsafe = n.target.op == kGraphsafeRun;
     const std::optional<graph::Node> innerNode = innerOpNode(n);
     if (!innerNode)
-        throw std::invalid_argument(n.target.str() + (save ? "(op, *args)" : "(rng_state, op, *args)") +
+        throw std::invalid_argument(n.target.str() + (save || graphsafe ? "(op, *args)" : "(rng_state, op, *args)") +
                                     " takes the op it runs as an operator value (torch.ops.<ns>.<op>.<overload>)");
     NodePlan inner = planOpNode(g, *innerNode, device);
     if (inner.kind == NodePlan::Kind::Unsupported)
         throw std::invalid_argument(n.target.str() + " runs " + innerNode->target.str() + ": " + inner.why);
     // Aligned RNG: the forward's op draws its aligned stream (its ordinal in program order, as a bare op would).
-    if (save)
+    if (save || graphsafe)
         if (auto aligned = alignedRandomPlan(inner, rng))
             inner = std::move(*aligned);
     const std::string innerSchema = inner.op ? c10::toString(inner.op->schema()) : inner.schema;
+    if (graphsafe)
+        return planGraphsafeRun(g, n, std::move(inner), innerSchema);
     NodePlan p;
     p.kind = NodePlan::Kind::Native;
     p.name = n.target.str();

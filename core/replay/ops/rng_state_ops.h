@@ -7,6 +7,9 @@
 //   run_with_rng_state(state, op, *args, **kwargs) -> op(*args, **kwargs)
 //       the op run with the generator set to `state`, the generator put back after (the backward's recompute,
 //       which so draws the forward's mask).
+//   graphsafe_run_with_rng_state(op, *args, rng_state=G, **kwargs) -> op(*args, **kwargs)
+//       the op drawn from generator G (a graph input: AOTAutograd's fwd_rng_state_<k> / bwd_rng_state_<k>, one per
+//       random op, under checkpointing on CUDA), which its draws advance; the device's generator put back after.
 // The op is a dispatcher op passed as a value (graph::Arg::Kind::Op). Both run natively with those eager semantics:
 // the op is planned like any node (planOpNode) and run inside the plan's native step; the device is the first CUDA
 // tensor among the op's arguments, else the CPU (rng_prims.get_device).
@@ -19,6 +22,8 @@
 #include <optional>
 
 namespace fxray::replay::detail {
+
+inline constexpr const char* kGraphsafeRun = "graphsafe_run_with_rng_state";
 
 // The plan of a higher_order.run_and_save_rng_state / run_with_rng_state node; nullopt for another node. Throws
 // std::invalid_argument when its arguments do not fit (no op value, the op does not plan). In aligned RNG mode (stage
