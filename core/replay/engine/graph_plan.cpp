@@ -66,7 +66,8 @@ static std::vector<NodePlan> planNodes(const graph::Graph& g, const c10::Device&
 {
     std::vector<NodePlan> plans;
     plans.reserve(g.nodes.size());
-    TorchLevelPlanner torchLevel(g, device, options.dtensorGlobal);  // dynamo-level nodes: torch functions, Tensor methods, indexing
+    // dynamo-level nodes: torch functions, Tensor methods, indexing; their random calls aligned by the planner itself
+    TorchLevelPlanner torchLevel(g, device, options.dtensorGlobal, &rng);
     // A checkpointed body runs where it is called, as AOTAutograd inlines it: same options, and its random calls
     // take the next draws of the graph around it (stage compare's aligned RNG lines them up with the AOT graph's).
     const SubgraphPlanner inlineBody = [&](const graph::Graph& body, const c10::Device& d) {
@@ -91,8 +92,7 @@ static std::vector<NodePlan> planNodes(const graph::Graph& g, const c10::Device&
             continue;
         }
         if (auto tl = torchLevel.plan(plans.size(), plans)) {
-            auto aligned = alignedRandomPlan(*tl, rng);
-            plans.push_back(aligned ? std::move(*aligned) : std::move(*tl));
+            plans.push_back(std::move(*tl));
             continue;
         }
         NodePlan p;

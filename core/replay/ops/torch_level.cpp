@@ -268,6 +268,9 @@ void TorchLevelPlanner::finish(const Node& n, NodePlan& p)
     // An aten op (a resolved packet) is graph-level code: autocast regions are dynamo-level constructs.
     const bool regionEdge = n.target.op.starts_with("torch.amp.autocast_mode.") || n.target.kind == graph::Target::Kind::Op;
     const AutocastRegion* region = !m_autocast.empty() ? &m_autocast.back() : m_ambient ? &*m_ambient : nullptr;
+    if (m_rng)
+        if (auto aligned = alignedRandomPlan(p, *m_rng))
+            p = std::move(*aligned);
     if (region && !regionEdge && (p.kind == NodePlan::Kind::Op || p.kind == NodePlan::Kind::Native)) {
         if (p.op)
             m_native[i] = kindOfReturns(p.op->schema());

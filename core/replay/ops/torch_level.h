@@ -7,6 +7,7 @@
 // the replay starts.
 #include "graph/graph.h"
 #include "replay/plan/node_plan.h"
+#include "replay/ops/random_ops.h"
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_overloads.h"
 
@@ -21,8 +22,11 @@ namespace fxray::replay::detail {
 class TorchLevelPlanner {
 public:
     // dtensorGlobal: DTensor's dynamo prims run as identities (PlanOptions::dtensorGlobal).
-    TorchLevelPlanner(const graph::Graph& g, const c10::Device& device, bool dtensorGlobal = false)
-        : m_graph(g), m_device(device), m_ambient(ambientAutocast(g, device)), m_dtensorGlobal(dtensorGlobal)
+    // `rng`, when given: random calls take their aligned draws (stage compare) before an autocast region wraps them,
+    // which hides the op from alignedRandomPlan (ViT's drop_path and BART's dropout under bf16 autocast drew from the
+    // global generator, and the dynamo stage diverged from the AOT one).
+    TorchLevelPlanner(const graph::Graph& g, const c10::Device& device, bool dtensorGlobal = false, RngPlan* rng = nullptr)
+        : m_graph(g), m_device(device), m_ambient(ambientAutocast(g, device)), m_dtensorGlobal(dtensorGlobal), m_rng(rng)
     {
     }
 
@@ -51,8 +55,9 @@ private:
     std::size_t m_current = 0;                // the node being planned
     std::vector<ValueKind> m_kinds;           // what nodes 0..i-1 produce
     std::map<std::size_t, ValueKind> m_native;  // what the native steps planned here produce
-    std::optional<AutocastRegion> m_ambient;
-    bool m_dtensorGlobal = false;  // torch.autocast entered outside the graph, if the dtypes show one
+    std::optional<AutocastRegion> m_ambient;  // torch.autocast entered outside the graph, if the dtypes show one
+    bool m_dtensorGlobal = false;
+    RngPlan* m_rng = nullptr;  // stage compare's aligned draws; null in a plain replay
     std::vector<AutocastRegion> m_autocast;   // the autocast regions open at the node being planned
 };
 
