@@ -97,5 +97,39 @@ def a_stride_planted_before_the_batch_norm_backward_reaches_its_getitem():
     assert n["status"] == "mismatch" and not n.get("kernel_layouts"), n
 
 
+# Inductor's pad_mm joint pass on CUDA (wav2vec2's attention backward on an H100, aot_backward_graph of compile 19/0):
+# a bmm padded from 159 to 160 rows and sliced back; the view of the slice kept the contiguous record it had as a view
+# of the unpadded bmm. The same view of an unpadded bmm with a wrong record stays a mismatch.
+PADDED_MATMUL = '''
+class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[8, 159, 16][2544, 16, 1]cpu", b: "f32[8, 16, 159][2544, 159, 1]cpu"):
+        pad_a: "f32[8, 160, 16][2560, 16, 1]cpu" = torch.ops.aten.constant_pad_nd.default(a, [0, 0, 0, 1, 0, 0])
+        pad_b: "f32[8, 16, 160][2560, 160, 1]cpu" = torch.ops.aten.constant_pad_nd.default(b, [0, 1, 0, 0, 0, 0])
+        bmm: "f32[8, 160, 160][25600, 160, 1]cpu" = torch.ops.aten.bmm.default(pad_a, pad_b)
+        slice_1: "f32[8, 159, 160][25600, 160, 1]cpu" = torch.ops.aten.slice.Tensor(bmm, 1, 0, -1)
+        slice_2: "f32[8, 159, 159][25600, 160, 1]cpu" = torch.ops.aten.slice.Tensor(slice_1, 2, 0, -1)
+        view: "f32[2, 4, 159, 159][101124, 25281, 159, 1]cpu" = torch.ops.aten.view.default(slice_2, [2, 4, 159, 159])
+        bmm_1: "f32[8, 159, 159][25281, 159, 1]cpu" = torch.ops.aten.bmm.default(a, b)
+        view_1: "f32[2, 4, 159, 159][1, 1, 1, 1]cpu" = torch.ops.aten.view.default(bmm_1, [2, 4, 159, 159])
+        return (view, view_1)
+'''
+
+
+@check
+def a_view_of_a_padded_matmul_keeps_a_stale_record_set_apart_not_a_mismatch():
+    path = os.path.join(TMP, "padded_matmul.py")
+    with open(path, "w") as f:
+        f.write(PADDED_MATMUL)
+    r = replay(path)
+    stale = node(r, "view")
+    assert stale["status"] == "passed" and not stale.get("mismatches"), stale
+    assert stale["stale_layouts"][0]["expected"] == "[101124, 25281, 159, 1]", stale
+    assert stale["stale_layouts"][0]["actual"] == "[102400, 25600, 160, 1]", stale
+    wrong = node(r, "view_1")
+    assert wrong["status"] == "mismatch" and not wrong.get("stale_layouts"), wrong
+    p = subprocess.run([FXRAY, "replay", path], capture_output=True, text=True, timeout=300)
+    assert "records are stale" in p.stdout and "pad_mm" in p.stdout, p.stdout
+
+
 if __name__ == "__main__":
     main()

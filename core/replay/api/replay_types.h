@@ -157,6 +157,10 @@ struct NodeResult {
     // output), with its inputs at their recorded layouts, and of the nodes that only carry that layout on: torch's
     // fake-vs-eager difference, not the graph's. Reported, not a mismatch.
     std::vector<Mismatch> kernelLayouts;
+    // Stride differences of a view (view, reshape, slice, permute, ...) whose inputs hold their recorded layouts: the
+    // view's record contradicts its input's, because a compiler pass rewrote the input and kept the old record
+    // (inductor's pad_mm). The record is stale, not the replay wrong. Reported, not a mismatch.
+    std::vector<Mismatch> staleLayouts;
 };
 
 // Something that makes capturing the graph into one CUDA graph unsafe, or that the user should know about it.

@@ -117,6 +117,8 @@ json::Value nodeToJson(const NodeResult& n)
         j["cross_device_layouts"] = mismatchesJson(n.crossDeviceLayouts);
     if (!n.kernelLayouts.empty())
         j["kernel_layouts"] = mismatchesJson(n.kernelLayouts);
+    if (!n.staleLayouts.empty())
+        j["stale_layouts"] = mismatchesJson(n.staleLayouts);
     json::Value outs = json::Array{};
     for (const OutputStats& s : n.outputs)
         outs.push_back(statsJson(s));
@@ -343,6 +345,7 @@ NodeResult nodeFromJson(const json::Value& j)
     mismatchesFrom(j["mismatches"], n.mismatches);
     mismatchesFrom(j["cross_device_layouts"], n.crossDeviceLayouts);
     mismatchesFrom(j["kernel_layouts"], n.kernelLayouts);
+    mismatchesFrom(j["stale_layouts"], n.staleLayouts);
     if (j["outputs"].isArray())
         for (const json::Value& s : j["outputs"].asArray())
             n.outputs.push_back(statsFromJson(s));
@@ -498,6 +501,15 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
         out += "  layouts differ from the recording on " + std::to_string(kernelNodes) +
                " node(s): the op's eager kernel lays its output out otherwise than its fake-tensor rule recorded (torch's "
                "fake-vs-eager difference, not the graph's; not a mismatch); first at " + kernel + "\n";
+    std::string stale;
+    int staleNodes = 0;
+    for (const NodeResult& n : r.nodes)
+        if (!n.staleLayouts.empty() && staleNodes++ == 0)
+            stale = n.name + " (" + n.target + "): recorded " + n.staleLayouts[0].expected + ", here " + n.staleLayouts[0].actual;
+    if (staleNodes > 0)
+        out += "  layouts differ from the recording on " + std::to_string(staleNodes) +
+               " view(s) whose inputs hold their recorded layouts: the views' records are stale (a compiler pass such "
+               "as inductor's pad_mm rewrote their input and kept the old record; not a mismatch); first at " + stale + "\n";
     for (const NodeResult& n : r.nodes) {
         if (!n.transientNonFinite)
             continue;

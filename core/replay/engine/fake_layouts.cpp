@@ -77,4 +77,29 @@ bool fakeLayoutDiffersFromEager(const graph::Graph& g, const graph::Node& n)
     return listedOutput(n, 0) || isIdentityDropout(n);
 }
 
+bool readsPaddedMatmul(const graph::Graph& g, const graph::Node& n)
+{
+    static const std::set<std::string, std::less<>> kViews = {"view", "_unsafe_view", "reshape", "slice", "permute",
+                                                              "transpose", "t", "expand", "squeeze", "unsqueeze",
+                                                              "select", "alias", "as_strided"};
+    static const std::set<std::string, std::less<>> kMatmuls = {"mm", "bmm", "addmm", "baddbmm"};
+    auto producer = [&](const graph::Arg& a) -> const graph::Node* {
+        return a.kind == graph::Arg::Kind::Node ? &g.nodes[static_cast<std::size_t>(a.node)] : nullptr;
+    };
+    const graph::Node* at = n.args.empty() ? nullptr : producer(n.args[0]);
+    for (int hops = 0; at && hops < 16; ++hops) {
+        if (!at->isOp() || at->target.ns != "aten")
+            return false;
+        if (kMatmuls.contains(at->target.op))
+            return std::any_of(at->args.begin(), at->args.end(), [&](const graph::Arg& a) {
+                const graph::Node* operand = producer(a);
+                return operand && operand->isOp() && operand->target.op == "constant_pad_nd";
+            });
+        if (!kViews.contains(at->target.op) || at->args.empty())
+            return false;
+        at = producer(at->args[0]);
+    }
+    return false;
+}
+
 }  // namespace fxray::replay::engine

@@ -17,4 +17,10 @@ bool isIdentityDropout(const graph::Node& n);
 // grad_input).
 bool fakeLayoutDiffersFromEager(const graph::Graph& g, const graph::Node& n);
 
+// Whether n's tensor input comes, through views and slices only, from a matmul (mm, bmm, addmm, baddbmm) of a
+// constant_pad_nd operand: inductor's pad_mm joint pass (CUDA) pads a matmul's odd sizes, slices the result back, and
+// leaves the records of the users it rewired as they were, so a view of that slice has a stale record
+// (NodeResult::staleLayouts; wav2vec2's attention backward: 159 rows padded to 160).
+bool readsPaddedMatmul(const graph::Graph& g, const graph::Node& n);
+
 }  // namespace fxray::replay::engine

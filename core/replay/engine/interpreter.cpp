@@ -193,6 +193,30 @@ void setAsideKernelLayouts(const graph::Graph& g, const graph::Node& node, const
         s.layoutOff[i] = s.layoutOff[i] || m.kind == Mismatch::Kind::Stride;
 }
 
+// A view's layout follows from its input's: with every input at its recorded layout (or at the layout such a
+// view itself set apart), a view whose strides still differ from its record has a record that contradicts its
+// input's. Inductor's pad_mm joint pass does that: it pads a bmm (159 -> 160 rows on CUDA), slices it back, and
+// leaves the users' records as they were (wav2vec2's attention backward on an H100); the later post-grad graphs of
+// the same compile record the true layout. Only views of such a padded matmul are set apart
+// (NodeResult::staleLayouts): elsewhere a view's record that contradicts its input's stays a mismatch.
+void setAsideStaleViewLayouts(const graph::Graph& g, const NodePlan& plan, const InputState& in, PassState& s,
+                              std::size_t i, NodeResult& r)
+{
+    if (r.mismatches.empty() || in.layoutOff || !plan.op || plan.op->schema().returns().size() != 1 ||
+        !readsPaddedMatmul(g, g.nodes[i]))
+        return;
+    const c10::AliasInfo* alias = plan.op->schema().returns()[0].alias_info();
+    const bool view = (alias && !alias->isWrite()) || plan.op->schema().name() == "aten::_unsafe_view";
+    const bool strideOnly = std::all_of(r.mismatches.begin(), r.mismatches.end(), [](const Mismatch& m) {
+        return m.kind == Mismatch::Kind::Stride;
+    });
+    if (!view || !strideOnly)
+        return;
+    r.staleLayouts = std::move(r.mismatches);
+    r.mismatches.clear();
+    s.otherLayout[i] = true;
+}
+
 // Checks a node that ran: its recorded metadata, and with value checks its statistics and NaN/Inf origin.
 void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, const InputState& in, PassState& s,
                NodeResult& r)
@@ -201,6 +225,7 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
     r.mismatches.clear();
     r.crossDeviceLayouts.clear();
     r.kernelLayouts.clear();
+    r.staleLayouts.clear();
     r.outputs.clear();
     if (p.plans[i].kind == NodePlan::Kind::Output) {
         // The graph's outputs: their stats; NaN/Inf there was already traced to its origin upstream.
@@ -222,6 +247,7 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
         detail::checkValue(s.values[i], dtype != p.kernelDtypes.end() ? kernel : *node.meta, p.device, 0, s.bindings,
                            r.mismatches);
         setAsideCrossDeviceLayouts(*p.graph, node, p.device, in, s, i, r);
+        setAsideStaleViewLayouts(*p.graph, p.plans[i], in, s, i, r);
         setAsideKernelLayouts(*p.graph, node, in, s, i, r);
     }
     if (!node.meta || !node.meta->isTensor()) {
