@@ -119,5 +119,34 @@ def random_inputs_make_a_generator_for_each_rng_state_input():
     assert not r.get("unsupported"), r["unsupported"]
 
 
+@check
+def a_cuda_checkpointed_attention_with_dropout_agrees_at_every_stage():
+    """T5 under the checkpoint recipe on an H100 (compile 9/1, cut by tests/data/rng/slice_trace.py): the AOT forward
+    runs efficient attention with dropout 0.1 inside graphsafe_run_with_rng_state, between inductor's dropout draws.
+    Before, the rng_state inputs could not be built; then the draws after the attention were numbered one too low
+    (the wrapped attention was not counted among the draws), and the stage diverged at max abs 3.44."""
+    log = os.path.join(SOURCE, "tests", "data", "rng", "cuda_t5_checkpoint_graphsafe.log")
+    p = subprocess.run([FXRAY, "compare", log + "#9/1", "--json", "--device", "cpu", "--no-output-code"],
+                       capture_output=True, text=True, timeout=300)
+    r = json.loads(p.stdout)
+    assert p.returncode == 0 and r["verdict"] == "agree", (r.get("reason"), p.stderr[-2000:])
+    later = r["stages"][1:]
+    assert later and all(s["verdict"] == "agree" and s["compared"] >= 1 for s in later), later
+
+
+@check
+def the_output_code_runner_rebuilds_a_generator_from_fxrays_record():
+    """fxray hands inductor's generated code its inputs through LibTorch's pickler, which writes no generator: a
+    generator goes as ("fxray.generator", device, state) and tools/runtime/run_output_code.py makes it again."""
+    sys.path.insert(0, os.path.join(SOURCE, "tools", "runtime"))
+    import run_output_code as runner
+
+    g = torch.Generator().manual_seed(5)
+    record = runner.to_cpu(g)
+    assert runner.is_generator_record(record) and record[1] == "cpu", record
+    again = runner.generator_of(record, torch.device("cpu"))
+    assert torch.equal(torch.rand(8, generator=again), torch.rand(8, generator=torch.Generator().manual_seed(5)))
+
+
 if __name__ == "__main__":
     main()

@@ -49,8 +49,24 @@ def load_inputs(path: str, device: str) -> list:
         raise BadInput(f"{path}: expected a list of inputs, got {type(values).__name__}")
     dev = torch.device(device)
     # fxray writes every tensor on the CPU; the generated code asserts the device it was compiled for.
-    return [to_device_keeping_layout(v, dev) if isinstance(v, torch.Tensor) and dev.type != "cpu" else v
+    return [to_device_keeping_layout(v, dev) if isinstance(v, torch.Tensor) and dev.type != "cpu" else
+            generator_of(v, dev) if is_generator_record(v) else v
             for v in values]
+
+
+# A generator input (AOTAutograd's rng_state of graphsafe_run_with_rng_state, activation checkpointing on CUDA):
+# LibTorch's pickler writes none, so fxray writes ("fxray.generator", device, state) (replay/stages/stage_io.cpp).
+GENERATOR_TAG = "fxray.generator"
+
+
+def is_generator_record(v) -> bool:
+    return isinstance(v, tuple) and len(v) == 3 and v[0] == GENERATOR_TAG
+
+
+def generator_of(record, dev: torch.device) -> torch.Generator:
+    g = torch.Generator(device=dev if dev.type != "cpu" else record[1])
+    g.set_state(record[2])
+    return g
 
 
 def to_device_keeping_layout(t: torch.Tensor, dev: torch.device) -> torch.Tensor:
@@ -136,6 +152,8 @@ def to_cpu(v):
         return [to_cpu(x) for x in v]
     if isinstance(v, torch.SymInt):
         return int(v)
+    if isinstance(v, torch.Generator):
+        return (GENERATOR_TAG, str(v.device), v.get_state())
     return v
 
 

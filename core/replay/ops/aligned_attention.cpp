@@ -1,5 +1,7 @@
 #include "replay/ops/aligned_attention.h"
 
+#include "replay/ops/rng_state_ops.h"
+
 #include <ATen/ATen.h>
 
 #include <cmath>
@@ -125,9 +127,15 @@ std::optional<NodePlan> alignedSdpaPlan(const NodePlan& plan, RngPlan& rng)
 
 }  // namespace
 
-// A fused attention forward whose dropout_p is not a literal 0 (efficient attention's 6th argument, flash's 4th).
+// A fused attention forward whose dropout_p is not a literal 0 (efficient attention's 6th argument, flash's 4th),
+// also where activation checkpointing runs it inside an RNG-state op (graphsafe_run_with_rng_state on CUDA: T5's
+// checkpointed attention with dropout on an H100, whose later draws were numbered one too low).
 bool fusedAttentionDraws(const graph::Node& n)
 {
+    if (n.target.ns == "higher_order") {
+        const std::optional<graph::Node> inner = innerOpNode(n);
+        return inner && fusedAttentionDraws(*inner);
+    }
     if (n.target.ns != "aten")
         return false;
     const std::size_t at = n.target.op == "_scaled_dot_product_efficient_attention" ? 5

@@ -10,9 +10,12 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 
 namespace fxray::replay::detail {
 namespace {
+
+constexpr const char* kPythonGenerator = "fxray.generator";  // tools/runtime/run_output_code.py reads this tag
 
 // Stage compare's precision check: the inputs as generated, then in float64 (strides kept where they can be).
 void promoteInputs(std::vector<c10::IValue>& inputs)
@@ -111,13 +114,28 @@ at::Tensor cpuCopyKeepingLayout(const at::Tensor& t)
     return span.as_strided(t.sizes(), strides, 0);
 }
 
+// A generator input (graphsafe_run_with_rng_state's rng_state) as ("fxray.generator", device, state): LibTorch's
+// pickler writes no generator; tools/runtime/run_output_code.py makes one again from it.
+c10::IValue generatorForPython(at::Generator gen)
+{
+    at::Tensor state;
+    {
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        state = gen.get_state();
+    }
+    return c10::ivalue::Tuple::create(std::string(kPythonGenerator), gen.device().str(), std::move(state));
+}
+
 }  // namespace
 
 void saveStageInputs(const std::vector<c10::IValue>& inputs, const std::string& path)
 {
     c10::impl::GenericList list(c10::AnyType::get());
     for (const c10::IValue& v : inputs)
-        list.push_back(v.isTensor() && v.toTensor().defined() ? c10::IValue(cpuCopyKeepingLayout(v.toTensor().resolve_conj().resolve_neg())) : v);
+        if (v.isGenerator())
+            list.push_back(generatorForPython(v.toGenerator()));
+        else
+            list.push_back(v.isTensor() && v.toTensor().defined() ? c10::IValue(cpuCopyKeepingLayout(v.toTensor().resolve_conj().resolve_neg())) : v);
     const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
     std::ofstream f(path, std::ios::binary);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -140,7 +158,8 @@ std::vector<c10::IValue> externalOutputs(const std::string& path, const c10::Dev
                         std::to_string(inputs.size()),
                     fileLocation(path));
     for (std::size_t k = 0; k < after.size(); ++k)
-        inputs[k] = onDevice(after[k]);
+        if (!inputs[k].isGenerator())  // the generator stays fxray's; the code's comes back as a tuple
+            inputs[k] = onDevice(after[k]);
     return outputs;
 }
 
