@@ -146,6 +146,36 @@ ValueDomain partition(const Node& user, ValueDomain::Kind kind, std::optional<st
     return d;
 }
 
+// flex_attention's block mask (the tuple (KV_LEN, Q_LEN, kv_num_blocks, kv_indices, full_kv_num_blocks,
+// full_kv_indices, q_num_blocks, q_indices, full_q_num_blocks, full_q_indices, Q_BLOCK, KV_BLOCK, mask_mod)) made whole:
+// every block partial and visited in order, so the mask_mod alone decides, as the eager math does. Random counts and
+// indices sent inductor's C++ kernel past its blocks ("cannot create std::vector larger than max_size()", Qwen2's
+// flex recipe). Empty where v is no such item.
+ValueDomain blockMaskItem(const Graph& g, const Node& user, int v)
+{
+    if (!user.isOp() || user.target.ns != "higher_order" || !user.target.op.starts_with("flex_attention"))
+        return {};
+    for (const Arg& a : user.args) {
+        if (a.kind != Arg::Kind::Tuple || a.items.size() < 12)
+            continue;
+        for (std::size_t k = 2; k < 10; ++k) {
+            if (a.items[k].kind != Arg::Kind::Node || a.items[k].node != v)
+                continue;
+            const bool counts = k % 2 == 0;
+            const bool full = k == 4 || k == 5 || k == 8 || k == 9;
+            if (!counts)
+                return partition(user, ValueDomain::Kind::BlockIndices, recordedSize(g, a.items[k], -1),
+                                 "block-mask indices, every block in order");
+            if (full)  // no block is known fully unmasked: the kernel applies the mask_mod everywhere
+                return intRange(user, 1, "block-mask full-block counts, none");
+            const auto blocks = recordedSize(g, a.items[k + 1], -1);
+            return intRange(user, blocks ? std::optional<std::int64_t>(*blocks + 1) : std::nullopt,
+                            "block-mask counts, every block", blocks.value_or(0));
+        }
+    }
+    return {};
+}
+
 // embedding_bag's offsets start bags inside the 1-D indices: sorted, from 0, at most their count (the CUDA kernel
 // asserts on anything else).
 ValueDomain offsetsBound(const Graph& g, const Node& user, std::size_t pos)
@@ -539,7 +569,8 @@ void tighten(ValueDomain& cur, const ValueDomain& found)
         case ValueDomain::Kind::PositiveDefinite: return 4;
         case ValueDomain::Kind::IntRange: return 5;
         case ValueDomain::Kind::Offsets:
-        case ValueDomain::Kind::Lengths: return 6;
+        case ValueDomain::Kind::Lengths:
+        case ValueDomain::Kind::BlockIndices: return 6;
         case ValueDomain::Kind::GeneratorState: return 7;
         }
         return 0;
@@ -686,6 +717,8 @@ struct Walker {
                         frontier.push_back({u, 0, next});
                         continue;
                     }
+                if (shift == 0)
+                    tighten(out, blockMaskItem(g, user, v));
                 for (std::size_t pos = 0; pos < user.args.size(); ++pos)
                     collect(user, pos, v, shift, out);
                 for (const auto& [name, a] : user.kwargs)
@@ -778,6 +811,7 @@ std::string ValueDomain::describe() const
     case Kind::PositiveDefinite: s = "symmetric positive-definite"; break;
     case Kind::Offsets: s = "sorted offsets in [0, " + std::to_string(high) + "]"; break;
     case Kind::Lengths: s = "lengths summing to " + std::to_string(high); break;
+    case Kind::BlockIndices: s = "0, 1, ..., " + std::to_string(high - 1) + " along the last dim"; break;
     case Kind::UnitInterval: s = "in [0, 1)"; break;
     case Kind::GeneratorState: s = "a generator state"; break;
     case Kind::Scaled: {

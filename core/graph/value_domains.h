@@ -28,7 +28,8 @@
 namespace fxray::graph {
 
 struct ValueDomain {
-    enum class Kind { Any, IntRange, Positive, UnitInterval, Scaled, PositiveDefinite, Offsets, Lengths, GeneratorState };
+    enum class Kind { Any, IntRange, Positive, UnitInterval, Scaled, PositiveDefinite, Offsets, Lengths, GeneratorState,
+                      BlockIndices };  // BlockIndices: 0, 1, ..., n - 1 along the last dim (a flex block mask's indices)
     Kind kind = Kind::Any;
     std::int64_t low = 0, high = 1;  // IntRange: [low, high); Offsets/Lengths: the size partitioned is `high`
     double above = 0.0;              // Positive: values greater than this (1 for acosh)

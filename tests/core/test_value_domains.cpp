@@ -152,6 +152,27 @@ private Q_SLOTS:
         QVERIFY(!domainOf(cudnn, "seed").cpuScalar && !domainOf(cudnn, "offset").cpuScalar);
     }
 
+    // flex_attention's block mask made whole (every block partial, visited in order): random counts and indices sent
+    // inductor's C++ kernel past its blocks ("cannot create std::vector larger than max_size()", Qwen2's flex recipe).
+    void flexBlockMaskIsMadeWhole()
+    {
+        const auto g = parse("        flex_attention = torch.ops.higher_order.flex_attention(q, q, q, sdpa_score0, (16, 16, kvn, kvi, fkvn, "
+                             "fkvi, qn, qi, fqn, fqi, 128, 128, sdpa_mask0), 0.25, {}, (), ())\n"
+                             "        getitem: \"f32[2, 4, 16, 16]\" = flex_attention[0]\n"
+                             "        return (getitem,)\n",
+                             "q: \"f32[2, 4, 16, 16]\", kvn: \"i32[2, 1, 1]\", kvi: \"i32[2, 1, 1, 3]\", fkvn: \"i32[2, 1, 1]\", "
+                             "fkvi: \"i32[2, 1, 1, 3]\", qn: \"i32[2, 1, 3]\", qi: \"i32[2, 1, 3, 1]\", fqn: \"i32[2, 1, 3]\", "
+                             "fqi: \"i32[2, 1, 3, 1]\", sdpa_score0, sdpa_mask0");
+        const ValueDomain counts = domainOf(g, "kvn");
+        QVERIFY(counts.kind == ValueDomain::Kind::IntRange && counts.low == 3 && counts.high == 4);
+        QVERIFY(domainOf(g, "qn").kind == ValueDomain::Kind::IntRange && domainOf(g, "qn").low == 1);
+        QVERIFY(domainOf(g, "fkvn").kind == ValueDomain::Kind::IntRange && domainOf(g, "fkvn").high == 1);
+        const ValueDomain indices = domainOf(g, "kvi");
+        QVERIFY(indices.kind == ValueDomain::Kind::BlockIndices && indices.high == 3);
+        QVERIFY(domainOf(g, "fqi").kind == ValueDomain::Kind::BlockIndices);
+        QVERIFY(!domainOf(g, "q").constrained());
+    }
+
     void poolingIndicesPivotsAndProbabilities()
     {
         const auto g = parse("        mp: \"f32[1, 2, 6, 6]\" = torch.ops.aten.max_pool2d_with_indices_backward.default(go, x, [2, 2], [2, 2], "

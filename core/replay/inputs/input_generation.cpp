@@ -141,6 +141,8 @@ std::optional<at::Tensor> structuredValues(const graph::ValueDomain& domain, at:
     }
     if (domain.kind == K::Offsets && !sizes.empty())
         return sortedOffsets(sizes, domain.high, gen);
+    if (domain.kind == K::BlockIndices && !sizes.empty())
+        return at::arange(sizes.back(), cpu.dtype(at::kLong)).expand(sizes).contiguous();
     if (domain.kind == K::Lengths && !sizes.empty()) {
         std::vector<std::int64_t> cuts(sizes.begin(), sizes.end());
         cuts.back() += 1;
