@@ -421,6 +421,22 @@ std::string formatCudaGraph(const CudaGraphReport& cg)
 
 namespace {
 
+// One line for the nodes whose stride differences one NodeResult list (`which`) set apart from the mismatches: how
+// many, why (`what`), and the first; empty when none.
+std::string setApartLayouts(const ReplayReport& r, std::vector<Mismatch> NodeResult::*which, const std::string& what)
+{
+    const NodeResult* first = nullptr;
+    int count = 0;
+    for (const NodeResult& n : r.nodes)
+        if (!(n.*which).empty() && count++ == 0)
+            first = &n;
+    if (!first)
+        return {};
+    const Mismatch& m = (first->*which)[0];
+    return "  layouts differ from the recording on " + std::to_string(count) + what + "; first at " + first->name + " (" +
+           first->target + "): recorded " + m.expected + ", here " + m.actual + "\n";
+}
+
 std::string formatComparison(const OutputComparison& c)
 {
     std::string line = "    [" + std::to_string(c.output) + "] " + c.what;
@@ -482,34 +498,14 @@ std::string formatReport(const ReplayReport& r, bool allNodes)
             constants += (constants.empty() ? "" : ", ") + n.name;
     if (!constants.empty())
         out += "  NaN/Inf by intent (constants, fills, logsumexp padding; not a failure): " + constants + "\n";
-    std::string layouts;
-    int layoutNodes = 0;
-    for (const NodeResult& n : r.nodes)
-        if (!n.crossDeviceLayouts.empty() && layoutNodes++ == 0)
-            layouts = n.name + " (" + n.target + "): recorded " + n.crossDeviceLayouts[0].expected + ", here " +
-                      n.crossDeviceLayouts[0].actual;
-    if (layoutNodes > 0)
-        out += "  layouts differ from the recording on " + std::to_string(layoutNodes) +
-               " node(s): recorded on another device type, where kernels pick other layouts (not a compiler bug); first at " +
-               layouts + "\n";
-    std::string kernel;
-    int kernelNodes = 0;
-    for (const NodeResult& n : r.nodes)
-        if (!n.kernelLayouts.empty() && kernelNodes++ == 0)
-            kernel = n.name + " (" + n.target + "): recorded " + n.kernelLayouts[0].expected + ", here " + n.kernelLayouts[0].actual;
-    if (kernelNodes > 0)
-        out += "  layouts differ from the recording on " + std::to_string(kernelNodes) +
-               " node(s): the op's eager kernel lays its output out otherwise than its fake-tensor rule recorded (torch's "
-               "fake-vs-eager difference, not the graph's; not a mismatch); first at " + kernel + "\n";
-    std::string stale;
-    int staleNodes = 0;
-    for (const NodeResult& n : r.nodes)
-        if (!n.staleLayouts.empty() && staleNodes++ == 0)
-            stale = n.name + " (" + n.target + "): recorded " + n.staleLayouts[0].expected + ", here " + n.staleLayouts[0].actual;
-    if (staleNodes > 0)
-        out += "  layouts differ from the recording on " + std::to_string(staleNodes) +
-               " view(s) whose inputs hold their recorded layouts: the views' records are stale (a compiler pass such "
-               "as inductor's pad_mm rewrote their input and kept the old record; not a mismatch); first at " + stale + "\n";
+    out += setApartLayouts(r, &NodeResult::crossDeviceLayouts,
+                           " node(s): recorded on another device type, where kernels pick other layouts (not a compiler bug)");
+    out += setApartLayouts(r, &NodeResult::kernelLayouts,
+                           " node(s): the op's eager kernel lays its output out otherwise than its fake-tensor rule recorded "
+                           "(torch's fake-vs-eager difference, not the graph's; not a mismatch)");
+    out += setApartLayouts(r, &NodeResult::staleLayouts,
+                           " view(s) whose inputs hold their recorded layouts: the views' records are stale (a compiler pass "
+                           "such as inductor's pad_mm rewrote their input and kept the old record; not a mismatch)");
     for (const NodeResult& n : r.nodes) {
         if (!n.transientNonFinite)
             continue;

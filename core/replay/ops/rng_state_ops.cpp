@@ -88,10 +88,55 @@ std::optional<graph::Node> innerOpNode(const graph::Node& n)
 
 namespace {
 
+// The native plan of an RNG-state op that takes a state value (node `stateNode`) before the inner op's arguments.
+NodePlan planTakingState(const graph::Node& n, const NodePlan& inner, int stateNode, std::string schema)
+{
+    NodePlan p;
+    p.kind = NodePlan::Kind::Native;
+    p.name = n.target.str();
+    p.args = inner.args;
+    ArgPlan state;
+    state.kind = ArgPlan::Kind::Value;
+    state.node = stateNode;
+    p.args.insert(p.args.begin(), state);
+    p.schema = std::move(schema);
+    p.nonFiniteByDesign = inner.nonFiniteByDesign;
+    if (inner.op)
+        for (const auto& ret : inner.op->schema().returns())
+            p.nonFiniteByDesign.push_back(ret.name().find("logsumexp") != std::string::npos);
+    return p;
+}
+
+// Runs `inner` on `operands` with generator `gen` set to `state`, and puts `gen` back after, also when the op throws.
+// `after`, when given, receives `gen`'s state as the op's draws left it.
+c10::IValue runFromState(const char* who, at::Generator& gen, const at::Tensor& state, const NodePlan& inner,
+                         std::vector<c10::IValue> operands, at::Tensor* after = nullptr)
+{
+    const at::Tensor current = stateOf(gen);
+    try {
+        setState(gen, state);
+    } catch (const c10::Error& e) {
+        throw std::invalid_argument(std::string(who) + ": cannot set the " + (gen.device().is_cuda() ? "CUDA" : "CPU") +
+                                    " generator to a state of " + std::to_string(state.numel()) +
+                                    " bytes (another device's generator recorded it?): " + e.what_without_backtrace());
+    }
+    c10::IValue out;
+    try {
+        out = runPlanned(inner, std::move(operands));
+    } catch (...) {
+        setState(gen, current);
+        throw;
+    }
+    if (after)
+        *after = stateOf(gen);
+    setState(gen, current);
+    return out;
+}
+
 // graphsafe_run_with_rng_state(op, *args, rng_state=G, **kwargs): op run on the device's default generator with G's
 // state put in, G left where the op's draws took it and the default generator put back, as rng_prims' CUDA impl does
 // with graphsafe_set_state (G is then shared, so its offset advances).
-NodePlan planGraphsafeRun(const graph::Graph& g, const graph::Node& n, NodePlan inner, const std::string& innerSchema)
+NodePlan planGraphsafeRun(const graph::Graph& g, const graph::Node& n, const NodePlan& inner, const std::string& innerSchema)
 {
     const graph::Arg* state = nullptr;
     for (const auto& [key, value] : n.kwargs)
@@ -100,20 +145,9 @@ NodePlan planGraphsafeRun(const graph::Graph& g, const graph::Node& n, NodePlan 
     if (!state || state->kind != Arg::Kind::Node)
         throw std::invalid_argument(std::string(kGraphsafeRun) + " takes its generator as rng_state=<graph input>, got " +
                                     (state ? graph::formatArg(g, *state) : std::string("none")));
-    NodePlan p;
-    p.kind = NodePlan::Kind::Native;
-    p.name = n.target.str();
-    p.args = inner.args;
-    ArgPlan generator;
-    generator.kind = ArgPlan::Kind::Value;
-    generator.node = state->node;
-    p.args.insert(p.args.begin(), generator);
-    p.schema = "higher_order.graphsafe_run_with_rng_state(op, *args, rng_state) = op(*args) drawn from the generator "
-               "rng_state (the device's generator put back after) with op = " + innerSchema;
-    p.nonFiniteByDesign = inner.nonFiniteByDesign;
-    if (inner.op)
-        for (const auto& ret : inner.op->schema().returns())
-            p.nonFiniteByDesign.push_back(ret.name().find("logsumexp") != std::string::npos);
+    NodePlan p = planTakingState(n, inner, state->node,
+                                 "higher_order.graphsafe_run_with_rng_state(op, *args, rng_state) = op(*args) drawn from the "
+                                 "generator rng_state (the device's generator put back after) with op = " + innerSchema);
     p.native = [inner](const std::vector<c10::IValue>& v) -> c10::IValue {
         if (!v[0].isGenerator())
             throw std::invalid_argument(std::string(kGraphsafeRun) + ": rng_state is " + describeValue(v[0]) + ", not a generator");
@@ -122,18 +156,9 @@ NodePlan planGraphsafeRun(const graph::Graph& g, const graph::Node& n, NodePlan 
         if (own.device().type() != device.device().type())
             throw std::invalid_argument(std::string(kGraphsafeRun) + ": rng_state is a " + own.device().str() +
                                         " generator but the op runs on " + device.device().str());
-        const at::Tensor current = stateOf(device);
-        setState(device, stateOf(own));
-        std::vector<c10::IValue> operands(v.begin() + 1, v.end());
-        c10::IValue out;
-        try {
-            out = runPlanned(inner, std::move(operands));
-        } catch (...) {
-            setState(device, current);
-            throw;
-        }
-        setState(own, stateOf(device));
-        setState(device, current);
+        at::Tensor drawn;
+        c10::IValue out = runFromState(kGraphsafeRun, device, stateOf(own), inner, {v.begin() + 1, v.end()}, &drawn);
+        setState(own, drawn);
         return out;
     };
     return p;
@@ -160,19 +185,19 @@ std::optional<NodePlan> planRngStateOp(const graph::Graph& g, const graph::Node&
             inner = std::move(*aligned);
     const std::string innerSchema = inner.op ? c10::toString(inner.op->schema()) : inner.schema;
     if (graphsafe)
-        return planGraphsafeRun(g, n, std::move(inner), innerSchema);
-    NodePlan p;
-    p.kind = NodePlan::Kind::Native;
-    p.name = n.target.str();
-    p.args = inner.args;
-    // NaN/Inf by design in the op's returns (attention's logsumexp padding) sits in element 1 of the saved form.
-    bool designed = false;
-    for (bool d : inner.nonFiniteByDesign)
-        designed = designed || d;
-    if (inner.op)
-        for (const auto& ret : inner.op->schema().returns())
-            designed = designed || ret.name().find("logsumexp") != std::string::npos;
+        return planGraphsafeRun(g, n, inner, innerSchema);
     if (save) {
+        NodePlan p;
+        p.kind = NodePlan::Kind::Native;
+        p.name = n.target.str();
+        p.args = inner.args;
+        // NaN/Inf by design in the op's returns (attention's logsumexp padding) sits in element 1 of the saved form.
+        bool designed = false;
+        for (bool d : inner.nonFiniteByDesign)
+            designed = designed || d;
+        if (inner.op)
+            for (const auto& ret : inner.op->schema().returns())
+                designed = designed || ret.name().find("logsumexp") != std::string::npos;
         p.schema = "higher_order.run_and_save_rng_state(op, *args) = (generator state, op(*args)) with op = " + innerSchema;
         p.nonFiniteByDesign = {false, designed};
         p.native = [inner](const std::vector<c10::IValue>& v) -> c10::IValue {
@@ -184,38 +209,14 @@ std::optional<NodePlan> planRngStateOp(const graph::Graph& g, const graph::Node&
     }
     if (n.args[0].kind != Arg::Kind::Node)
         throw std::invalid_argument("run_with_rng_state's rng_state must be a tensor value, got " + graph::formatArg(g, n.args[0]));
-    ArgPlan state;
-    state.kind = ArgPlan::Kind::Value;
-    state.node = n.args[0].node;
-    p.args.insert(p.args.begin(), state);
-    p.schema = "higher_order.run_with_rng_state(rng_state, op, *args) = op(*args) drawn from rng_state (the generator "
-               "put back after) with op = " + innerSchema;
-    p.nonFiniteByDesign = inner.nonFiniteByDesign;
-    if (inner.op)
-        for (const auto& ret : inner.op->schema().returns())
-            p.nonFiniteByDesign.push_back(ret.name().find("logsumexp") != std::string::npos);
+    NodePlan p = planTakingState(n, inner, n.args[0].node,
+                                 "higher_order.run_with_rng_state(rng_state, op, *args) = op(*args) drawn from rng_state (the "
+                                 "generator put back after) with op = " + innerSchema);
     p.native = [inner](const std::vector<c10::IValue>& v) -> c10::IValue {
         if (!v[0].isTensor())
             throw std::invalid_argument("run_with_rng_state: rng_state is " + describeValue(v[0]) + ", not a tensor");
         at::Generator gen = generatorFor(v, 1);
-        const at::Tensor current = stateOf(gen);
-        try {
-            setState(gen, v[0].toTensor());
-        } catch (const c10::Error& e) {
-            throw std::invalid_argument("run_with_rng_state: cannot set the " + std::string(gen.device().is_cuda() ? "CUDA" : "CPU") +
-                                        " generator to a state of " + std::to_string(v[0].toTensor().numel()) +
-                                        " bytes (another device's generator recorded it?): " + e.what_without_backtrace());
-        }
-        std::vector<c10::IValue> operands(v.begin() + 1, v.end());
-        c10::IValue out;
-        try {
-            out = runPlanned(inner, std::move(operands));
-        } catch (...) {
-            setState(gen, current);
-            throw;
-        }
-        setState(gen, current);
-        return out;
+        return runFromState("run_with_rng_state", gen, v[0].toTensor(), inner, {v.begin() + 1, v.end()});
     };
     return p;
 }
