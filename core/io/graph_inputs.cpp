@@ -22,22 +22,22 @@ bool isDynamoHelper(const Node& n)
            (n.target.op.starts_with("torch__dynamo_") || n.target.op.starts_with("torch._dynamo."));
 }
 
-// True when `user` reads `value` only as a kwarg named bw_state (and nowhere else).
-bool onlyAsBwState(const Node& user, int value)
+// True when `user` reads `value` only as its keyword argument `name` (and nowhere else).
+bool readsOnlyAsKwarg(const Node& user, int value, const std::string& name)
 {
-    bool asBwState = false, elsewhere = false;
+    bool asKwarg = false, elsewhere = false;
     for (const graph::Arg& a : user.args)
         graph::forEachNodeRef(a, [&](int r) { elsewhere = elsewhere || r == value; });
     for (const auto& kwarg : user.kwargs) {
         // A named copy, not the structured binding: clang before 16 cannot capture a binding in a lambda (the ASan
         // and fuzz builds use clang).
-        const bool isBwState = kwarg.first == "bw_state";
+        const bool named = kwarg.first == name;
         graph::forEachNodeRef(kwarg.second, [&](int r) {
             if (r == value)
-                (isBwState ? asBwState : elsewhere) = true;
+                (named ? asKwarg : elsewhere) = true;
         });
     }
-    return asBwState && !elsewhere;
+    return asKwarg && !elsewhere;
 }
 
 // A placeholder read as a list by int getitems: its form, or nullopt when it is not read so.
@@ -84,7 +84,7 @@ std::optional<std::string> opaqueInput(const graph::Graph& g, int placeholder, c
         const Node& user = g.nodes[static_cast<std::size_t>(u)];
         if (user.kind == graph::NodeKind::Output)
             readers.push_back("the output");
-        else if (onlyAsBwState(user, placeholder))
+        else if (readsOnlyAsKwarg(user, placeholder, "bw_state"))
             readers.push_back(user.name + " (bw_state=)");
         else if (isDynamoHelper(user))
             readers.push_back(user.name + " (" + user.target.op + ")");
@@ -100,26 +100,11 @@ std::optional<std::string> opaqueInput(const graph::Graph& g, int placeholder, c
 bool isGeneratorInput(const graph::Graph& g, int placeholder, const std::vector<std::vector<int>>& users)
 {
     const auto& us = users[static_cast<std::size_t>(placeholder)];
-    if (us.empty())
-        return false;
-    for (int u : us) {
+    return !us.empty() && std::all_of(us.begin(), us.end(), [&](int u) {
         const Node& user = g.nodes[static_cast<std::size_t>(u)];
-        if (!user.isOp() || user.target.ns != "higher_order" || user.target.op != "graphsafe_run_with_rng_state")
-            return false;
-        bool asState = false, elsewhere = false;
-        for (const graph::Arg& a : user.args)
-            graph::forEachNodeRef(a, [&](int r) { elsewhere = elsewhere || r == placeholder; });
-        for (const auto& kwarg : user.kwargs) {
-            const bool isState = kwarg.first == "rng_state";  // a copy: see onlyAsBwState
-            graph::forEachNodeRef(kwarg.second, [&](int r) {
-                if (r == placeholder)
-                    (isState ? asState : elsewhere) = true;
-            });
-        }
-        if (!asState || elsewhere)
-            return false;
-    }
-    return true;
+        return user.isOp() && user.target.ns == "higher_order" && user.target.op == "graphsafe_run_with_rng_state" &&
+               readsOnlyAsKwarg(user, placeholder, "rng_state");
+    });
 }
 
 std::vector<InputForm> inputForms(const LoadedGraph& lg)
