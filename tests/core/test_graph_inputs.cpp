@@ -1,5 +1,5 @@
 // How a replay makes each graph input (io/graph_inputs): from metadata, as an opaque Python object the graph only
-// passes along (dynamo's BackwardState), or not at all — the rule the engine's inputs and a distributed job's static
+// passes along (dynamo's BackwardState), as a generator (CUDA checkpointing's rng_state inputs), or not at all — the rule the engine's inputs and a distributed job's static
 // skip share. The graphs are the shapes traceable FSDP2's logs have (tests/data/distributed/fsdp2_ca).
 #include "graph/fx_parser.h"
 #include "io/graph_inputs.h"
@@ -68,6 +68,21 @@ private Q_SLOTS:
                                "        z = torch.ops.aten.add.Tensor(x, s)\n"
                                "        return (t, z)\n");
         QVERIFY(io::inputForms(both)[1].kind == io::InputForm::Kind::Missing);
+    }
+
+    void aGeneratorIsKnownByItsUseAsGraphsafeRngState()
+    {
+        // Activation checkpointing on CUDA: AOTAutograd's fwd_rng_state_0, read only as rng_state=, is a generator;
+        // the same name also read as an op's operand is not.
+        const std::string run = "        r = torch.ops.higher_order.graphsafe_run_with_rng_state(torch.ops.aten.native_dropout.default, "
+                                "x, 0.5, True, rng_state = fwd_rng_state_0)\n"
+                                "        getitem: \"f32[4][1]cpu\" = r[0]\n";
+        const auto lg = load(kX + ", fwd_rng_state_0", run + "        return (getitem,)\n");
+        QVERIFY(io::inputForms(lg)[1].kind == io::InputForm::Kind::Generator);
+        QVERIFY(!io::unbuildableInput(lg));
+        const auto misused = load(kX + ", fwd_rng_state_0",
+                                  run + "        z = torch.ops.aten.add.Tensor(x, fwd_rng_state_0)\n        return (getitem, z)\n");
+        QVERIFY(io::inputForms(misused)[1].kind == io::InputForm::Kind::Missing);
     }
 };
 
