@@ -75,11 +75,15 @@ collect_corpus() {
   # this folder again (session 15 lost recipes3's whole logs.tgz, 29 MB, to that limit).
   (cd "$CORPUS" && find . -path ./traces -prune -o \( -name '*.json' -o -name '*.jsonl' -o -name '*.log' -o -name '*.txt' \) -print0 \
     | tar -czf "$OUT/corpus-$PART.tgz" --null -T -) 2>> "$OUT/build.log"
+  # Tarred outside $OUT and moved in only when complete and small: session 16's batch deadline killed this tar half
+  # way, and the partial 23 MB tarball in $OUT made the whole batch's logs.tgz too big to come back.
   if [ -d "$CORPUS/traces" ]; then
-    tar -czf "$OUT/traces-$PART.tgz" -C "$CORPUS" traces 2>> "$OUT/build.log"
-    if [ "$(stat -c %s "$OUT/traces-$PART.tgz")" -gt 12000000 ]; then
-      echo "traces-$PART.tgz is $(stat -c %s "$OUT/traces-$PART.tgz") bytes: left out (over 12 MB); the logs stay in $CORPUS/traces while the machine is warm"
-      rm -f "$OUT/traces-$PART.tgz"
+    local traces=/tmp/fxray-traces-$PART.tgz
+    if tar -czf "$traces" -C "$CORPUS" traces 2>> "$OUT/build.log" && [ "$(stat -c %s "$traces")" -le 12000000 ]; then
+      mv "$traces" "$OUT/traces-$PART.tgz"
+    else
+      echo "traces-$PART.tgz left out (over 12 MB or not finished); the logs stay in $CORPUS/traces while the machine is warm"
+      rm -f "$traces"
     fi
   fi
   echo "corpus part '$PART': exit ${rc:-killed} after $(( $(date +%s) - T0 )) s; $OUT/table-$PART.txt"
