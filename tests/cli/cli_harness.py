@@ -1,6 +1,7 @@
 """Shared bits of the CLI end-to-end tests: run the built fxray, collect named checks, print the closing line.
 
 Each test script registers checks with @check and calls main(); a check is one behaviour, named after it."""
+import json
 import os
 import re
 import subprocess
@@ -54,6 +55,18 @@ def equals_recorded_eager(c):
     machine rounds the same f32 linear 1.2e-7 away from the AVX2 one these fixtures were recorded on), so 1e-6, a few
     f32 ulps at the magnitudes of these small models' outputs."""
     return c["compared"] and c["ok"] and c["max_abs"] <= 1e-6
+
+
+def cpu_stages_agreeing(address):
+    """`fxray compare ADDRESS` on the CPU without the generated code: asserts the compile agrees, every stage after
+    the reference compared at least one output and agreed; returns those stages."""
+    p = subprocess.run([FXRAY, "compare", address, "--json", "--device", "cpu", "--no-output-code"],
+                       capture_output=True, text=True, timeout=300)
+    r = json.loads(p.stdout)
+    assert p.returncode == 0 and r["verdict"] == "agree", (address, r.get("reason"), p.stderr[-2000:])
+    later = r["stages"][1:]
+    assert later and all(s["verdict"] == "agree" and s["compared"] >= 1 for s in later), (address, later)
+    return later
 
 
 def edit_trace_payload(src, dst, record, old, new):

@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
+from cli_harness import FXRAY, SOURCE, check, cpu_stages_agreeing, have_worker, main  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -125,13 +125,7 @@ def a_cuda_checkpointed_attention_with_dropout_agrees_at_every_stage():
     runs efficient attention with dropout 0.1 inside graphsafe_run_with_rng_state, between inductor's dropout draws.
     Before, the rng_state inputs could not be built; then the draws after the attention were numbered one too low
     (the wrapped attention was not counted among the draws), and the stage diverged at max abs 3.44."""
-    log = os.path.join(SOURCE, "tests", "data", "rng", "cuda_t5_checkpoint_graphsafe.log")
-    p = subprocess.run([FXRAY, "compare", log + "#9/1", "--json", "--device", "cpu", "--no-output-code"],
-                       capture_output=True, text=True, timeout=300)
-    r = json.loads(p.stdout)
-    assert p.returncode == 0 and r["verdict"] == "agree", (r.get("reason"), p.stderr[-2000:])
-    later = r["stages"][1:]
-    assert later and all(s["verdict"] == "agree" and s["compared"] >= 1 for s in later), later
+    cpu_stages_agreeing(os.path.join(SOURCE, "tests", "data", "rng", "cuda_t5_checkpoint_graphsafe.log") + "#9/1")
 
 
 @check
