@@ -11,6 +11,7 @@
 #include "replay/inputs/input_symbols.h"
 #include "replay/inputs/norm_statistics.h"
 #include "replay/values/pt_tensors.h"
+#include "replay/values/torch_types.h"
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
@@ -88,8 +89,7 @@ at::Generator makeGenerator(const c10::Device& device, std::uint64_t seed, const
         return gen;
     }
     try {
-        std::lock_guard<std::mutex> lock(gen.mutex());
-        gen.set_state(saved->toTensor().cpu());
+        setGeneratorState(gen, saved->toTensor());
     } catch (const c10::Error&) {  // another device type's state (a CUDA capture replayed on the CPU)
         report.notes.push_back(n.name + ": its saved generator state is another device's (" +
                                std::to_string(saved->toTensor().numel()) + " bytes); a generator seeded " +

@@ -9,7 +9,6 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Context.h>
 
-#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -40,18 +39,6 @@ at::Generator generatorFor(const std::vector<c10::IValue>& operands, std::size_t
             if (t.defined() && t.is_cuda())
                 return at::globalContext().defaultGenerator(t.device());
     return at::detail::getDefaultCPUGenerator();
-}
-
-at::Tensor stateOf(at::Generator& gen)
-{
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    return gen.get_state();
-}
-
-void setState(at::Generator& gen, const at::Tensor& state)
-{
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    gen.set_state(state.cpu());
 }
 
 }  // namespace
@@ -112,9 +99,9 @@ NodePlan planTakingState(const graph::Node& n, const NodePlan& inner, int stateN
 c10::IValue runFromState(const char* who, at::Generator& gen, const at::Tensor& state, const NodePlan& inner,
                          std::vector<c10::IValue> operands, at::Tensor* after = nullptr)
 {
-    const at::Tensor current = stateOf(gen);
+    const at::Tensor current = generatorState(gen);
     try {
-        setState(gen, state);
+        setGeneratorState(gen, state);
     } catch (const c10::Error& e) {
         throw std::invalid_argument(std::string(who) + ": cannot set the " + (gen.device().is_cuda() ? "CUDA" : "CPU") +
                                     " generator to a state of " + std::to_string(state.numel()) +
@@ -124,12 +111,12 @@ c10::IValue runFromState(const char* who, at::Generator& gen, const at::Tensor& 
     try {
         out = runPlanned(inner, std::move(operands));
     } catch (...) {
-        setState(gen, current);
+        setGeneratorState(gen, current);
         throw;
     }
     if (after)
-        *after = stateOf(gen);
-    setState(gen, current);
+        *after = generatorState(gen);
+    setGeneratorState(gen, current);
     return out;
 }
 
@@ -157,8 +144,8 @@ NodePlan planGraphsafeRun(const graph::Graph& g, const graph::Node& n, const Nod
             throw std::invalid_argument(std::string(kGraphsafeRun) + ": rng_state is a " + own.device().str() +
                                         " generator but the op runs on " + device.device().str());
         at::Tensor drawn;
-        c10::IValue out = runFromState(kGraphsafeRun, device, stateOf(own), inner, {v.begin() + 1, v.end()}, &drawn);
-        setState(own, drawn);
+        c10::IValue out = runFromState(kGraphsafeRun, device, generatorState(own), inner, {v.begin() + 1, v.end()}, &drawn);
+        setGeneratorState(own, drawn);
         return out;
     };
     return p;
@@ -202,7 +189,7 @@ std::optional<NodePlan> planRngStateOp(const graph::Graph& g, const graph::Node&
         p.nonFiniteByDesign = {false, designed};
         p.native = [inner](const std::vector<c10::IValue>& v) -> c10::IValue {
             at::Generator gen = generatorFor(v, 0);
-            at::Tensor state = stateOf(gen);
+            at::Tensor state = generatorState(gen);
             return c10::ivalue::Tuple::create(std::move(state), runPlanned(inner, v));
         };
         return p;

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "replay/inputs/input_factory.h"
 #include "replay/stages/shard_cut.h"
+#include "replay/values/torch_types.h"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/jit/serialization/pickle.h>
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
-#include <mutex>
 
 namespace fxray::replay::detail {
 namespace {
@@ -116,14 +116,9 @@ at::Tensor cpuCopyKeepingLayout(const at::Tensor& t)
 
 // A generator input (graphsafe_run_with_rng_state's rng_state) as ("fxray.generator", device, state): LibTorch's
 // pickler writes no generator; tools/runtime/run_output_code.py makes one again from it.
-c10::IValue generatorForPython(at::Generator gen)
+c10::IValue generatorForPython(const at::Generator& gen)
 {
-    at::Tensor state;
-    {
-        std::lock_guard<std::mutex> lock(gen.mutex());
-        state = gen.get_state();
-    }
-    return c10::ivalue::Tuple::create(std::string(kPythonGenerator), gen.device().str(), std::move(state));
+    return c10::ivalue::Tuple::create(std::string(kPythonGenerator), gen.device().str(), generatorState(gen));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <c10/util/Exception.h>
 
 #include <charconv>
+#include <mutex>
 
 namespace fxray::replay::detail {
 
@@ -122,6 +123,18 @@ std::string errorText(const std::exception& e)
     if (auto nl = s.find("\nException raised from"); nl != std::string::npos)
         s.resize(nl);
     return s;
+}
+
+at::Tensor generatorState(at::Generator gen)
+{
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    return gen.get_state();
+}
+
+void setGeneratorState(at::Generator gen, const at::Tensor& state)
+{
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    gen.set_state(state.cpu());
 }
 
 }  // namespace fxray::replay::detail
