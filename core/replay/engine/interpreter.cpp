@@ -174,16 +174,20 @@ void setAsideCrossDeviceLayouts(const graph::Graph& g, const graph::Node& node, 
     s.otherLayout[i] = !r.crossDeviceLayouts.empty();
 }
 
+// Whether every mismatch is a stride (and there is one).
+bool onlyStrides(const std::vector<Mismatch>& mismatches)
+{
+    return !mismatches.empty() &&
+           std::all_of(mismatches.begin(), mismatches.end(), [](const Mismatch& m) { return m.kind == Mismatch::Kind::Stride; });
+}
+
 // Stride-only differences at such an op whose inputs hold their recorded layouts, and at the nodes that only carry
 // its layout on (NodeResult::kernelLayouts). Any other remaining stride difference marks the node's layout as off,
 // so nothing downstream of it is set apart.
 void setAsideKernelLayouts(const graph::Graph& g, const graph::Node& node, const InputState& in, PassState& s,
                            std::size_t i, NodeResult& r)
 {
-    const bool strideOnly = !r.mismatches.empty() && std::all_of(r.mismatches.begin(), r.mismatches.end(), [](const Mismatch& m) {
-        return m.kind == Mismatch::Kind::Stride;
-    });
-    if (strideOnly && !in.layoutOff && (fakeLayoutDiffersFromEager(g, node) || in.otherLayout)) {
+    if (onlyStrides(r.mismatches) && !in.layoutOff && (fakeLayoutDiffersFromEager(g, node) || in.otherLayout)) {
         r.kernelLayouts = std::move(r.mismatches);
         r.mismatches.clear();
         s.otherLayout[i] = true;
@@ -202,16 +206,12 @@ void setAsideKernelLayouts(const graph::Graph& g, const graph::Node& node, const
 void setAsideStaleViewLayouts(const graph::Graph& g, const NodePlan& plan, const InputState& in, PassState& s,
                               std::size_t i, NodeResult& r)
 {
-    if (r.mismatches.empty() || in.layoutOff || !plan.op || plan.op->schema().returns().size() != 1 ||
+    if (!onlyStrides(r.mismatches) || in.layoutOff || !plan.op || plan.op->schema().returns().size() != 1 ||
         !readsPaddedMatmul(g, g.nodes[i]))
         return;
     const c10::AliasInfo* alias = plan.op->schema().returns()[0].alias_info();
-    const bool view = (alias && !alias->isWrite()) || plan.op->schema().name() == "aten::_unsafe_view";
-    const bool strideOnly = std::all_of(r.mismatches.begin(), r.mismatches.end(), [](const Mismatch& m) {
-        return m.kind == Mismatch::Kind::Stride;
-    });
-    if (!view || !strideOnly)
-        return;
+    if (!(alias && !alias->isWrite()) && plan.op->schema().name() != "aten::_unsafe_view")
+        return;  // not a view
     r.staleLayouts = std::move(r.mismatches);
     r.mismatches.clear();
     s.otherLayout[i] = true;
