@@ -59,6 +59,12 @@ bool reshapesInputs(const std::string& kind)
     return kind == "SyntheticBaseAOTInput" || kind == "ViewBaseAOTInput" || kind.rfind("Subclass", 0) == 0;
 }
 
+// The module attribute a lifted parameter or buffer input stands for ("" for any other input).
+std::string liftedAttribute(const AotDescriptor& d)
+{
+    return d.kind == "ParamAOTInput" || d.kind == "BufferAOTInput" ? d.target : "";
+}
+
 StageIoMap mapAot(const Graph& aot, int userOutputs)
 {
     StageIoMap m;
@@ -98,8 +104,20 @@ StageIoMap mapDynamo(const Graph& dynamo, const Graph& aot, int userOutputs)
     m.inputs.assign(count, -1);
     for (int u = 0; u < userOutputs; ++u)
         m.outputs.push_back(u);
-    for (const MutatedInput& mi : mutatedInputs(aot))
-        m.outputs.push_back(mi.dynamoInput >= 0 && static_cast<std::size_t>(mi.dynamoInput) < count ? -(mi.dynamoInput + 2) : -1);
+    // Attributes dynamo reads (get_attr) that the AOT graph takes as inputs: fed the same generated values.
+    for (std::size_t j = 0; j < aotCount; ++j) {
+        const std::string attr = liftedAttribute(parseAotDescriptor(aot.nodes[static_cast<std::size_t>(aot.placeholders()[j])].comment));
+        if (!attr.empty() && std::any_of(dynamo.nodes.begin(), dynamo.nodes.end(),
+                                         [&](const Node& n) { return n.kind == NodeKind::GetAttr && n.attr == attr; }))
+            m.constants.emplace_back(attr, static_cast<int>(j));
+    }
+    for (const MutatedInput& mi : mutatedInputs(aot)) {
+        const auto c = std::find_if(m.constants.begin(), m.constants.end(), [&](const auto& k) { return k.first == mi.dynamoAttr; });
+        m.outputs.push_back(mi.dynamoInput >= 0 && static_cast<std::size_t>(mi.dynamoInput) < count ? -(mi.dynamoInput + 2)
+                            : !mi.dynamoAttr.empty() && c != m.constants.end()
+                                ? -static_cast<int>(count + static_cast<std::size_t>(c - m.constants.begin())) - 2
+                                : -1);
+    }
     bool described = false;
     std::string reshaping;  // a descriptor under which inputs do not line up one to one
     for (std::size_t j = 0; j < aotCount; ++j) {
@@ -234,6 +252,13 @@ AotDescriptor parseAotDescriptor(const std::string& comment)
         if (any)
             d.index = v;
     }
+    const std::string targetKey = "target='";
+    const std::size_t t = comment.find(targetKey, open);
+    if (t != std::string::npos && comment.find('(', open + 1) > t) {
+        const std::size_t from = t + targetKey.size(), to = comment.find('\'', from);
+        if (to != std::string::npos)
+            d.target = comment.substr(from, to - from);
+    }
     return d;
 }
 
@@ -242,8 +267,11 @@ std::vector<MutatedInput> mutatedInputs(const Graph& aot)
     std::vector<MutatedInput> out;
     const auto placeholders = aot.placeholders();
     // AOT placeholder j -> dynamo's input (its PlainAOTInput index, or j itself in a log without descriptors).
+    auto descriptor = [&](int j) {
+        return parseAotDescriptor(aot.nodes[static_cast<std::size_t>(placeholders[static_cast<std::size_t>(j)])].comment);
+    };
     auto dynamoIndex = [&](int j) {
-        const AotDescriptor d = parseAotDescriptor(aot.nodes[static_cast<std::size_t>(placeholders[static_cast<std::size_t>(j)])].comment);
+        const AotDescriptor d = descriptor(j);
         return d.kind.empty() ? j : d.kind == "PlainAOTInput" ? d.index : -1;
     };
     const std::string key = "mutated_input=";
@@ -254,7 +282,7 @@ std::vector<MutatedInput> mutatedInputs(const Graph& aot)
             continue;
         const AotDescriptor inner = parseAotDescriptor(c.substr(at + key.size(), c.size() - 1 - at - key.size()));
         if (inner.kind == "PlainAOTInput" && inner.index >= 0)
-            out.push_back({inner.index, -1, static_cast<int>(k)});
+            out.push_back({inner.index, -1, static_cast<int>(k), ""});
     }
     // Mutations kept in the graph (inference graphs, and training graphs of recent torch): copy_ into a placeholder.
     for (const Node& n : aot.nodes) {
@@ -266,7 +294,10 @@ std::vector<MutatedInput> mutatedInputs(const Graph& aot)
         const int j = static_cast<int>(it - placeholders.begin());
         const int dyn = dynamoIndex(j);
         if (dyn >= 0 && std::none_of(out.begin(), out.end(), [&](const MutatedInput& m) { return m.dynamoInput == dyn; }))
-            out.push_back({dyn, j, -1});
+            out.push_back({dyn, j, -1, ""});
+        const std::string attr = liftedAttribute(descriptor(j));
+        if (dyn < 0 && !attr.empty() && std::none_of(out.begin(), out.end(), [&](const MutatedInput& m) { return m.aotInput == j; }))
+            out.push_back({-1, j, -1, attr});
     }
     return out;
 }

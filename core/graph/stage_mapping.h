@@ -22,7 +22,8 @@ namespace fxray::graph {
 // -> {kind "TangentAOTInput", index -1}. Empty kind when the comment is not a descriptor.
 struct AotDescriptor {
     std::string kind;
-    int index = -1;  // idx= of the outermost descriptor, when it has one
+    int index = -1;      // idx= of the outermost descriptor, when it has one
+    std::string target;  // target='...' of a ParamAOTInput / BufferAOTInput: the attribute dynamo's get_attr reads
     std::string text;
 };
 AotDescriptor parseAotDescriptor(const std::string& comment);
@@ -42,6 +43,10 @@ struct StageIoMap {
     // position in the stage's flattened outputs; -1: none; -(j + 2): the stage's input j as it is after the run
     // (dynamo's graph mutates its inputs in place, the AOT graphs return the new values).
     std::vector<int> outputs;
+    // Dynamo's module attributes (get_attr) that AOTAutograd lifted to inputs (ParamAOTInput(target=...): a
+    // compiled optimizer's parameters and state): attribute -> the AOT placeholder whose generated value it takes.
+    // In `outputs`, -(placeholders + c + 2) is constants[c] as the run leaves it.
+    std::vector<std::pair<std::string, int>> constants;
     // Why this stage cannot be lined up with the AOT graph ("" when it can): nothing is compared for it.
     std::string unmappable;
     std::vector<std::string> notes;  // how the lining up was done when descriptors were missing
@@ -55,9 +60,10 @@ int userOutputCount(const Graph* dynamo, const Graph& aot);
 // idx=n)) at aotOutput), or written in place by it (copy_ into its placeholder aotInput; aotOutput -1).
 // Compared after the user outputs, as each stage leaves it.
 struct MutatedInput {
-    int dynamoInput = -1;  // n: dynamo's placeholder
-    int aotInput = -1;     // the AOT graph's placeholder
+    int dynamoInput = -1;     // n: dynamo's placeholder
+    int aotInput = -1;        // the AOT graph's placeholder
     int aotOutput = -1;
+    std::string dynamoAttr;   // or dynamo's module attribute (ParamAOTInput / BufferAOTInput target), dynamoInput -1
 };
 std::vector<MutatedInput> mutatedInputs(const Graph& aot);
 

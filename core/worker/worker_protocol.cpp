@@ -209,6 +209,14 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
         j["stage"]["input_shards"] = strings(o.stage->inputShards);
         j["stage"]["output_shards"] = strings(o.stage->outputShards);
         j["stage"]["promote"] = o.stage->promote;
+        std::vector<std::string> constantNames;
+        std::vector<int> constantInputs;
+        for (const auto& [name, from] : o.stage->constantMap) {
+            constantNames.push_back(name);
+            constantInputs.push_back(from);
+        }
+        j["stage"]["constant_names"] = strings(constantNames);
+        j["stage"]["constant_inputs"] = ints(constantInputs);
     }
     return j;
 }
@@ -270,6 +278,10 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
         o.stage->inputShards = strings(s["input_shards"]);
         o.stage->outputShards = strings(s["output_shards"]);
         o.stage->promote = s["promote"].isBool() && s["promote"].asBool();
+        const std::vector<std::string> constantNames = strings(s["constant_names"]);
+        const std::vector<int> constantInputs = ints(s["constant_inputs"]);
+        for (std::size_t k = 0; k < constantNames.size() && k < constantInputs.size(); ++k)
+            o.stage->constantMap.emplace_back(constantNames[k], constantInputs[k]);
     }
     return o;
 }

@@ -85,6 +85,39 @@ private Q_SLOTS:
         QCOMPARE(p.outputs, (std::vector<int>{1, 0}));
     }
 
+    // A compiled optimizer step: dynamo reads the parameter as an attribute (get_attr), AOTAutograd lifts it to an
+    // input (ParamAOTInput(target=...)) and writes the update back with copy_; the step returns nothing.
+    void liftedAttributesLineUpAndTheirUpdatesAreCompared()
+    {
+        const Graph dynamo = parse(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, L_g_: "f32[4][1]cpu"):
+        l_g_ = L_g_
+        p = self.self___param_groups_0__params___0
+        add_ = p.add_(l_g_)
+        return ()
+)PY");
+        const Graph aot = parse(R"PY(class <lambda>(torch.nn.Module):
+    def forward(
+        self,
+        arg0_1: "f32[4][1]cpu",  # ParamAOTInput(target='self___param_groups_0__params___0')
+        arg1_1: "f32[4][1]cpu",  # PlainAOTInput(idx=0)
+    ):
+        add: "f32[4][1]cpu" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)
+        copy_: "f32[4][1]cpu" = torch.ops.aten.copy_.default(arg0_1, add);  arg0_1 = add = copy_ = None
+        return ()
+)PY");
+        QCOMPARE(parseAotDescriptor("ParamAOTInput(target='w')").target, std::string("w"));
+        const auto mutated = mutatedInputs(aot);
+        QCOMPARE(mutated.size(), std::size_t(1));
+        QCOMPARE(mutated[0].dynamoAttr, std::string("self___param_groups_0__params___0"));
+        const StageIoMap d = mapStage(dynamo, StageRole::Dynamo, aot, 0);
+        QCOMPARE(d.inputs, (std::vector<int>{1}));
+        QCOMPARE(d.constants.size(), std::size_t(1));
+        QCOMPARE(d.constants[0].second, 0);
+        QCOMPARE(d.outputs, (std::vector<int>{-3}));  // past dynamo's one input: the attribute as the run left it
+        QCOMPARE(mapStage(aot, StageRole::Aot, aot, 0).outputs, (std::vector<int>{-2}));  // AOT input 0 after the run
+    }
+
     void whatCannotBeLinedUpSaysWhy()
     {
         const Graph dynamo = parse(kDynamo);

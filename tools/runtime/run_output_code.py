@@ -64,6 +64,10 @@ def is_generator_record(v) -> bool:
 
 
 def generator_of(record, dev: torch.device) -> torch.Generator:
+    # With an index: graphsafe_run_with_rng_state's CUDA kernel picks the device's default generator by
+    # rng_state.device.index, and a generator made for plain "cuda" has none (TypeError in torch/_prims/rng_prims.py).
+    if dev.type == "cuda" and dev.index is None:
+        dev = torch.device("cuda", torch.cuda.current_device())
     g = torch.Generator(device=dev if dev.type != "cpu" else record[1])
     g.set_state(record[2])
     return g

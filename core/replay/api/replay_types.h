@@ -16,7 +16,9 @@ namespace fxray::replay {
 struct StageIo {
     std::string inputsFrom;       // address of the graph whose generated inputs this one takes
     std::vector<int> inputMap;    // per placeholder: index into those inputs; -1: generated from its own metadata
-    std::vector<int> outputMap;   // per user output: position in this graph's flattened outputs; -1: none
+    std::vector<int> outputMap;   // per user output: position in this graph's flattened outputs; -1: none;
+                                  // -(k + 2): input k as the run left it, constantMap[k - inputs] past the inputs
+                                  // (constantMap: see below)
     std::string saveOutputs;      // write the user outputs here (for the stages after the reference)
     std::string referenceOutputs; // compare the user outputs with these (the reference stage's saveOutputs)
     // The output_code stage (stage_compare.h): write the inputs, as generated, here (strides kept: inductor's code
@@ -36,6 +38,9 @@ struct StageIo {
     // Stage compare's precision check (rounding_noise.h): the stage computed in float64 (the graph's floating-point
     // dtypes promoted, its inputs generated as usual and then promoted), its outputs compared in float64.
     bool promote = false;
+    // Module attributes (get_attr constants) taken from inputsFrom's inputs too: attribute -> index into them (a
+    // compiled optimizer's parameters, which dynamo reads as attributes and AOTAutograd lifts to inputs).
+    std::vector<std::pair<std::string, int>> constantMap;
 };
 
 struct ReplayOptions {

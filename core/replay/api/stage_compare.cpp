@@ -284,8 +284,8 @@ public:
             replayOutputCodeStage();
         checkPrecision();
         decideVerdict();
-        if (m_userOutputs == 0)
-            m_out.notes.push_back("the compile has no user outputs: nothing to compare");
+        if (m_userOutputs == 0 && graph::mutatedInputs(m_aot->graph).empty())
+            m_out.notes.push_back("the compile has no user outputs and mutates no input: nothing to compare");
         return finish();
     }
 
@@ -440,7 +440,7 @@ private:
         std::string names;
         for (std::size_t k = 0; k < mutated.size(); ++k) {
             const int n = mutated[k].dynamoInput;
-            std::string name = "input " + std::to_string(n);
+            std::string name = mutated[k].dynamoAttr.empty() ? "input " + std::to_string(n) : "self." + mutated[k].dynamoAttr;
             if (m_dynamo && n >= 0 && static_cast<std::size_t>(n) < m_dynamo->placeholders().size()) {
                 const graph::Node& p = m_dynamo->nodes[static_cast<std::size_t>(m_dynamo->placeholders()[static_cast<std::size_t>(n)])];
                 name = p.attr.empty() ? p.name : p.attr;
@@ -495,6 +495,7 @@ private:
         o.stage->inputsFrom = m_aot->entry.address;
         o.stage->inputMap = map.inputs;
         o.stage->outputMap = map.outputs;
+        o.stage->constantMap = map.constants;
         o.stage->referenceOutputs = m_referenceFile;
         return o;
     }

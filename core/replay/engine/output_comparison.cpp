@@ -66,7 +66,13 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
         report.notes.push_back("outputs not compared: the stage did not run cleanly to the end");
         return;
     }
-    std::vector<c10::IValue> mine = detail::userOutputs(outputs, p.inputs, stage.outputMap);
+    // The inputs as the run left them, then the attributes lined up with inputs (constantMap), as it left them.
+    std::vector<c10::IValue> afterRun = p.inputs;
+    for (const auto& [name, from] : stage.constantMap) {
+        const auto it = p.constants.find(name);
+        afterRun.push_back(it == p.constants.end() ? c10::IValue() : c10::IValue(it->second));
+    }
+    std::vector<c10::IValue> mine = detail::userOutputs(outputs, afterRun, stage.outputMap);
     if (!stage.saveOutputs.empty())
         detail::saveValues(mine, stage.saveOutputs);
     if (stage.referenceOutputs.empty())

@@ -193,8 +193,9 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
         else if (!p.plans[i].schema.empty())
             report.nodes[i].schema = p.plans[i].schema;
     at::manual_seed(options.seed);
+    std::map<std::string, at::Tensor> stageConstants;  // attributes lined up with the reference inputs
     if (options.stage && (!options.stage->inputsFrom.empty() || !options.stage->inputsFile.empty()))
-        p.inputs = detail::makeStageInputs(lg, options, p.device, report);
+        p.inputs = detail::makeStageInputs(lg, options, p.device, report, stageConstants);
     else
         p.inputs = options.inputs == ReplayOptions::Inputs::Saved ? detail::loadSavedInputs(lg, p.device, report)
                                                                   : detail::makeInputs(lg, options, p.device, report);
@@ -203,6 +204,8 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     if (options.chain && options.inputs == ReplayOptions::Inputs::Random && !options.stage)  // chainFromForward knows which graphs have a forward
         detail::chainFromForward(lg, options, forwardRunner(p.device), p.inputs, report);
     p.constants = loadConstants(lg, p.device);
+    for (auto& [name, t] : stageConstants)
+        p.constants[name] = t;
     std::vector<std::string> have;
     for (const auto& [name, t] : p.constants)
         have.push_back(name);

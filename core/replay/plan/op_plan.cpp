@@ -337,6 +337,32 @@ std::optional<std::string> soleOverload(const std::string& qualifiedName)
     return found;
 }
 
+// Inductor's reinplacing pass (torch/_inductor/fx_passes/reinplace.py) turns a functional foreach op into its
+// in-place twin by changing the node's target only: `_foreach_add = aten._foreach_add_.Scalar(xs, 1)` keeps its
+// `_foreach_add[k]` users, though the in-place schema returns nothing (inductor's lowering returns the mutated list).
+// A compiled optimizer step's post-grad graph is full of them. The replay runs the op and hands on what it mutated.
+bool isInplaceForeach(const c10::FunctionSchema& schema)
+{
+    const std::string& name = schema.name();
+    return name.rfind("aten::_foreach_", 0) == 0 && name.back() == '_' && schema.returns().empty() &&
+           !schema.arguments().empty() && schema.arguments()[0].type()->kind() == c10::TypeKind::ListType;
+}
+
+NodePlan returningMutatedList(NodePlan op)
+{
+    NodePlan p;
+    p.kind = NodePlan::Kind::Native;
+    p.name = op.name;
+    p.args = std::move(op.args);
+    p.schema = c10::toString(op.op->schema()) + ", returning its mutated self (inductor's reinplaced foreach)";
+    p.native = [handle = *op.op](const std::vector<c10::IValue>& operands) {
+        std::vector<c10::IValue> stack = operands;
+        handle.callBoxed(stack);
+        return operands[0];
+    };
+    return p;
+}
+
 NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::Device& device)
 {
     graph::Node n = original;
@@ -433,7 +459,7 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
     }
     p.kind = NodePlan::Kind::Op;
     p.op = handle;
-    return p;
+    return isInplaceForeach(schema) ? returningMutatedList(std::move(p)) : p;
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ void promoteInputs(std::vector<c10::IValue>& inputs)
 }  // namespace
 
 std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
-                                         ReplayReport& report)
+                                         ReplayReport& report, std::map<std::string, at::Tensor>& constants)
 {
     const StageIo& stage = *options.stage;
     ReplayOptions plain = options;
@@ -74,6 +74,15 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
             inputs[k] = cutShard(inputs[k].toTensor(), graph::ShardCut::parse(shard));
         }
     }
+    for (const auto& [name, from] : stage.constantMap) {
+        if (from < 0 || from >= static_cast<int>(reference.size()) || !reference[static_cast<std::size_t>(from)].isTensor())
+            throw Error("stage constant map: constant self." + name + " takes input " + std::to_string(from) + " of " +
+                        std::to_string(reference.size()) + ", which is not a tensor");
+        constants[name] = reference[static_cast<std::size_t>(from)].toTensor();
+    }
+    if (!stage.constantMap.empty())
+        report.notes.push_back(std::to_string(stage.constantMap.size()) + " module attribute(s) (self." + stage.constantMap.front().first +
+                               ", ...) take the values generated for the inputs AOTAutograd lifted them to");
     report.notes.push_back(stage.inputsFile.empty() ? "inputs: generated for " + stage.inputsFrom
                                                     : "inputs: this rank's shards of the single-rank reference's global inputs");
     if (stage.promote)

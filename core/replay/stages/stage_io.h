@@ -4,9 +4,11 @@
 #include "io/graph_source.h"
 #include "replay/api/replay_types.h"
 
+#include <ATen/core/Tensor.h>
 #include <ATen/core/ivalue.h>
 #include <c10/core/Device.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,9 +16,10 @@ namespace fxray::replay::detail {
 
 // The inputs generated (seeded, value domains of that graph) for options.stage->inputsFrom, placed at this
 // graph's placeholders by inputMap; placeholders mapped to -1 are generated from their own metadata with the same
-// size-symbol bindings. Throws fxray::Error when the other graph cannot be loaded or a map entry is out of range.
+// size-symbol bindings; the constants of constantMap from the same inputs, into `constants`. Throws fxray::Error
+// when the other graph cannot be loaded or a map entry is out of range.
 std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const ReplayOptions& options, const c10::Device& device,
-                                         ReplayReport& report);
+                                         ReplayReport& report, std::map<std::string, at::Tensor>& constants);
 
 // The graph's outputs at outputMap's positions, in user-output order (None where the stage has no counterpart);
 // an entry -(j + 2) takes input j as the run left it (an input the graph mutated in place).
