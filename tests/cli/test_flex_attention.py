@@ -9,7 +9,10 @@ replays the same, and a change planted in the pickled mask_mod changes the outpu
 fx_graph_runnable (flex_causal.log, make_flex_log.py) names them as `<lambda>()` only: it takes them from the same
 compile's records that hold them. The dynamo-level graphs of the compile vmap the mask_mod (create_block_mask):
 they run on LibTorch's functorch, agree with the AOT and post-grad stages, and a change planted in the vmapped
-mask_mod changes the block mask it computes."""
+mask_mod changes the block mask it computes. A training step's backward (flex_gqa_train, grouped heads) calls
+flex_attention_backward: fxray runs it by sdpa_dense_backward's math (scores recomputed, dS through joint_graph and
+the mask, the repeated heads summed back) and equals eager's gradients; Qwen2 and BART lost 13 graphs to it on an
+H100 before."""
 import json
 import os
 import shutil
@@ -26,6 +29,7 @@ if not have_worker():
     sys.exit(0)
 
 DUMP = os.path.join(SOURCE, "tests", "data", "flex", "flex_causal", "flex_causal_forward_0")
+BACKWARD = os.path.join(SOURCE, "tests", "data", "flex", "flex_gqa_train", "flex_gqa_train_backward_0")
 TMP = tempfile.mkdtemp(prefix="fxray-flex-")
 
 
@@ -44,6 +48,28 @@ def flex_attention_runs_its_subgraphs_and_equals_eager():
     assert len(flex) == 1 and flex[0]["status"] == "passed", flex
     assert r["comparisons"] and all(equals_recorded_eager(c) for c in r["comparisons"]), r["comparisons"]
     assert report(DUMP)["verdict"] == "pass"
+
+
+@check
+def flex_attention_backward_with_grouped_heads_equals_eagers_gradients():
+    r = report(BACKWARD, "--inputs", "saved", "--expected", "auto")
+    assert r["verdict"] == "pass", (r["verdict"], r["unsupported"], [n for n in r["nodes"] if n["status"] != "passed"][:3])
+    backward = [n for n in r["nodes"] if n["target"] == "higher_order.flex_attention_backward"]
+    assert len(backward) == 1 and backward[0]["status"] == "passed", backward
+    assert len(r["comparisons"]) == 3 and all(equals_recorded_eager(c) for c in r["comparisons"]), r["comparisons"]
+    # The mask is applied to the score gradient: a planted change in the backward's mask_mod changes dQ.
+    planted = os.path.join(TMP, "flex_gqa_train_backward_0")
+    shutil.copytree(BACKWARD, planted)
+    readable = os.path.join(planted, "flex_gqa_train_backward_0.readable.py")
+    with open(readable) as f:
+        text = f.read()
+    old = "torch.ops.aten.le.Tensor(arg3_1, arg2_1)"
+    assert text.count(old) == 1, text
+    with open(readable, "w") as f:
+        f.write(text.replace(old, "torch.ops.aten.lt.Tensor(arg3_1, arg2_1)"))
+    os.remove(os.path.join(planted, "mask_graph0.pt"))  # the readable subgraph is the one that runs
+    r = report(planted, "--inputs", "saved", "--expected", "auto")
+    assert not r["comparisons"][0]["ok"], r["comparisons"][0]
 
 
 @check

@@ -121,6 +121,10 @@ static std::vector<NodePlan> planNodes(const graph::Graph& g, const c10::Device&
                         p = asPlanError([&] { return *planFlexAttention(g, n, device, planSubgraph); });
                         break;
                     }
+                    if (n.target.ns == "higher_order" && n.target.op == "flex_attention_backward") {
+                        p = asPlanError([&] { return *planFlexAttentionBackward(g, n, device, planSubgraph); });
+                        break;
+                    }
                     if (isAutoFunctionalized(n)) {
                         p = asPlanError([&] { return planAutoFunctionalized(g, n, device); });
                         break;

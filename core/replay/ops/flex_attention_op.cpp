@@ -54,6 +54,70 @@ at::Tensor inStrideOrderOf(const at::Tensor& out, c10::IntArrayRef like)
     return laid;
 }
 
+// sdpa_dense's _math_attention_inner: key and value broadcast over the batch and repeated over the query's head
+// groups, scores = q @ kᵀ * scale in the working precision, score_mod and mask_mod run on broadcast index tensors.
+struct MathAttention {
+    at::Tensor key, value;      // broadcast and repeated
+    at::Tensor scores, post;    // before score_mod; after score_mod and the mask (-inf where masked), full size
+    at::Tensor mask;            // mask_mod's verdict, broadcast
+    std::vector<at::Tensor> index;  // b, h, q_idx, kv_idx: one dim each
+    std::int64_t groups = 1;
+};
+
+MathAttention mathAttentionInner(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
+                                 const PlannedSubgraph& scoreMod, const PlannedSubgraph& maskMod, double scale,
+                                 const std::vector<c10::IValue>& scoreBuffers, const std::vector<c10::IValue>& maskBuffers)
+{
+    MathAttention a;
+    a.groups = query.size(1) / key.size(1);
+    auto broadcast = [&](const at::Tensor& t) {
+        std::vector<std::int64_t> expand = t.sizes().vec();
+        expand[0] = query.size(0);
+        return at::repeat_interleave(t.expand(expand), a.groups, 1);
+    };
+    a.key = broadcast(key);
+    a.value = broadcast(value);
+    const at::ScalarType working = query.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+    a.scores = at::matmul(query.to(working), a.key.to(working).transpose(-2, -1));
+    for (std::int64_t dim = 0; dim < 4; ++dim) {
+        std::vector<std::int64_t> shape(4, 1);
+        shape[static_cast<std::size_t>(dim)] = a.scores.size(dim);
+        a.index.push_back(at::arange(a.scores.size(dim), at::TensorOptions().dtype(at::kLong).device(a.scores.device())).view(shape));
+    }
+    a.scores = (a.scores * scale).to(working);
+    std::vector<c10::IValue> maskIn(a.index.begin(), a.index.end());
+    maskIn.insert(maskIn.end(), maskBuffers.begin(), maskBuffers.end());
+    std::vector<c10::IValue> scoreIn{a.scores};
+    scoreIn.insert(scoreIn.end(), a.index.begin(), a.index.end());
+    scoreIn.insert(scoreIn.end(), scoreBuffers.begin(), scoreBuffers.end());
+    a.mask = maskMod.run(maskIn).at(0).toTensor();
+    const at::Tensor modded = scoreMod.run(scoreIn).at(0).toTensor();
+    const at::Tensor ninf = at::scalar_tensor(-std::numeric_limits<double>::infinity(), at::TensorOptions().dtype(working).device(a.scores.device()));
+    a.post = at::where(a.mask, modded, ninf).expand(a.scores.sizes());
+    return a;
+}
+
+ArgPlan valueArg(const graph::Graph& g, const Arg& a, const char* what)
+{
+    ArgPlan p;
+    if (a.kind == Arg::Kind::None)
+        return p;  // a constant None
+    if (a.kind != Arg::Kind::Node)
+        throw std::invalid_argument(std::string("flex_attention's ") + what + " must be a graph value, got " + graph::formatArg(g, a));
+    p.kind = ArgPlan::Kind::Value;
+    p.node = a.node;
+    return p;
+}
+
+double literalScale(const Arg& a)
+{
+    if (a.kind == Arg::Kind::Float)
+        return a.f;
+    if (a.kind == Arg::Kind::Int)
+        return static_cast<double>(a.i);
+    throw std::invalid_argument("flex_attention's scale must be a literal");
+}
+
 }  // namespace
 
 std::optional<NodePlan> planSubgraphAttr(const graph::Graph& g, const graph::Node& n)
@@ -79,9 +143,7 @@ std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::No
     const Arg& blockMask = n.args[4];
     if (blockMask.kind != Arg::Kind::Tuple || blockMask.items.empty())
         throw std::invalid_argument("flex_attention's block_mask must be a tuple ending in its mask_mod, got " + graph::formatArg(g, blockMask));
-    const double scale = n.args[5].kind == Arg::Kind::Float ? n.args[5].f
-                         : n.args[5].kind == Arg::Kind::Int ? static_cast<double>(n.args[5].i)
-                                                            : throw std::invalid_argument("flex_attention's scale must be a literal");
+    const double scale = literalScale(n.args[5]);
     auto scoreMod = planNamedSubgraph(g, n.args[3], device, "flex_attention's score_mod", planSubgraph);
     auto maskMod = planNamedSubgraph(g, blockMask.items.back(), device, "flex_attention's mask_mod", planSubgraph);
     NodePlan p;
@@ -105,40 +167,103 @@ std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::No
     const std::size_t nScore = scoreBuffers.size();
     p.native = [scoreMod, maskMod, scale, nScore](const std::vector<c10::IValue>& v) -> c10::IValue {
         const at::Tensor& query = v[0].toTensor();
-        at::Tensor key = v[1].toTensor(), value = v[2].toTensor();
-        const std::int64_t groups = query.size(1) / key.size(1);
-        value = at::repeat_interleave(value, groups, 1);
-        key = at::repeat_interleave(key, groups, 1);
-        std::vector<std::int64_t> expand = key.sizes().vec();
-        expand[0] = query.size(0);
-        key = key.expand(expand);
-        expand = value.sizes().vec();
-        expand[0] = query.size(0);
-        value = value.expand(expand);
-        const at::ScalarType working = query.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
-        at::Tensor scores = at::matmul(query.to(working), key.to(working).transpose(-2, -1));
-        const auto idx = [&](std::int64_t dim) {
-            std::vector<std::int64_t> shape(4, 1);
-            shape[static_cast<std::size_t>(dim)] = scores.size(dim);
-            return at::arange(scores.size(dim), at::TensorOptions().dtype(at::kLong).device(scores.device())).view(shape);
-        };
-        const at::Tensor b = idx(0), h = idx(1), m = idx(2), nIdx = idx(3);
-        scores = (scores * scale).to(working);
-        std::vector<c10::IValue> maskIn{b, h, m, nIdx};
-        maskIn.insert(maskIn.end(), v.begin() + 3 + static_cast<std::ptrdiff_t>(nScore), v.end());
-        std::vector<c10::IValue> scoreIn{scores, b, h, m, nIdx};
-        scoreIn.insert(scoreIn.end(), v.begin() + 3, v.begin() + 3 + static_cast<std::ptrdiff_t>(nScore));
-        const at::Tensor mask = maskMod->run(maskIn).at(0).toTensor();
-        const at::Tensor modded = scoreMod->run(scoreIn).at(0).toTensor();
-        const at::Tensor ninf = at::scalar_tensor(-std::numeric_limits<double>::infinity(), at::TensorOptions().dtype(working).device(scores.device()));
-        at::Tensor post = at::where(mask, modded, ninf).expand(scores.sizes());
-        at::Tensor lse = post.logsumexp(-1);
-        lse = at::where((post == -std::numeric_limits<double>::infinity()).all(-1), ninf, lse);
-        at::Tensor maxScores = std::get<0>(post.max(-1));
-        post = at::_safe_softmax(post, -1);
-        at::Tensor out = at::matmul(post.to(query.scalar_type()), value.to(query.scalar_type()));
+        const auto buffersFrom = v.begin() + 3;
+        const MathAttention a = mathAttentionInner(query, v[1].toTensor(), v[2].toTensor(), *scoreMod, *maskMod, scale,
+                                                   {buffersFrom, buffersFrom + static_cast<std::ptrdiff_t>(nScore)},
+                                                   {buffersFrom + static_cast<std::ptrdiff_t>(nScore), v.end()});
+        const at::Tensor ninf = at::scalar_tensor(-std::numeric_limits<double>::infinity(), a.post.options());
+        at::Tensor lse = a.post.logsumexp(-1);
+        lse = at::where((a.post == -std::numeric_limits<double>::infinity()).all(-1), ninf, lse);
+        at::Tensor maxScores = std::get<0>(a.post.max(-1));
+        const at::Tensor probabilities = at::_safe_softmax(a.post, -1);
+        at::Tensor out = at::matmul(probabilities.to(query.scalar_type()), a.value.to(query.scalar_type()));
         out = inStrideOrderOf(out, query.strides());
         return c10::ivalue::Tuple::create(std::move(out), lse / std::log(2.0), maxScores / std::log(2.0));
+    };
+    return p;
+}
+
+// flex_attention_backward(q, k, v, out, logsumexp, grad_out, grad_logsumexp, fw_graph, joint_graph, block_mask,
+// scale, kernel_options, score_mod_other_buffers, mask_mod_other_buffers) by its eager math, sdpa_dense_backward:
+// the forward's scores recomputed, the softmax rebuilt from the given logsumexp, the score gradient through
+// joint_graph (score_mod's backward), masked to 0 where mask_mod says so, then dQ = dS @ K, dK = dSᵀ @ Q and
+// dV = Pᵀ @ dO, the repeated heads summed back into the key's; each in its input's stride order.
+std::optional<NodePlan> planFlexAttentionBackward(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
+                                                  const SubgraphPlanner& planSubgraph)
+{
+    if (!n.isOp() || n.target.ns != "higher_order" || n.target.op != "flex_attention_backward")
+        return std::nullopt;
+    if (n.args.size() < 11 || !n.kwargs.empty())
+        throw std::invalid_argument("flex_attention_backward(q, k, v, out, logsumexp, grad_out, grad_logsumexp, fw_graph, "
+                                    "joint_graph, block_mask, scale, ...) takes positional arguments");
+    const Arg& blockMask = n.args[9];
+    if (blockMask.kind != Arg::Kind::Tuple || blockMask.items.empty())
+        throw std::invalid_argument("flex_attention_backward's block_mask must be a tuple ending in its mask_mod, got " +
+                                    graph::formatArg(g, blockMask));
+    const double scale = literalScale(n.args[10]);
+    auto scoreMod = planNamedSubgraph(g, n.args[7], device, "flex_attention_backward's fw_graph", planSubgraph);
+    auto joint = planNamedSubgraph(g, n.args[8], device, "flex_attention_backward's joint_graph", planSubgraph);
+    auto maskMod = planNamedSubgraph(g, blockMask.items.back(), device, "flex_attention_backward's mask_mod", planSubgraph);
+    static const char* kWhat[] = {"query", "key", "value", "out", "logsumexp", "grad_out", "grad_logsumexp"};
+    NodePlan p;
+    p.kind = NodePlan::Kind::Native;
+    p.name = n.target.str();
+    for (std::size_t k = 0; k < 7; ++k)
+        p.args.push_back(valueArg(g, n.args[k], kWhat[k]));
+    if (p.args[0].kind != ArgPlan::Kind::Value || p.args[1].kind != ArgPlan::Kind::Value || p.args[2].kind != ArgPlan::Kind::Value ||
+        p.args[3].kind != ArgPlan::Kind::Value || p.args[4].kind != ArgPlan::Kind::Value)
+        throw std::invalid_argument("flex_attention_backward's query, key, value, out and logsumexp must be graph values");
+    const std::vector<ArgPlan> scoreBuffers = n.args.size() > 12 ? valuesOf(g, n.args[12], "score_mod_other_buffers") : std::vector<ArgPlan>{};
+    const std::vector<ArgPlan> maskBuffers = n.args.size() > 13 ? valuesOf(g, n.args[13], "mask_mod_other_buffers") : std::vector<ArgPlan>{};
+    p.args.insert(p.args.end(), scoreBuffers.begin(), scoreBuffers.end());
+    p.args.insert(p.args.end(), maskBuffers.begin(), maskBuffers.end());
+    p.schema = "higher_order.flex_attention_backward = its eager math (sdpa_dense_backward): the scores recomputed, "
+               "dS through joint_graph and the mask, dQ = dS @ K, dK = dSᵀ @ Q, dV = Pᵀ @ dO";
+    const std::size_t nScore = scoreBuffers.size();
+    p.native = [scoreMod, joint, maskMod, scale, nScore](const std::vector<c10::IValue>& v) -> c10::IValue {
+        const at::Tensor &query = v[0].toTensor(), &key = v[1].toTensor(), &value = v[2].toTensor(), &out = v[3].toTensor();
+        const auto buffersFrom = v.begin() + 7;
+        const std::vector<c10::IValue> scoreBuffersIn(buffersFrom, buffersFrom + static_cast<std::ptrdiff_t>(nScore));
+        const MathAttention a = mathAttentionInner(query, key, value, *scoreMod, *maskMod, scale, scoreBuffersIn,
+                                                   {buffersFrom + static_cast<std::ptrdiff_t>(nScore), v.end()});
+        const at::Tensor gradOut = v[5].isTensor() ? v[5].toTensor() : at::zeros_like(out);
+        // The forward's logsumexp is in base 2 (flex_attention divides by ln 2): undone, and its gradient likewise.
+        const at::Tensor lse = v[4].toTensor() * std::log(2.0);
+        const at::Tensor gradLse = (v[6].isTensor() ? v[6].toTensor() : at::zeros_like(v[4].toTensor())) / std::log(2.0);
+        at::Tensor probabilities = at::exp(a.post - lse.unsqueeze(-1));
+        probabilities = at::where((lse == -std::numeric_limits<double>::infinity()).unsqueeze(-1), at::zeros({}, probabilities.options()),
+                                  probabilities);
+        const at::ScalarType working = probabilities.scalar_type();
+        at::Tensor gradValue = at::matmul(probabilities.to(query.scalar_type()).transpose(-2, -1), gradOut);
+        const at::Tensor gradProbabilities = at::matmul(gradOut.to(working), a.value.to(working).transpose(-2, -1));
+        const at::Tensor rowDot = (out.to(working) * gradOut.to(working)).sum(-1, /*keepdim=*/true);
+        const at::Tensor gradScoreMod = probabilities * (gradProbabilities - rowDot + gradLse.unsqueeze(-1));
+        std::vector<c10::IValue> jointIn{a.scores};
+        jointIn.insert(jointIn.end(), a.index.begin(), a.index.end());
+        jointIn.push_back(gradScoreMod);
+        jointIn.insert(jointIn.end(), scoreBuffersIn.begin(), scoreBuffersIn.end());
+        const std::vector<c10::IValue> jointOut = joint->run(jointIn);
+        for (std::size_t k = 5; k < jointOut.size(); ++k)
+            if (!jointOut[k].isNone())
+                throw std::invalid_argument("flex_attention_backward: score_mod's captured buffer " + std::to_string(k - 5) +
+                                            " needs a gradient (not supported yet)");
+        at::Tensor gradScores = (jointOut.at(0).toTensor().expand(a.scores.sizes()) * scale).to(query.scalar_type());
+        gradScores = at::where(a.mask, gradScores, at::zeros({}, gradScores.options()));
+        const at::Tensor gradQuery = at::matmul(gradScores, a.key);
+        at::Tensor gradKey = at::matmul(gradScores.transpose(-2, -1), query);
+        // The repeated heads back into the key's and value's (GQA), then the broadcast batch.
+        auto sumGroups = [&](const at::Tensor& t) {
+            return t.view({t.size(0), -1, a.groups, t.size(-2), t.size(-1)}).sum(2);
+        };
+        gradKey = sumGroups(gradKey);
+        gradValue = sumGroups(gradValue);
+        if (key.size(0) != query.size(0)) {
+            gradKey = gradKey.sum(0, /*keepdim=*/true);
+            gradValue = gradValue.sum(0, /*keepdim=*/true);
+        }
+        std::vector<c10::IValue> bufferGrads(nScore);
+        return c10::ivalue::Tuple::create({inStrideOrderOf(gradQuery, query.strides()), inStrideOrderOf(gradKey, key.strides()),
+                                           inStrideOrderOf(gradValue, value.strides()), c10::ivalue::Tuple::create(std::move(bufferGrads))});
     };
     return p;
 }

@@ -30,4 +30,9 @@ std::optional<NodePlan> planSubgraphAttr(const graph::Graph& g, const graph::Nod
 std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
                                           const SubgraphPlanner& planSubgraph);
 
+// The plan of a higher_order.flex_attention_backward node (the joint and backward graphs of a flex_attention
+// training step), by the same math; nullopt for another node. Throws std::invalid_argument as planFlexAttention.
+std::optional<NodePlan> planFlexAttentionBackward(const graph::Graph& g, const graph::Node& n, const c10::Device& device,
+                                                  const SubgraphPlanner& planSubgraph);
+
 }  // namespace fxray::replay::detail
