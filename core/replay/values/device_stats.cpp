@@ -52,8 +52,10 @@ StatsBuffer::~StatsBuffer()
 
 bool StatsBuffer::hasStats(const at::Tensor& t)
 {
+    // A ZeroTensor (aten._efficientzerotensor: the gradient of sgn, of an unused output) is zeros by its dispatch
+    // key and has no data: its null pointer read was a segfault on the CPU, an illegal memory access on CUDA.
     return t.defined() && t.numel() > 0 && t.scalar_type() != at::kBool && !t.is_complex() && !t.is_meta() &&
-           storageHoldsElements(t);
+           !t._is_zerotensor() && storageHoldsElements(t);
 }
 
 bool StatsBuffer::storageHoldsElements(const at::Tensor& t)
