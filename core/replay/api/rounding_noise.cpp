@@ -101,6 +101,15 @@ int excusePrecision(std::vector<OutputComparison>& low, const std::vector<Output
     return excused;
 }
 
+std::vector<std::string> alignedDraws(const ReplayReport& r)
+{
+    std::vector<std::string> out;
+    for (const NodeResult& n : r.nodes)
+        if (n.schema.find("aligned") != std::string::npos && n.schema.find("draw") != std::string::npos)
+            out.push_back(n.name + ": " + n.schema);
+    return out;
+}
+
 int excuseGeneratedCode(std::vector<OutputComparison>& code, const std::vector<OutputComparison>& postGrad,
                         const std::vector<OutputComparison>& referenceError)
 {

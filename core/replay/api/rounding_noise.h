@@ -45,6 +45,12 @@ std::string leastPreciseDtype(const graph::Graph& g);
 int excusePrecision(std::vector<OutputComparison>& low, const std::vector<OutputComparison>& high, const std::string& dtype,
                     const std::vector<OutputComparison>& referenceError);
 
+// The random draws a replay made under stage compare's aligned RNG, in order: "node: what it drew" for each node
+// whose plan draws aligned. A float64 re-run that draws otherwise than its own-precision run (session 16: BART's
+// bf16 autocast inferred from bf16 annotations, which the promotion removes) differs by its random numbers, and
+// no precision explains that: the precision check excuses nothing there.
+std::vector<std::string> alignedDraws(const ReplayReport& r);
+
 // The generated code's comparisons (`code`), given the post-grad stage's (`postGrad`, after excusePrecision) and the
 // reference as computed against its float64 value (`referenceError`). Returns how many were excused.
 int excuseGeneratedCode(std::vector<OutputComparison>& code, const std::vector<OutputComparison>& postGrad,

@@ -576,6 +576,8 @@ private:
                                   (ref.fatal.empty() ? std::string("did not replay cleanly") : ref.fatal));
             return;
         }
+        if (!sameDraws(m_out.stages[r].report, ref, m_out.notes, "the reference"))
+            return;
         int excused = 0, checked = 0;
         for (std::size_t k = 0; k < m_cs.stages.size(); ++k) {
             StageResult& s = m_out.stages[k];
@@ -586,6 +588,8 @@ private:
                 s.notes.push_back("precision check: the stage did not replay in float64" + (high.fatal.empty() ? "" : ": " + high.fatal));
                 continue;
             }
+            if (!sameDraws(s.report, high, s.notes, "the stage"))
+                continue;
             ++checked;
             const int n = excusePrecision(s.report.comparisons, high.comparisons, dtype, ref.comparisons);
             excused += n;
@@ -617,6 +621,19 @@ private:
         m_out.notes.push_back("precision check: the reference computed in float64 is up to " + number(refError) + " from its " +
                               dtype + " value; " + std::to_string(checked) + " divergent stage(s) replayed in float64, " +
                               std::to_string(excused) + " divergent output(s) found to be rounding (see their notes)");
+    }
+
+    // Whether a run and its float64 re-run made the same aligned random draws; if not, a note saying why nothing is
+    // excused as rounding (rounding_noise.h: alignedDraws).
+    static bool sameDraws(const ReplayReport& low, const ReplayReport& high, std::vector<std::string>& notes, const std::string& who)
+    {
+        const std::vector<std::string> a = alignedDraws(low), b = alignedDraws(high);
+        if (a == b)
+            return true;
+        notes.push_back("precision check: nothing excused as rounding: in float64 " + who + " draws its random numbers otherwise (" +
+                        std::to_string(a.size()) + " aligned draws, " + std::to_string(b.size()) +
+                        " in float64), so a difference is not rounding alone");
+        return false;
     }
 
     // Stage k replayed in float64, saving its outputs to `save` and comparing them with `reference` (either may be "").
