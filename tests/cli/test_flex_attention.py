@@ -40,6 +40,21 @@ def report(dump, *args):
     return out["reports"][0] if "reports" in out else out
 
 
+def with_diagonal_masked(dump):
+    """A copy of `dump` whose readable causal mask_mod (kv_idx <= q_idx) masks the diagonal out too."""
+    name = os.path.basename(dump)
+    planted = os.path.join(TMP, name)
+    shutil.copytree(dump, planted)
+    readable = os.path.join(planted, name + ".readable.py")
+    with open(readable) as f:
+        text = f.read()
+    old = "torch.ops.aten.le.Tensor(arg3_1, arg2_1)"
+    assert text.count(old) == 1, text
+    with open(readable, "w") as f:
+        f.write(text.replace(old, "torch.ops.aten.lt.Tensor(arg3_1, arg2_1)"))
+    return planted
+
+
 @check
 def flex_attention_runs_its_subgraphs_and_equals_eager():
     r = report(DUMP, "--inputs", "saved", "--expected", "auto")
@@ -58,15 +73,7 @@ def flex_attention_backward_with_grouped_heads_equals_eagers_gradients():
     assert len(backward) == 1 and backward[0]["status"] == "passed", backward
     assert len(r["comparisons"]) == 3 and all(equals_recorded_eager(c) for c in r["comparisons"]), r["comparisons"]
     # The mask is applied to the score gradient: a planted change in the backward's mask_mod changes dQ.
-    planted = os.path.join(TMP, "flex_gqa_train_backward_0")
-    shutil.copytree(BACKWARD, planted)
-    readable = os.path.join(planted, "flex_gqa_train_backward_0.readable.py")
-    with open(readable) as f:
-        text = f.read()
-    old = "torch.ops.aten.le.Tensor(arg3_1, arg2_1)"
-    assert text.count(old) == 1, text
-    with open(readable, "w") as f:
-        f.write(text.replace(old, "torch.ops.aten.lt.Tensor(arg3_1, arg2_1)"))
+    planted = with_diagonal_masked(BACKWARD)
     os.remove(os.path.join(planted, "mask_graph0.pt"))  # the readable subgraph is the one that runs
     r = report(planted, "--inputs", "saved", "--expected", "auto")
     assert not r["comparisons"][0]["ok"], r["comparisons"][0]
@@ -74,16 +81,7 @@ def flex_attention_backward_with_grouped_heads_equals_eagers_gradients():
 
 @check
 def a_change_planted_in_the_mask_subgraph_changes_the_output():
-    planted = os.path.join(TMP, "flex_causal_forward_0")
-    shutil.copytree(DUMP, planted)
-    readable = os.path.join(planted, "flex_causal_forward_0.readable.py")
-    with open(readable) as f:
-        text = f.read()
-    old = "torch.ops.aten.le.Tensor(arg3_1, arg2_1)"
-    assert text.count(old) == 1, text
-    with open(readable, "w") as f:
-        f.write(text.replace(old, "torch.ops.aten.lt.Tensor(arg3_1, arg2_1)"))  # the diagonal masked out too
-    r = report(planted, "--inputs", "saved", "--expected", "auto")
+    r = report(with_diagonal_masked(DUMP), "--inputs", "saved", "--expected", "auto")
     assert r["verdict"] != "pass" and not all(c["ok"] for c in r["comparisons"]), (r["verdict"], r["comparisons"])
 
 

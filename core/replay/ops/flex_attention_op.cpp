@@ -118,6 +118,56 @@ double literalScale(const Arg& a)
     throw std::invalid_argument("flex_attention's scale must be a literal");
 }
 
+// sdpa_dense_backward's math on the node's values: q, k, v, out, logsumexp, grad_out, grad_logsumexp, then
+// nScore score_mod buffers and the mask_mod buffers. Returns (dQ, dK, dV, (None per score_mod buffer)).
+c10::IValue denseBackward(const std::vector<c10::IValue>& v, const PlannedSubgraph& scoreMod, const PlannedSubgraph& joint,
+                          const PlannedSubgraph& maskMod, double scale, std::size_t nScore)
+{
+    const at::Tensor &query = v[0].toTensor(), &key = v[1].toTensor(), &value = v[2].toTensor(), &out = v[3].toTensor();
+    const auto buffersFrom = v.begin() + 7;
+    const std::vector<c10::IValue> scoreBuffersIn(buffersFrom, buffersFrom + static_cast<std::ptrdiff_t>(nScore));
+    const MathAttention a = mathAttentionInner(query, key, value, scoreMod, maskMod, scale, scoreBuffersIn,
+                                               {buffersFrom + static_cast<std::ptrdiff_t>(nScore), v.end()});
+    const at::Tensor gradOut = v[5].isTensor() ? v[5].toTensor() : at::zeros_like(out);
+    // The forward's logsumexp is in base 2 (flex_attention divides by ln 2): undone, and its gradient likewise.
+    const at::Tensor lse = v[4].toTensor() * std::log(2.0);
+    const at::Tensor gradLse = (v[6].isTensor() ? v[6].toTensor() : at::zeros_like(v[4].toTensor())) / std::log(2.0);
+    at::Tensor probabilities = at::exp(a.post - lse.unsqueeze(-1));
+    probabilities = at::where((lse == -std::numeric_limits<double>::infinity()).unsqueeze(-1), at::zeros({}, probabilities.options()),
+                              probabilities);
+    const at::ScalarType working = probabilities.scalar_type();
+    at::Tensor gradValue = at::matmul(probabilities.to(query.scalar_type()).transpose(-2, -1), gradOut);
+    const at::Tensor gradProbabilities = at::matmul(gradOut.to(working), a.value.to(working).transpose(-2, -1));
+    const at::Tensor rowDot = (out.to(working) * gradOut.to(working)).sum(-1, /*keepdim=*/true);
+    const at::Tensor gradScoreMod = probabilities * (gradProbabilities - rowDot + gradLse.unsqueeze(-1));
+    std::vector<c10::IValue> jointIn{a.scores};
+    jointIn.insert(jointIn.end(), a.index.begin(), a.index.end());
+    jointIn.push_back(gradScoreMod);
+    jointIn.insert(jointIn.end(), scoreBuffersIn.begin(), scoreBuffersIn.end());
+    const std::vector<c10::IValue> jointOut = joint.run(jointIn);
+    for (std::size_t k = 5; k < jointOut.size(); ++k)
+        if (!jointOut[k].isNone())
+            throw std::invalid_argument("flex_attention_backward: score_mod's captured buffer " + std::to_string(k - 5) +
+                                        " needs a gradient (not supported yet)");
+    at::Tensor gradScores = (jointOut.at(0).toTensor().expand(a.scores.sizes()) * scale).to(query.scalar_type());
+    gradScores = at::where(a.mask, gradScores, at::zeros({}, gradScores.options()));
+    const at::Tensor gradQuery = at::matmul(gradScores, a.key);
+    at::Tensor gradKey = at::matmul(gradScores.transpose(-2, -1), query);
+    // The repeated heads back into the key's and value's (GQA), then the broadcast batch.
+    auto sumGroups = [&](const at::Tensor& t) {
+        return t.view({t.size(0), -1, a.groups, t.size(-2), t.size(-1)}).sum(2);
+    };
+    gradKey = sumGroups(gradKey);
+    gradValue = sumGroups(gradValue);
+    if (key.size(0) != query.size(0)) {
+        gradKey = gradKey.sum(0, /*keepdim=*/true);
+        gradValue = gradValue.sum(0, /*keepdim=*/true);
+    }
+    std::vector<c10::IValue> bufferGrads(nScore);
+    return c10::ivalue::Tuple::create({inStrideOrderOf(gradQuery, query.strides()), inStrideOrderOf(gradKey, key.strides()),
+                                       inStrideOrderOf(gradValue, value.strides()), c10::ivalue::Tuple::create(std::move(bufferGrads))});
+}
+
 }  // namespace
 
 std::optional<NodePlan> planSubgraphAttr(const graph::Graph& g, const graph::Node& n)
@@ -221,49 +271,7 @@ std::optional<NodePlan> planFlexAttentionBackward(const graph::Graph& g, const g
                "dS through joint_graph and the mask, dQ = dS @ K, dK = dSᵀ @ Q, dV = Pᵀ @ dO";
     const std::size_t nScore = scoreBuffers.size();
     p.native = [scoreMod, joint, maskMod, scale, nScore](const std::vector<c10::IValue>& v) -> c10::IValue {
-        const at::Tensor &query = v[0].toTensor(), &key = v[1].toTensor(), &value = v[2].toTensor(), &out = v[3].toTensor();
-        const auto buffersFrom = v.begin() + 7;
-        const std::vector<c10::IValue> scoreBuffersIn(buffersFrom, buffersFrom + static_cast<std::ptrdiff_t>(nScore));
-        const MathAttention a = mathAttentionInner(query, key, value, *scoreMod, *maskMod, scale, scoreBuffersIn,
-                                                   {buffersFrom + static_cast<std::ptrdiff_t>(nScore), v.end()});
-        const at::Tensor gradOut = v[5].isTensor() ? v[5].toTensor() : at::zeros_like(out);
-        // The forward's logsumexp is in base 2 (flex_attention divides by ln 2): undone, and its gradient likewise.
-        const at::Tensor lse = v[4].toTensor() * std::log(2.0);
-        const at::Tensor gradLse = (v[6].isTensor() ? v[6].toTensor() : at::zeros_like(v[4].toTensor())) / std::log(2.0);
-        at::Tensor probabilities = at::exp(a.post - lse.unsqueeze(-1));
-        probabilities = at::where((lse == -std::numeric_limits<double>::infinity()).unsqueeze(-1), at::zeros({}, probabilities.options()),
-                                  probabilities);
-        const at::ScalarType working = probabilities.scalar_type();
-        at::Tensor gradValue = at::matmul(probabilities.to(query.scalar_type()).transpose(-2, -1), gradOut);
-        const at::Tensor gradProbabilities = at::matmul(gradOut.to(working), a.value.to(working).transpose(-2, -1));
-        const at::Tensor rowDot = (out.to(working) * gradOut.to(working)).sum(-1, /*keepdim=*/true);
-        const at::Tensor gradScoreMod = probabilities * (gradProbabilities - rowDot + gradLse.unsqueeze(-1));
-        std::vector<c10::IValue> jointIn{a.scores};
-        jointIn.insert(jointIn.end(), a.index.begin(), a.index.end());
-        jointIn.push_back(gradScoreMod);
-        jointIn.insert(jointIn.end(), scoreBuffersIn.begin(), scoreBuffersIn.end());
-        const std::vector<c10::IValue> jointOut = joint->run(jointIn);
-        for (std::size_t k = 5; k < jointOut.size(); ++k)
-            if (!jointOut[k].isNone())
-                throw std::invalid_argument("flex_attention_backward: score_mod's captured buffer " + std::to_string(k - 5) +
-                                            " needs a gradient (not supported yet)");
-        at::Tensor gradScores = (jointOut.at(0).toTensor().expand(a.scores.sizes()) * scale).to(query.scalar_type());
-        gradScores = at::where(a.mask, gradScores, at::zeros({}, gradScores.options()));
-        const at::Tensor gradQuery = at::matmul(gradScores, a.key);
-        at::Tensor gradKey = at::matmul(gradScores.transpose(-2, -1), query);
-        // The repeated heads back into the key's and value's (GQA), then the broadcast batch.
-        auto sumGroups = [&](const at::Tensor& t) {
-            return t.view({t.size(0), -1, a.groups, t.size(-2), t.size(-1)}).sum(2);
-        };
-        gradKey = sumGroups(gradKey);
-        gradValue = sumGroups(gradValue);
-        if (key.size(0) != query.size(0)) {
-            gradKey = gradKey.sum(0, /*keepdim=*/true);
-            gradValue = gradValue.sum(0, /*keepdim=*/true);
-        }
-        std::vector<c10::IValue> bufferGrads(nScore);
-        return c10::ivalue::Tuple::create({inStrideOrderOf(gradQuery, query.strides()), inStrideOrderOf(gradKey, key.strides()),
-                                           inStrideOrderOf(gradValue, value.strides()), c10::ivalue::Tuple::create(std::move(bufferGrads))});
+        return denseBackward(v, *scoreMod, *joint, *maskMod, scale, nScore);
     };
     return p;
 }
