@@ -24,6 +24,8 @@ import zipfile
 sys.path.insert(0, os.path.dirname(__file__))
 from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, equals_recorded_eager, have_worker, main  # noqa: E402
 
+LOG = os.path.join(SOURCE, "tests", "data", "flex", "flex_causal.log")
+
 if not have_worker():
     print("fxray has no replay in this build: skipped")
     sys.exit(0)
@@ -167,6 +169,20 @@ def the_dynamo_graphs_vmap_of_the_mask_mod_runs_and_agrees_with_the_aot_stages()
     planted = edit_trace_payload(log, os.path.join(TMP, "vmap_planted.log"), "dynamo_output_graph",
                                  "_add_batch_dim_3.le(child_2)", "_add_batch_dim_3.lt(child_2)")
     assert block_sum(report(planted + "#0/0/dynamo_output_graph")) == 120
+
+
+@check
+def generated_code_compiled_for_one_thread_runs_with_one():
+    """Inductor's C++ flex kernel sizes its scratch buffers by the compiling process's thread count (written into it:
+    `int64_t num_thread = N;`); the CPU corpus compiles with OMP_NUM_THREADS=1, and the output_code child, running
+    with every core, corrupted its heap (four models' flex compiles). The log as a 1-thread compile writes it."""
+    one = edit_trace_payload(LOG, os.path.join(TMP, "flex_one_thread.log"), "inductor_output_code",
+                             "int64_t num_thread = 2;", "int64_t num_thread = 1;")
+    p = subprocess.run([FXRAY, "compare", one + "#0/0", "--device", "cpu", "--json"], capture_output=True, text=True, timeout=600)
+    r = json.loads(p.stdout)
+    code = next(s for s in r["stages"] if s["stage"] == "output_code")
+    assert r["verdict"] == "agree" and code["verdict"] == "agree", (r["verdict"], code["status"], code.get("detail", "")[-500:])
+    assert any("with 1 intra-op thread(s)" in n for n in code["notes"]), code["notes"]
 
 
 if __name__ == "__main__":

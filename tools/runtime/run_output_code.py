@@ -194,6 +194,23 @@ def match_vector_isa(text: str, path: str) -> None:
                        f"({_ISA_OF_LANES[lanes]}), which this CPU cannot run: run on a CPU like the one that logged it")
 
 
+_BAKED_THREADS = re.compile(r"\bint64_t num_thread = (\d+);")
+
+
+def match_thread_count(text: str) -> int | None:
+    """Inductor's C++ flex_attention and SDPA templates size their per-thread scratch buffers by the compiling
+    process's thread count, written into the kernel (`int64_t num_thread = 1;`), and index them by the running
+    thread (at::get_thread_num()). With more intra-op threads than that, the threads past it write past the buffer:
+    heap corruption ("malloc(): unaligned tcache chunk detected", "cannot create std::vector larger than max_size()")
+    in DistilBERT's, BART's, wav2vec2's and Qwen2-MoE's CPU flex compiles, logged with OMP_NUM_THREADS=1. The child
+    runs with no more threads than any kernel was written for; returns that count when it lowered it."""
+    counts = [int(n) for n in _BAKED_THREADS.findall(text)]
+    if not counts or min(counts) >= torch.get_num_threads():
+        return None
+    torch.set_num_threads(max(1, min(counts)))
+    return torch.get_num_threads()
+
+
 def cmd_run(a) -> int:
     if a.no_cudnn_tf32:
         # Stage compare runs every stage in full f32: the stages then differ by the compiler only, not by which
@@ -203,6 +220,7 @@ def cmd_run(a) -> int:
     text = Path(a.code).read_text()
     register_custom_ops(text, a.code)
     match_vector_isa(text, a.code)
+    threads = match_thread_count(text)
     module = load_module(a.code, "fxray_output_code")
     call = find_call(module, a.code)
     outputs = call(list(inputs))  # call() clears the list it gets: ours keeps the inputs as it leaves them
@@ -222,7 +240,7 @@ def cmd_run(a) -> int:
         except Exception as e:  # noqa: BLE001 - the kernel search failing must not lose the run's outputs
             result = {"found": False, "kernels": kernels, "why": f"{type(e).__name__}: {e}".splitlines()[0]}
         Path(a.localize).write_text(json.dumps(result))
-    print(json.dumps({"outputs": len(outputs), "kernels": kernels}))
+    print(json.dumps({"outputs": len(outputs), "kernels": kernels, "threads_lowered_to": threads}))
     return 0
 
 

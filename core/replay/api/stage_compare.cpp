@@ -213,6 +213,9 @@ void runOutputCodeStage(StageResult& s, const io::OutputCode& oc, const PostGrad
         summarizeComparisons(s);
     s.notes.push_back("ran the generated code of " + oc.origin + " (" + std::to_string(s.nodes) + " kernel calls) with " +
                       findPython(options.outputCode));
+    if (const std::int64_t threads = run.json.intOr("threads_lowered_to", 0); threads > 0)
+        s.notes.push_back("with " + std::to_string(threads) + " intra-op thread(s): its C++ kernels size their scratch "
+                          "buffers for the thread count they were compiled with");
     if (s.verdict() != "diverge" || oc.postGradText.empty())
         return;
     try {
