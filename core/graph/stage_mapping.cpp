@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 namespace fxray::graph {
 namespace {
@@ -105,10 +106,14 @@ StageIoMap mapDynamo(const Graph& dynamo, const Graph& aot, int userOutputs)
     for (int u = 0; u < userOutputs; ++u)
         m.outputs.push_back(u);
     // Attributes dynamo reads (get_attr) that the AOT graph takes as inputs: fed the same generated values.
+    std::set<std::string> attributes;
+    for (const Node& n : dynamo.nodes)
+        if (n.kind == NodeKind::GetAttr)
+            attributes.insert(n.attr);
+    const auto aotPlaceholders = aot.placeholders();
     for (std::size_t j = 0; j < aotCount; ++j) {
-        const std::string attr = liftedAttribute(parseAotDescriptor(aot.nodes[static_cast<std::size_t>(aot.placeholders()[j])].comment));
-        if (!attr.empty() && std::any_of(dynamo.nodes.begin(), dynamo.nodes.end(),
-                                         [&](const Node& n) { return n.kind == NodeKind::GetAttr && n.attr == attr; }))
+        const std::string attr = liftedAttribute(parseAotDescriptor(aot.nodes[static_cast<std::size_t>(aotPlaceholders[j])].comment));
+        if (!attr.empty() && attributes.contains(attr))
             m.constants.emplace_back(attr, static_cast<int>(j));
     }
     for (const MutatedInput& mi : mutatedInputs(aot)) {
