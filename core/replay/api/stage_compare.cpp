@@ -206,7 +206,7 @@ void runOutputCodeStage(StageResult& s, const io::OutputCode& oc, const PostGrad
     o.cudaGraph = false;
     // The generated code draws from inductor's own seeds: outputs that depend on a random op are compared by rate.
     o.rng = ReplayOptions::Rng::Natural;
-    o.stage = StageIo{aotAddress, pg.map.inputs, pg.map.outputs, "", referenceFile, "", outputs, "", {}, {}};
+    o.stage = StageIo{aotAddress, pg.map.inputs, pg.map.outputs, "", referenceFile, "", outputs, "", {}, {}, false, {}};
     s.report = runner.run(*pg.graph, o, cancel, {});
     classify(s);
     if (s.replayed())
