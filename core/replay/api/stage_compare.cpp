@@ -287,7 +287,7 @@ public:
             replayOutputCodeStage();
         checkPrecision();
         decideVerdict();
-        if (m_userOutputs == 0 && graph::mutatedInputs(m_aot->graph).empty())
+        if (m_userOutputs == 0 && m_mutatedInputs == 0)
             m_out.notes.push_back("the compile has no user outputs and mutates no input: nothing to compare");
         return finish();
     }
@@ -438,6 +438,7 @@ private:
     void noteMutatedInputs()
     {
         const auto mutated = graph::mutatedInputs(m_aot->graph);
+        m_mutatedInputs = mutated.size();
         if (mutated.empty())
             return;
         std::string names;
@@ -711,6 +712,7 @@ private:
     const io::LoadedGraph* m_aot = nullptr;
     const graph::Graph* m_dynamo = nullptr;
     int m_userOutputs = 0;
+    std::size_t m_mutatedInputs = 0;  // compared after the user outputs (noteMutatedInputs)
     std::unique_ptr<ScratchDir> m_scratch;
     std::string m_referenceFile;  // the reference stage's outputs, once a stage replayed cleanly
     PostGradRun m_postGrad;

@@ -109,6 +109,15 @@ ArgPlan valueArg(const graph::Graph& g, const Arg& a, const char* what)
     return p;
 }
 
+// The mask_mod of a block_mask argument (a tuple whose last item is it), planned; `who` names the op for errors.
+std::shared_ptr<PlannedSubgraph> planMaskMod(const graph::Graph& g, const Arg& blockMask, const c10::Device& device,
+                                             const std::string& who, const SubgraphPlanner& planSubgraph)
+{
+    if (blockMask.kind != Arg::Kind::Tuple || blockMask.items.empty())
+        throw std::invalid_argument(who + "'s block_mask must be a tuple ending in its mask_mod, got " + graph::formatArg(g, blockMask));
+    return planNamedSubgraph(g, blockMask.items.back(), device, who + "'s mask_mod", planSubgraph);
+}
+
 double literalScale(const Arg& a)
 {
     if (a.kind == Arg::Kind::Float)
@@ -190,12 +199,9 @@ std::optional<NodePlan> planFlexAttention(const graph::Graph& g, const graph::No
     if (n.args.size() < 6 || !n.kwargs.empty())
         throw std::invalid_argument("flex_attention(q, k, v, score_mod, block_mask, scale, kernel_options, score_buffers, "
                                     "mask_buffers) takes positional arguments");
-    const Arg& blockMask = n.args[4];
-    if (blockMask.kind != Arg::Kind::Tuple || blockMask.items.empty())
-        throw std::invalid_argument("flex_attention's block_mask must be a tuple ending in its mask_mod, got " + graph::formatArg(g, blockMask));
     const double scale = literalScale(n.args[5]);
     auto scoreMod = planNamedSubgraph(g, n.args[3], device, "flex_attention's score_mod", planSubgraph);
-    auto maskMod = planNamedSubgraph(g, blockMask.items.back(), device, "flex_attention's mask_mod", planSubgraph);
+    auto maskMod = planMaskMod(g, n.args[4], device, "flex_attention", planSubgraph);
     NodePlan p;
     p.kind = NodePlan::Kind::Native;
     p.name = n.target.str();
@@ -246,14 +252,10 @@ std::optional<NodePlan> planFlexAttentionBackward(const graph::Graph& g, const g
     if (n.args.size() < 11 || !n.kwargs.empty())
         throw std::invalid_argument("flex_attention_backward(q, k, v, out, logsumexp, grad_out, grad_logsumexp, fw_graph, "
                                     "joint_graph, block_mask, scale, ...) takes positional arguments");
-    const Arg& blockMask = n.args[9];
-    if (blockMask.kind != Arg::Kind::Tuple || blockMask.items.empty())
-        throw std::invalid_argument("flex_attention_backward's block_mask must be a tuple ending in its mask_mod, got " +
-                                    graph::formatArg(g, blockMask));
     const double scale = literalScale(n.args[10]);
     auto scoreMod = planNamedSubgraph(g, n.args[7], device, "flex_attention_backward's fw_graph", planSubgraph);
     auto joint = planNamedSubgraph(g, n.args[8], device, "flex_attention_backward's joint_graph", planSubgraph);
-    auto maskMod = planNamedSubgraph(g, blockMask.items.back(), device, "flex_attention_backward's mask_mod", planSubgraph);
+    auto maskMod = planMaskMod(g, n.args[9], device, "flex_attention_backward", planSubgraph);
     static const char* kWhat[] = {"query", "key", "value", "out", "logsumexp", "grad_out", "grad_logsumexp"};
     NodePlan p;
     p.kind = NodePlan::Kind::Native;
