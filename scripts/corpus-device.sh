@@ -24,6 +24,13 @@ PART=${1:-all}
 OUT=${OUT:-$PWD/device-logs}
 mkdir -p "$OUT"
 BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-device-build}
+# The distributed part replays its ranks over NCCL: its build has NCCL's process groups, in a folder of its own (a
+# warm machine's CLI-only build is configured without them, and device_build_cli configures a folder only once).
+CMAKE_EXTRA=()
+if [ "$PART" = distributed ]; then
+  BUILD_DIR=${FXRAY_BUILD_DIR:-/tmp/fxray-device-build-nccl}
+  CMAKE_EXTRA=(-DFXRAY_NCCL=ON)
+fi
 PY=${FXRAY_PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$PY" ] || PY=python3
 CORPUS=/tmp/fxray-corpus-$PART
@@ -64,7 +71,7 @@ fi
 
 # Only the CLI target: the corpus needs nothing else, and a warm machine keeps the build for the next part.
 source scripts/device_cli_build.sh
-device_build_cli "$OUT/build.log" || { echo "build failed: $OUT/build.log"; exit 1; }
+device_build_cli "$OUT/build.log" "${CMAKE_EXTRA[@]}" || { echo "build failed: $OUT/build.log"; exit 1; }
 
 # What the part has made so far, into $OUT: also run when the batch's deadline stops this script (SIGTERM).
 collect_corpus() {

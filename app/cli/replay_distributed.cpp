@@ -111,6 +111,10 @@ void printReferences(const worker::DtensorReferences& refs)
     if (refs.rankGraphs)
         std::printf("inputs: every rank's AOT forward (and its post-grad / runnable graphs) cut from the reference's global inputs by their placements "
                     "(%d rank graph(s)); =ref: its outputs equal the reference's, cut alike\n", refs.rankGraphs);
+    if (refs.unshardedGraphs)
+        std::printf("dynamo level: every rank's dynamo and pre-grad graphs replayed as the unsharded computation on the "
+                    "reference's global inputs (%d rank graph(s)); =ref: its outputs equal the reference's\n",
+                    refs.unshardedGraphs);
     for (const auto& n : refs.notes)
         std::printf("note: %s\n", n.c_str());
 }
@@ -208,7 +212,8 @@ json::Value referencesJson(const worker::DtensorReferences& refs)
     json::Value notes = json::Array{};
     for (const auto& n : refs.notes)
         notes.push_back(n);
-    return json::Object{{"graphs", std::move(list)}, {"rank_graphs", refs.rankGraphs}, {"notes", std::move(notes)}};
+    return json::Object{{"graphs", std::move(list)}, {"rank_graphs", refs.rankGraphs},
+                        {"unsharded_graphs", refs.unshardedGraphs}, {"notes", std::move(notes)}};
 }
 
 json::Value toJson(const worker::RankJobCheck& job, const worker::DistributedOutcome& o, const std::string& backend,
@@ -343,6 +348,7 @@ std::optional<int> runDistributedReplay(const ArgParser& p, const replay::Replay
     if (!p.flag("--no-reference")) {
         refs = worker::prepareDtensorReferences(perRank, meshes, options, config.program, referenceDir.path);
         config.stages = refs.stages;
+        config.unsharded = refs.unsharded;
     }
     const worker::DistributedOutcome o = worker::runDistributedJob(perRank, options, config);
 

@@ -116,10 +116,19 @@ void notRunFrom(std::size_t k, const std::vector<const io::LoadedGraph*>& graphs
     }
 }
 
+// What the job gives one rank besides its graphs (DistributedJobConfig's rows for it; null: nothing).
+struct RankGiven {
+    const std::vector<std::optional<replay::StageIo>>* stages = nullptr;
+    const std::vector<std::optional<io::LoadedGraph>>* unsharded = nullptr;
+    const std::vector<std::string>* skip = nullptr;
+};
+
 void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const replay::ReplayOptions& options,
-             const std::vector<std::optional<replay::StageIo>>* stages, const std::vector<std::string>* skip,
-             const std::vector<std::string>& keys, ReplayWorker& worker, replay::CancelToken& cancel, Shared& shared, RankOutcome& out)
+             const RankGiven& given, const std::vector<std::string>& keys, ReplayWorker& worker,
+             replay::CancelToken& cancel, Shared& shared, RankOutcome& out)
 {
+    const auto* stages = given.stages;
+    const auto* skip = given.skip;
     out.rank = rank;
     std::set<std::string> skippedAddresses;
     for (std::size_t k = 0; skip && k < skip->size() && k < graphs.size(); ++k)
@@ -146,13 +155,22 @@ void runRank(int rank, const std::vector<const io::LoadedGraph*>& graphs, const 
         replay::ReplayOptions o = options;
         if (stages && k < stages->size() && (*stages)[k])
             o.stage = (*stages)[k];  // this rank's shards of the single-rank reference's inputs (dtensor_reference.h)
+        const io::LoadedGraph* run = &g;
+        if (given.unsharded && k < given.unsharded->size() && (*given.unsharded)[k]) {
+            run = &*(*given.unsharded)[k];
+            o.dtensorGlobal = true;
+        }
         // A backward replays its forward first for the saved activations, collectives and all: not one that every
         // rank skipped (the rank that cannot start it would generate them while its peers ran its collectives).
         const auto partner = io::forwardPartnerAddress(g.entry);
         const bool unchained = o.chain && partner && skippedAddresses.contains(*partner);
         if (unchained)
             o.chain = false;
-        replay::ReplayReport r = worker.run(g, o, &cancel);
+        replay::ReplayReport r = worker.run(*run, o, &cancel);
+        if (o.dtensorGlobal)
+            r.notes.push_back("replayed as the unsharded computation on the single-rank reference's global inputs "
+                              "(DTensor's from_local / redistribute / to_local as identities on global tensors): a rank "
+                              "cannot run its shards of a graph of DTensor prims without Python");
         if (unchained)
             r.notes.push_back("not chained: its forward graph " + *partner +
                               " was skipped on every rank; saved activations were generated on every rank alike");
@@ -257,8 +275,11 @@ DistributedOutcome runDistributedJob(const std::vector<std::vector<const io::Loa
     for (int r = 0; r < world; ++r) {
         const auto i = static_cast<std::size_t>(r);
         threads.emplace_back([&, r, i] {
-            runRank(r, perRank[i], rankOptions[i], i < config.stages.size() ? &config.stages[i] : nullptr,
-                    i < config.skip.size() ? &config.skip[i] : nullptr, keys[i], *workers[i], *cancels[i], shared, outcome.ranks[i]);
+            RankGiven given;
+            given.stages = i < config.stages.size() ? &config.stages[i] : nullptr;
+            given.unsharded = i < config.unsharded.size() ? &config.unsharded[i] : nullptr;
+            given.skip = i < config.skip.size() ? &config.skip[i] : nullptr;
+            runRank(r, perRank[i], rankOptions[i], given, keys[i], *workers[i], *cancels[i], shared, outcome.ranks[i]);
             done[i] = true;
         });
     }

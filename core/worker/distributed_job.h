@@ -36,6 +36,9 @@ struct DistributedJobConfig {
     // Per rank, per graph: the stage the graph is replayed as (its shards of the single-rank reference's global
     // inputs, its outputs compared with the reference's: worker/dtensor_reference.h); nullopt: as `options` says.
     std::vector<std::vector<std::optional<replay::StageIo>>> stages;
+    // Per rank, per graph: the graph to replay instead, as the unsharded computation (DTensor prims as identities:
+    // ReplayOptions::dtensorGlobal), from DtensorReferences::unsharded; nullopt: the graph as loaded.
+    std::vector<std::vector<std::optional<io::LoadedGraph>>> unsharded;
     // Per rank, per graph: why no rank runs it (RankJobCheck::skip); empty: it runs. Its report's fatal is
     // "skipped on every rank: <reason>".
     std::vector<std::vector<std::string>> skip;

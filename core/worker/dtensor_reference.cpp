@@ -81,6 +81,7 @@ std::string compileKey(const io::TraceOrigin& t)
 
 struct Compile {
     const io::LoadedGraph* dynamo = nullptr;
+    std::vector<std::pair<int, std::size_t>> dynamoLevel;  // (rank, graph index) of every rank's dynamo / pre-grad graphs
     std::vector<std::pair<int, std::size_t>> forwards;  // (rank, graph index) of its AOT forward / inference graphs
     std::vector<std::pair<int, std::size_t>> downstream;  // its first post-grad / runnable graphs (the forward's)
 };
@@ -175,6 +176,8 @@ collectCompiles(const std::vector<std::vector<const io::LoadedGraph*>>& perRank)
             const auto kind = g.entry.kind;
             if (kind == io::GraphKind::Dynamo && r == 0)
                 c.dynamo = &g;
+            if (kind == io::GraphKind::Dynamo || kind == io::GraphKind::PreGrad)
+                c.dynamoLevel.emplace_back(static_cast<int>(r), k);
             else if (kind == io::GraphKind::Forward || kind == io::GraphKind::Inference)
                 c.forwards.emplace_back(static_cast<int>(r), k);
             else if ((kind == io::GraphKind::PostGrad || kind == io::GraphKind::Runnable) && g.entry.trace->ordinal == 0)
@@ -183,17 +186,53 @@ collectCompiles(const std::vector<std::vector<const io::LoadedGraph*>>& perRank)
     return {compiles, order};
 }
 
+// A dynamo-level graph with the global annotations of graph::dtensorGlobalGraph, on its graph and its input records.
+io::LoadedGraph unshardedCopy(const io::LoadedGraph& g, const graph::DtensorGlobalGraph& global)
+{
+    io::LoadedGraph copy = g;
+    copy.graph = global.graph;
+    const auto placeholders = copy.graph.placeholders();
+    for (std::size_t k = 0; k < placeholders.size() && k < copy.inputs.size(); ++k)
+        copy.inputs[k].meta = copy.graph.nodes[static_cast<std::size_t>(placeholders[k])].meta;
+    return copy;
+}
+
+// Every rank's dynamo-level graphs of a compile as their unsharded computation, on the reference's inputs and
+// compared with its outputs whole (DtensorReferences::unsharded).
+void addUnshardedRuns(const Compile& c, const graph::DtensorGlobalGraph& reference, const replay::StageIo& io,
+                      bool outputsSaved, const std::vector<std::vector<const io::LoadedGraph*>>& perRank,
+                      const std::string& group, DtensorReferences& out)
+{
+    for (const auto& [rank, k] : c.dynamoLevel) {
+        const io::LoadedGraph& g = *perRank[static_cast<std::size_t>(rank)][k];
+        graph::DtensorGlobalGraph own = graph::dtensorGlobalGraph(g.graph);
+        const std::size_t inputs = own.graph.placeholders().size();
+        if (!own.why.empty() || inputs != reference.graph.placeholders().size() ||
+            own.outputLayouts.size() != reference.outputLayouts.size()) {
+            out.notes.push_back("compile " + group + ", rank " + std::to_string(rank) + ": " + g.entry.address +
+                                (own.why.empty() ? " has other inputs or outputs than the reference's dynamo graph"
+                                                 : ": " + own.why) + ": replayed as recorded");
+            continue;
+        }
+        replay::StageIo s;
+        s.inputsFile = io.saveInputs;
+        s.referenceOutputs = outputsSaved ? io.saveOutputs : "";
+        for (std::size_t i = 0; i < inputs; ++i)
+            s.inputMap.push_back(static_cast<int>(i));
+        s.outputMap = io.outputMap;
+        out.stages[static_cast<std::size_t>(rank)][k] = std::move(s);
+        out.unsharded[static_cast<std::size_t>(rank)][k] = unshardedCopy(g, own);
+        ++out.unshardedGraphs;
+    }
+}
+
 // Rank 0's dynamo graph with the global annotations, replayed once on generated global inputs in a plain worker;
 // its inputs and user outputs written to <stem>.inputs.pkl / .outputs.pkl.
 DtensorReferences::Reference runReference(const io::LoadedGraph& dynamo, const graph::DtensorGlobalGraph& global,
                                           const replay::ReplayOptions& options, ReplayWorker& worker,
                                           const std::string& stem, replay::StageIo& io)
 {
-    io::LoadedGraph ref = dynamo;
-    ref.graph = global.graph;
-    const auto placeholders = ref.graph.placeholders();
-    for (std::size_t k = 0; k < placeholders.size() && k < ref.inputs.size(); ++k)
-        ref.inputs[k].meta = ref.graph.nodes[static_cast<std::size_t>(placeholders[k])].meta;
+    const io::LoadedGraph ref = unshardedCopy(dynamo, global);
     replay::ReplayOptions ro = options;
     ro.dtensorGlobal = true;
     ro.expectedOutputsPath.clear();
@@ -221,8 +260,11 @@ DtensorReferences prepareDtensorReferences(const std::vector<std::vector<const i
     DtensorReferences out;
     const int world = static_cast<int>(perRank.size());
     out.stages.resize(perRank.size());
-    for (std::size_t r = 0; r < perRank.size(); ++r)
+    out.unsharded.resize(perRank.size());
+    for (std::size_t r = 0; r < perRank.size(); ++r) {
         out.stages[r].resize(perRank[r].size());
+        out.unsharded[r].resize(perRank[r].size());
+    }
     if (options.inputs == replay::ReplayOptions::Inputs::Saved)
         return out;  // the ranks' own recorded inputs are consistent already
     auto [compiles, order] = collectCompiles(perRank);
@@ -253,6 +295,7 @@ DtensorReferences prepareDtensorReferences(const std::vector<std::vector<const i
                                 "): the ranks generate their own inputs");
             continue;
         }
+        addUnshardedRuns(c, global, io, reference.saved, perRank, group, out);
         for (const auto& [rank, k] : c.forwards) {
             const auto r = static_cast<std::size_t>(rank);
             try {

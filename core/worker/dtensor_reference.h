@@ -20,6 +20,12 @@ namespace fxray::worker {
 struct DtensorReferences {
     // Per rank, per graph (as perRank): the stage to replay the graph as; nullopt: as the job's options say.
     std::vector<std::vector<std::optional<replay::StageIo>>> stages;
+    // Per rank, per graph: a dynamo-level graph (dynamo's, or inductor's pre-grad copies of it) of a compile with a
+    // reference, as its own unsharded computation (global annotations; replayed with ReplayOptions::dtensorGlobal,
+    // on the reference's global inputs, its outputs compared with the reference's whole). DTensor's prims are
+    // Python, so a rank cannot replay its own shards of these graphs; what it can check is that the program its
+    // log records computes what the reference computed. nullopt: the graph as it is.
+    std::vector<std::vector<std::optional<io::LoadedGraph>>> unsharded;
     struct Reference {
         std::string compile;            // the compile's group ("0/0")
         replay::ReplayReport report;    // the global replay of the dynamo graph
@@ -29,6 +35,7 @@ struct DtensorReferences {
     std::vector<Reference> references;
     std::vector<std::string> notes;     // compiles left out and why, meshes used
     int rankGraphs = 0;                 // rank graphs given the reference's inputs
+    int unshardedGraphs = 0;            // of which replayed as the unsharded computation (`unsharded`)
 };
 
 // `meshes`: the DeviceMeshes the logs record (graph::findDeviceMeshes); a 1-D placement without one is taken

@@ -6,6 +6,8 @@ real Gloo process groups (tests/data/distributed, 2-rank logs written by make_fi
 - the TP step's ranks take their shards of one generated global input (cut by the recorded placements), and each
   rank's AOT forward equals the single-rank reference (the dynamo graph run unsharded on the global inputs); a
   sharding bug planted in one rank (its bias not divided for the Partial sum) differs from the reference on both;
+  every rank's dynamo graph (DTensor's Python prims) runs as the unsharded computation on the reference's inputs
+  and equals it, and one planted with another activation on rank 1 differs from it there;
 - a 4-rank job on a 2x2 DeviceMesh whose logs name no group members: the recorded mesh gives them (tp groups
   {0,1} and {2,3}), so each pair all-reduces in its own group; without the mesh the job is refused;
 - DDP with compiled autograd (python_reducer): both ranks run every graph of the compiled-autograd compile with its
@@ -110,13 +112,14 @@ def a_dtensor_tensor_parallel_step_replays_its_aot_graphs_with_their_collectives
                 for record, row in rows.items()}
     for record in ("aot_joint_graph", "aot_forward_graph", "aot_backward_graph"):
         assert verdicts[record] == ["pass", "pass"], rows[record]
-    # The dynamo-level graph holds DTensor's Python prims (from_local, redistribute): named as unsupported per
-    # rank, and run instead as the single-rank reference (unsharded), which passes.
-    assert verdicts["dynamo_output_graph"] == ["unsupported", "unsupported"], out
-    assert "DTensor's redistribute() is a Python prim" in out, out
+    # The dynamo-level graph holds DTensor's Python prims (from_local, redistribute): rank 0's runs as the
+    # single-rank reference (unsharded), and every rank's runs as that unsharded computation on the reference's
+    # global inputs, its outputs equal to the reference's.
+    assert verdicts["dynamo_output_graph"] == ["pass", "pass"], out
+    assert rows["dynamo_output_graph"].count("=ref") == 2, rows["dynamo_output_graph"]
     assert "single-rank reference of compile 0/0 (dynamo graph, unsharded, on the global inputs): pass 15/15" in out, out
     assert "collectives run: rank 0 2/2 rank 1 2/2" in out, out
-    assert code == 1  # the unsupported dynamo graph
+    assert code == 0
 
 
 @check
@@ -177,7 +180,32 @@ def the_ranks_take_shards_of_one_global_input_and_equal_the_single_rank_referenc
     # equal); the replicated input is the same on both ranks.
     assert stats[0]["t"] != stats[1]["t"], (stats[0]["t"], stats[1]["t"])
     assert stats[0]["view"] == stats[1]["view"], (stats[0]["view"], stats[1]["view"])
-    assert code == 1  # the per-rank dynamo graphs stay unsupported (DTensor dispatch needs Python)
+    assert refs["unsharded_graphs"] == 2, refs
+    assert code == 0
+
+
+@check
+def a_rank_whose_dynamo_graph_computes_another_step_differs_from_the_single_rank_reference():
+    # Rank 1's record of the program has another activation: its dynamo graph, run unsharded on the reference's
+    # global inputs, gives another output than rank 0's (the reference); rank 0's equals it.
+    out = os.path.join(TMP, "dynamo_bug")
+    os.makedirs(out)
+    shutil.copy(rank_log("tp_mlp", 0), out)
+    r1 = rank_log("tp_mlp", 1)
+    edit_trace_payload(r1, os.path.join(out, os.path.basename(r1)), "dynamo_output_graph",
+                       "torch.nn.functional.relu(hook_result, inplace = False)",
+                       "torch.nn.functional.silu(hook_result, inplace = False)")
+    code, d, _ = reference_run(out)
+    assert code == 1
+    dynamo = {r["rank"]: next(rep for rep in r["reports"] if rep["address"].endswith("dynamo_output_graph"))
+              for r in d["ranks"]}
+    for rank, ok in ((0, True), (1, False)):
+        rep = dynamo[rank]
+        assert rep["reference"] == "single-rank reference (the unsharded computation, whole)", rep["reference"]
+        compared = [c for c in rep["comparisons"] if c["compared"]]
+        assert len(compared) == 1 and compared[0]["ok"] == ok, (rank, rep["comparisons"])
+        assert any("replayed as the unsharded computation" in n for n in rep["notes"]), rep["notes"]
+    assert dynamo[1]["verdict"] != "pass", dynamo[1]["verdict"]
 
 
 @check

@@ -132,6 +132,7 @@ RanksRun runRanks(const std::string& path, const std::string& program, const rep
     worker::TempDir referenceDir("fxray-reference-");
     const worker::DtensorReferences refs = worker::prepareDtensorReferences(perRank, rankCheck.meshes, options, program, referenceDir.path);
     config.stages = refs.stages;
+    config.unsharded = refs.unsharded;
     config.skip = rankCheck.skip;  // graphs with collectives some rank cannot start: run by no rank
     takeOutcome(worker::runDistributedJob(perRank, options, config), config.backend, out);
     for (const auto& ref : refs.references)

@@ -89,8 +89,10 @@ void compareStageOutputs(const Prepared& p, const StageIo& stage, const std::vec
     report.reference = "reference stage";
     // A distributed replay's rank: the single-rank reference's global outputs, each cut to this rank's part.
     std::vector<std::string> partial(reference.size());
-    if (!stage.outputShards.empty())
-        report.reference = "single-rank reference (the unsharded computation, cut to this rank's shard)";
+    // (A dynamo-level graph replayed as the unsharded computation itself takes them whole: no shards.)
+    if (!stage.inputsFile.empty())
+        report.reference = stage.outputShards.empty() ? "single-rank reference (the unsharded computation, whole)"
+                                                      : "single-rank reference (the unsharded computation, cut to this rank's shard)";
     for (std::size_t u = 0; u < reference.size() && u < stage.outputShards.size(); ++u) {
         if (stage.outputShards[u].empty() || !reference[u].isTensor())
             continue;

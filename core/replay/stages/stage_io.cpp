@@ -84,7 +84,8 @@ std::vector<c10::IValue> makeStageInputs(const io::LoadedGraph& lg, const Replay
         report.notes.push_back(std::to_string(stage.constantMap.size()) + " module attribute(s) (self." + stage.constantMap.front().first +
                                ", ...) take the values generated for the inputs AOTAutograd lifted them to");
     report.notes.push_back(stage.inputsFile.empty() ? "inputs: generated for " + stage.inputsFrom
-                                                    : "inputs: this rank's shards of the single-rank reference's global inputs");
+                   : stage.inputShards.empty() ? "inputs: the single-rank reference's global inputs, whole"
+                                               : "inputs: this rank's shards of the single-rank reference's global inputs");
     if (stage.promote)
         promoteInputs(inputs);
     return inputs;
