@@ -11,6 +11,7 @@
 #include "replay/api/replay_types.h"
 
 #include <ATen/core/ivalue.h>
+#include <c10/util/SmallVector.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -70,8 +71,9 @@ public:
 private:
     struct Pending {
         std::size_t node = 0;
-        // Per return of the node: [begin, end) of its tensors in the node's outputs.
-        std::vector<std::pair<std::size_t, std::size_t>> returns;
+        // Per return of the node: [begin, end) of its tensors in the node's outputs. Inline for the usual one or two
+        // returns: every node of every checked pass queues one.
+        c10::SmallVector<std::pair<std::size_t, std::size_t>, 2> returns;
         bool anyTensorInput = false;
         bool graphOutputs = false;  // the output node: statistics only
     };

@@ -53,6 +53,11 @@ struct PassState {
     std::vector<bool> layoutOff;
     std::vector<c10::IValue> stack, outputs;
     graph::SymExpr::Bindings bindings;
+    // The graph's NodeFacts: the Prepared's, or the pass's own when it has none.
+    std::vector<NodeFacts> ownFacts;
+    const std::vector<NodeFacts>* facts = nullptr;
+    // The replay device's type as recorded metadata spells it ("cuda"), compared with every tensor node's record.
+    std::string deviceTypeName;
     std::size_t nextInput = 0;
     // Value checks of a checked pass: statistics reduced on the device, read back once per pass (deferred_checks.h);
     // the pass's own, or the caller's (a CUDA-graph capture, read back after each replay).
@@ -69,12 +74,12 @@ struct InputState {
     bool layoutOff = false;    // an input's layout differs from its recording (PassState::layoutOff)
 };
 
-InputState inputStateOf(const graph::Graph& g, const graph::Node& node, const PassState& s)
+InputState inputStateOf(const graph::Graph& g, const NodeFacts& facts, const PassState& s)
 {
     InputState in;
     // resize_storage_bytes_ is what gives a freed storage its bytes back: its input may have none.
-    const bool resizesStorage = node.target.kind == graph::Target::Kind::Op && node.target.op == "resize_storage_bytes_";
-    graph::forEachNodeRef(node, [&](int ref) {
+    const bool resizesStorage = facts.resizesStorage;
+    for (const int ref : facts.inputs) {
         const auto k = static_cast<std::size_t>(ref);
         if (in.missing.empty() && s.freed[k])
             in.missing = "input '" + g.nodes[k].name + "' is used after the dump freed it";
@@ -90,7 +95,7 @@ InputState inputStateOf(const graph::Graph& g, const graph::Node& node, const Pa
         in.layoutOff = in.layoutOff || s.layoutOff[k];
         in.anyTensor = in.anyTensor || s.values[k].isTensor() || s.values[k].isTensorList() ||
                        (s.values[k].isList() && !detail::flattenTensors(s.values[k]).empty());
-    });
+    }
     return in;
 }
 
@@ -160,12 +165,11 @@ bool backendPicksLayout(const graph::Graph& g, const graph::Node& n)
 // A graph recorded on another device type than the replay's: stride differences of a node whose kernel picks its
 // layout per device, or whose inputs carry such a layout, are the devices' difference, kept apart from the
 // mismatches (NodeResult::crossDeviceLayouts).
-void setAsideCrossDeviceLayouts(const graph::Graph& g, const graph::Node& node, const c10::Device& device,
-                                const InputState& in, PassState& s, std::size_t i, NodeResult& r)
+void setAsideCrossDeviceLayouts(const graph::Node& node, const InputState& in, PassState& s, std::size_t i, NodeResult& r)
 {
     const graph::ValueMeta& meta = *node.meta;
-    if (!meta.isTensor() || !meta.tensor.device || meta.tensor.device->type == c10::DeviceTypeName(device.type(), true) ||
-        !(backendPicksLayout(g, node) || in.otherLayout))
+    if (!meta.isTensor() || !meta.tensor.device || meta.tensor.device->type == s.deviceTypeName ||
+        !((*s.facts)[i].backendPicksLayout || in.otherLayout))
         return;
     auto stride = std::stable_partition(r.mismatches.begin(), r.mismatches.end(),
                                         [](const Mismatch& m) { return m.kind != Mismatch::Kind::Stride; });
@@ -246,7 +250,7 @@ void checkNode(const Prepared& p, const ReplayOptions& options, std::size_t i, c
         }
         detail::checkValue(s.values[i], dtype != p.kernelDtypes.end() ? kernel : *node.meta, p.device, 0, s.bindings,
                            r.mismatches);
-        setAsideCrossDeviceLayouts(*p.graph, node, p.device, in, s, i, r);
+        setAsideCrossDeviceLayouts(node, in, s, i, r);
         setAsideStaleViewLayouts(*p.graph, p.plans[i], in, s, i, r);
         setAsideKernelLayouts(*p.graph, node, in, s, i, r);
     }
@@ -304,6 +308,18 @@ std::vector<std::size_t> readChecksIfDue(detail::DeferredValueChecks& checks, st
 
 }  // namespace
 
+std::vector<NodeFacts> nodeFacts(const graph::Graph& g)
+{
+    std::vector<NodeFacts> facts(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const graph::Node& node = g.nodes[i];
+        graph::forEachNodeRef(node, [&](int ref) { facts[i].inputs.push_back(ref); });
+        facts[i].resizesStorage = node.target.kind == graph::Target::Kind::Op && node.target.op == "resize_storage_bytes_";
+        facts[i].backendPicksLayout = backendPicksLayout(g, node);
+    }
+    return facts;
+}
+
 void synchronize(const c10::Device& device)
 {
     if (device.is_cuda())
@@ -325,6 +341,8 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         ~CloseVmapLevels() { detail::popLeftoverVmapLevels(); }
     } closeVmapLevels;
     PassState s(n);
+    s.facts = p.facts.size() == n && p.factsOf == &g ? &p.facts : &(s.ownFacts = nodeFacts(g));
+    s.deviceTypeName = c10::DeviceTypeName(p.device.type(), true);
     if (capturedChecks && results)
         (s.checks = capturedChecks)->restart();
     else if (results && options.valueChecks)
@@ -340,7 +358,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         NodeResult scratch;
         NodeResult& r = results ? (*results)[i] : scratch;
         // Inputs to this node that are missing (an earlier error or unsupported node) make it skipped.
-        const InputState in = inputStateOf(g, node, s);
+        const InputState in = inputStateOf(g, (*s.facts)[i], s);
         if (plan.kind == NodePlan::Kind::Unsupported) {
             r.status = NodeStatus::Unsupported;
             r.error = plan.why;

@@ -223,6 +223,8 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
                 nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
         report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
     }
+    p.facts = nodeFacts(g);
+    p.factsOf = &g;
     // Last, so that nothing above draws from the restored stream before the graph does.
     if (options.inputs == ReplayOptions::Inputs::Saved && !lg.rngStatePath.empty() && options.rng == ReplayOptions::Rng::Natural)
         p.rngRestored = detail::restoreGeneratorStates(lg.rngStatePath, p.device, report.notes);

@@ -30,6 +30,16 @@ namespace fxray::replay::engine {
 
 using detail::NodePlan;
 
+// What the interpreter asks of a graph node on every pass and every repeat, worked out once per graph: it depends on
+// the graph alone (not on the device, the plans or the inputs), so any copy of a Prepared over the same graph may
+// keep it.
+struct NodeFacts {
+    std::vector<int> inputs;          // the nodes whose values it reads, in graph::forEachNodeRef's order
+    bool resizesStorage = false;      // inductor's resize_storage_bytes_: what gives a freed storage its bytes back
+    bool backendPicksLayout = false;  // its kernel picks its output layout per device and backend (interpreter.cpp)
+};
+std::vector<NodeFacts> nodeFacts(const graph::Graph& g);
+
 // Everything one pass over the graph needs, built once per replay.
 struct Prepared {
     const graph::Graph* graph = nullptr;
@@ -44,6 +54,10 @@ struct Prepared {
     // On the CPU: nodes whose recorded dtype is a fake-tensor rule's that the CPU kernel does not follow (mixed-dtype
     // normalisations' statistics, graph/mixed_norm_dtypes.h), checked against the kernel's dtype instead.
     std::map<int, graph::DType> kernelDtypes;
+    // nodeFacts(*graph), set by prepare(); a pass over a Prepared without them (or of another graph) works them out
+    // itself.
+    std::vector<NodeFacts> facts;
+    const graph::Graph* factsOf = nullptr;
 };
 
 // CUDA (or other accelerator) event pairs for per-node device time; empty on CPU.

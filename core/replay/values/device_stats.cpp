@@ -62,9 +62,12 @@ bool StatsBuffer::storageHoldsElements(const at::Tensor& t)
 {
     if (!t.has_storage() || t.layout() != at::kStrided)
         return true;  // nothing of its own to read past (wrappers, sparse): their reader checks
+    // Sizes and strides read as arrays (one virtual call each, not two per dimension): this runs on every tensor a
+    // checked pass reads or queues.
+    const c10::IntArrayRef sizes = t.sizes(), strides = t.strides();
     std::int64_t last = t.storage_offset();
-    for (std::int64_t d = 0; d < t.dim(); ++d)
-        last += (t.size(d) - 1) * std::max<std::int64_t>(t.stride(d), 0);
+    for (std::size_t d = 0; d < sizes.size(); ++d)
+        last += (sizes[d] - 1) * std::max<std::int64_t>(strides[d], 0);
     return static_cast<std::uint64_t>((last + 1) * static_cast<std::int64_t>(t.element_size())) <= t.storage().nbytes();
 }
 
