@@ -176,6 +176,7 @@ collectCompiles(const std::vector<std::vector<const io::LoadedGraph*>>& perRank)
             const auto kind = g.entry.kind;
             if (kind == io::GraphKind::Dynamo && r == 0)
                 c.dynamo = &g;
+            // (One chain: a dynamo-level graph is none of the kinds below.)
             if (kind == io::GraphKind::Dynamo || kind == io::GraphKind::PreGrad)
                 c.dynamoLevel.emplace_back(static_cast<int>(r), k);
             else if (kind == io::GraphKind::Forward || kind == io::GraphKind::Inference)

@@ -35,7 +35,7 @@ struct DtensorReferences {
     std::vector<Reference> references;
     std::vector<std::string> notes;     // compiles left out and why, meshes used
     int rankGraphs = 0;                 // rank graphs given the reference's inputs
-    int unshardedGraphs = 0;            // of which replayed as the unsharded computation (`unsharded`)
+    int unshardedGraphs = 0;            // rank graphs replayed as the unsharded computation (`unsharded`)
 };
 
 // `meshes`: the DeviceMeshes the logs record (graph::findDeviceMeshes); a 1-D placement without one is taken
