@@ -228,6 +228,11 @@ def reduce_overhead(ctx: Ctx) -> list:
         # already overwritten ("accessing tensor output of CUDAGraphs that has been overwritten by a subsequent run":
         # 8 of 8 models' second step on the H100, session 15).
         torch.compiler.cudagraph_mark_step_begin()
+        # And the gradients start from None, as optimizer.zero_grad() leaves them: the first step's .grad tensors are
+        # the backward graph's CUDA-graph outputs, which the next replay overwrites; accumulating into them failed
+        # every model's second step in the trace process ("... overwritten by a subsequent run", at the forward
+        # line of the parameter whose gradient it was; 4 of 4 on the H200, session 18).
+        ctx.model.zero_grad(set_to_none=True)
         return _train(ctx, compiled)
 
     return [("train", step), ("train2", step)]
