@@ -153,6 +153,16 @@ def ddp_with_compiled_autograd_runs_its_gradient_all_reduces_through_autograd_no
     assert code == 1  # the hooks
 
 
+def tp_mlp_with_rank1_edited(name, record, old, new):
+    """A copy of the tp_mlp logs in which rank 1's `record` has `old` replaced by `new`; rank 0's as recorded."""
+    out = os.path.join(TMP, name)
+    os.makedirs(out)
+    shutil.copy(rank_log("tp_mlp", 0), out)
+    r1 = rank_log("tp_mlp", 1)
+    edit_trace_payload(r1, os.path.join(out, os.path.basename(r1)), record, old, new)
+    return out
+
+
 def reference_run(folder, *extra):
     code, out, err, _ = fxray("replay", folder, "--json", *extra)
     assert code in (0, 1), out + err
@@ -188,13 +198,9 @@ def the_ranks_take_shards_of_one_global_input_and_equal_the_single_rank_referenc
 def a_rank_whose_dynamo_graph_computes_another_step_differs_from_the_single_rank_reference():
     # Rank 1's record of the program has another activation: its dynamo graph, run unsharded on the reference's
     # global inputs, gives another output than rank 0's (the reference); rank 0's equals it.
-    out = os.path.join(TMP, "dynamo_bug")
-    os.makedirs(out)
-    shutil.copy(rank_log("tp_mlp", 0), out)
-    r1 = rank_log("tp_mlp", 1)
-    edit_trace_payload(r1, os.path.join(out, os.path.basename(r1)), "dynamo_output_graph",
-                       "torch.nn.functional.relu(hook_result, inplace = False)",
-                       "torch.nn.functional.silu(hook_result, inplace = False)")
+    out = tp_mlp_with_rank1_edited("dynamo_bug", "dynamo_output_graph",
+                                   "torch.nn.functional.relu(hook_result, inplace = False)",
+                                   "torch.nn.functional.silu(hook_result, inplace = False)")
     code, d, _ = reference_run(out)
     assert code == 1
     dynamo = {r["rank"]: next(rep for rep in r["reports"] if rep["address"].endswith("dynamo_output_graph"))
@@ -212,12 +218,8 @@ def a_rank_whose_dynamo_graph_computes_another_step_differs_from_the_single_rank
 def a_sharding_bug_on_one_rank_differs_from_the_single_rank_reference():
     # RowwiseParallel's bias is added once per rank before the Partial sum, so each rank adds bias / 2; rank 1 now
     # adds it whole: every node still runs, every collective matches, only the reference sees the wrong sum.
-    out = os.path.join(TMP, "bias_bug")
-    os.makedirs(out)
-    shutil.copy(rank_log("tp_mlp", 0), out)
-    r1 = rank_log("tp_mlp", 1)
-    edit_trace_payload(r1, os.path.join(out, os.path.basename(r1)), "aot_forward_graph",
-                       "torch.ops.aten.div.Tensor(primals_5, 2)", "torch.ops.aten.div.Tensor(primals_5, 1)")
+    out = tp_mlp_with_rank1_edited("bias_bug", "aot_forward_graph",
+                                   "torch.ops.aten.div.Tensor(primals_5, 2)", "torch.ops.aten.div.Tensor(primals_5, 1)")
     code, d, forwards = reference_run(out)
     assert code == 1
     for rank, fwd in forwards.items():
