@@ -341,7 +341,7 @@ std::vector<c10::IValue> interpret(const Prepared& p, const ReplayOptions& optio
         ~CloseVmapLevels() { detail::popLeftoverVmapLevels(); }
     } closeVmapLevels;
     PassState s(n);
-    s.facts = p.facts.size() == n && p.factsOf == &g ? &p.facts : &(s.ownFacts = nodeFacts(g));
+    s.facts = p.facts.size() == n ? &p.facts : &(s.ownFacts = nodeFacts(g));
     s.deviceTypeName = c10::DeviceTypeName(p.device.type(), true);
     if (capturedChecks && results)
         (s.checks = capturedChecks)->restart();

@@ -74,6 +74,7 @@ detail::ForwardRunner forwardRunner(const c10::Device& device)
         fp.device = device;
         fp.planOptions = planOptionsFor(f, fo);
         fp.plans = detail::planGraph(f.graph, device, fp.planOptions);
+        fp.facts = nodeFacts(f.graph);
         ReplayReport scratch = emptyReport(f, fo);
         at::manual_seed(fo.seed);
         fp.inputs = detail::makeInputs(f, fo, device, scratch);
@@ -224,7 +225,6 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
         report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
     }
     p.facts = nodeFacts(g);
-    p.factsOf = &g;
     // Last, so that nothing above draws from the restored stream before the graph does.
     if (options.inputs == ReplayOptions::Inputs::Saved && !lg.rngStatePath.empty() && options.rng == ReplayOptions::Rng::Natural)
         p.rngRestored = detail::restoreGeneratorStates(lg.rngStatePath, p.device, report.notes);

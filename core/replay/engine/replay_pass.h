@@ -54,10 +54,9 @@ struct Prepared {
     // On the CPU: nodes whose recorded dtype is a fake-tensor rule's that the CPU kernel does not follow (mixed-dtype
     // normalisations' statistics, graph/mixed_norm_dtypes.h), checked against the kernel's dtype instead.
     std::map<int, graph::DType> kernelDtypes;
-    // nodeFacts(*graph), set by prepare(); a pass over a Prepared without them (or of another graph) works them out
-    // itself.
+    // nodeFacts(*graph), set where a Prepared is built (prepare(), the chained forward's runner); a pass over one
+    // without them works them out itself.
     std::vector<NodeFacts> facts;
-    const graph::Graph* factsOf = nullptr;
 };
 
 // CUDA (or other accelerator) event pairs for per-node device time; empty on CPU.
