@@ -16,6 +16,7 @@
 # or python3), FXRAY_BUILD_DIR (default /tmp/fxray-device-build, reused while the machine stays warm),
 # FXRAY_CORPUS_DEVICE (default cuda), FXRAY_CORPUS_SIZE (tiny | small, default tiny), FXRAY_CORPUS_JOBS (default 8), FXRAY_CORPUS_MODEL_TIMEOUT
 # (seconds per model capture or inductor trace process, default 300), FXRAY_CORPUS_ARGS (more run_corpus options),
+# FXRAY_CORPUS_TAG (the corpus folder's name, default the part), FXRAY_SKIP_BUILD (1: $BUILD_DIR is built already),
 # FXRAY_STAGE_COMPARE_UNTIL (seconds after the start: when set, the part's trace logs are then stage-compared on the
 # device through output_code, tools/corpus/stage_compare_corpus.py, until that deadline; e.g. 540 in a 600 s call).
 set -uo pipefail
@@ -33,7 +34,8 @@ if [ "$PART" = distributed ]; then
 fi
 PY=${FXRAY_PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$PY" ] || PY=python3
-CORPUS=/tmp/fxray-corpus-$PART
+# FXRAY_CORPUS_TAG names the corpus folder when several calls of one part run at once (corpus-device-parallel.sh).
+CORPUS=/tmp/fxray-corpus-${FXRAY_CORPUS_TAG:-$PART}
 T0=$(date +%s)
 
 RECIPE_MODELS=${FXRAY_RECIPE_MODELS:-qwen2,distilbert,bart,t5,wav2vec2,qwen2_moe,vit,resnet50}
@@ -70,8 +72,11 @@ fi
 "$PY" -c "import expecttest; print('expecttest ok')" >> "$OUT/machine.txt" 2>&1
 
 # Only the CLI target: the corpus needs nothing else, and a warm machine keeps the build for the next part.
+# FXRAY_SKIP_BUILD=1: a caller built $BUILD_DIR already (parts running at once must not run ninja together).
 source scripts/device_cli_build.sh
-device_build_cli "$OUT/build.log" "${CMAKE_EXTRA[@]}" || { echo "build failed: $OUT/build.log"; exit 1; }
+if [ -z "${FXRAY_SKIP_BUILD:-}" ]; then
+  device_build_cli "$OUT/build.log" "${CMAKE_EXTRA[@]}" || { echo "build failed: $OUT/build.log"; exit 1; }
+fi
 
 # What the part has made so far, into $OUT: also run when the batch's deadline stops this script (SIGTERM).
 collect_corpus() {
