@@ -29,14 +29,15 @@ for spec in "$@"; do
   tag=${spec%%=*}
   IFS=: read -r part models recipes <<<"${spec#*=}"
   left=$(( DEADLINE - ($(date +%s) - T0) ))
-  mkdir -p "$OUT/$tag"
+  dir=$OUT/$tag
+  mkdir -p "$dir"
   (
-    export CUDA_VISIBLE_DEVICES=$gpu OUT="$OUT/$tag" FXRAY_CORPUS_TAG=$tag FXRAY_SKIP_BUILD=1 FXRAY_BUILD_DIR="$BUILD_DIR"
+    export CUDA_VISIBLE_DEVICES=$gpu OUT="$dir" FXRAY_CORPUS_TAG=$tag FXRAY_SKIP_BUILD=1 FXRAY_BUILD_DIR="$BUILD_DIR"
     export FXRAY_PYTHON="$PY" FXRAY_STAGE_COMPARE_UNTIL=$(( left - 15 ))
     [ -n "$models" ] && export FXRAY_RECIPE_MODELS=$models
     [ -n "$recipes" ] && export FXRAY_CORPUS_ARGS="${FXRAY_CORPUS_ARGS:-} --recipes $recipes"
-    timeout -k 10 "$left" bash scripts/corpus-device.sh "$part" > "$OUT/$tag/run.log" 2>&1
-    echo "exit $?" >> "$OUT/$tag/run.log"
+    timeout -k 10 "$left" bash scripts/corpus-device.sh "$part" > "$dir/run.log" 2>&1
+    echo "exit $?" >> "$dir/run.log"
   ) &
   pids+=($!)
   tags+=("$tag")
