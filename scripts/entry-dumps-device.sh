@@ -27,7 +27,13 @@ timeout -k 5 "${FXRAY_ENTRY_TIMEOUT:-240}" "$PY" tools/corpus/capture_model.py -
 echo "capture $ENTRY: exit $?"
 "$BUILD_DIR/app/cli/fxray" replay "$DIR/dumps" --json --device cuda --inputs saved --expected auto \
   > "$OUT/replay-$ENTRY.json" 2> "$OUT/replay-$ENTRY.err"
-echo "replay: exit $?"
+rc=$?
+echo "replay: exit $rc"
+# 0: every graph passed, 1: some did not; anything else (no fxray, a crash of the CLI): no reports to read.
+if [ "$rc" -gt 1 ] || [ ! -s "$OUT/replay-$ENTRY.json" ]; then
+  echo "no replay reports (exit $rc): see $OUT/replay-$ENTRY.err"
+  exit 1
+fi
 # The folders (relative to $DIR) of every report that did not pass.
 "$PY" - "$OUT/replay-$ENTRY.json" "$DIR" > /tmp/fxray-failing-$ENTRY.txt <<'PY'
 import json, os, sys
