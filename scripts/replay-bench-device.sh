@@ -2,9 +2,10 @@
 # Issue 24 on a CUDA machine ("checks on the device", "checked CUDA-graph replay"): builds only the fxray CLI against
 # the machine's own PyTorch (cmake + ninja; no Qt or Graphviz there), then bench/replay_bench.py on CUDA: for each of
 # the 8 bench graphs, fxray's checked replay with metadata checks only (--no-values), with value checks (the default:
-# statistics reduced on the device, read back once per replay), with a read-back after every node (--stop-on-first,
-# the sync pattern value checks had before), Python eager and torch.cuda.CUDAGraph, and fxray's CUDA graph without
-# and with the value checks captured into it. Logs under $OUT; the figures tables close the output. ~3 minutes.
+# statistics reduced on the device, read back once per replay; on CUDA the timed repeats replay the checked pass
+# captured as a CUDA graph), the same interpreted at every repeat ("before" columns: --interpreted-repeats), Python
+# eager and torch.cuda.CUDAGraph, and fxray's CUDA graph without and with the value checks captured into it. Logs
+# under $OUT; the figures tables close the output. ~3 minutes. FXRAY_SKIP_BUILD=1: $BUILD_DIR is built already.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-logs}
@@ -21,14 +22,14 @@ REPEATS=${FXRAY_BENCH_REPEATS:-30}
 
 echo "== configure + build fxray" | tee "$OUT/build.log"
 start=$(date +%s)
-cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_GUI=OFF -DFXRAY_GRAPHVIZ=OFF -DFXRAY_PYTHON="$PY" \
+[ -n "${FXRAY_SKIP_BUILD:-}" ] || cmake -S . -B "$BUILD_DIR" -G Ninja -DFXRAY_GUI=OFF -DFXRAY_GRAPHVIZ=OFF -DFXRAY_PYTHON="$PY" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; echo "configure failed"; exit 1; }
-ninja -C "$BUILD_DIR" fxray >>"$OUT/build.log" 2>&1 || { grep -E "error|FAILED" "$OUT/build.log" | head -30; echo "build failed"; exit 1; }
+[ -n "${FXRAY_SKIP_BUILD:-}" ] || ninja -C "$BUILD_DIR" fxray >>"$OUT/build.log" 2>&1 || { grep -E "error|FAILED" "$OUT/build.log" | head -30; echo "build failed"; exit 1; }
 echo "built in $(( $(date +%s) - start )) s" | tee -a "$OUT/build.log"
 
 echo "== replay benchmark on CUDA ($REPEATS runs after $((REPEATS / 5)) warm-up)" | tee "$OUT/bench.log"
 FXRAY="$BUILD_DIR/app/cli/fxray"
-PYTHONUNBUFFERED=1 "$PY" bench/replay_bench.py --fxray "$FXRAY" --fxray-before "$FXRAY" --before-args=--stop-on-first \
+PYTHONUNBUFFERED=1 "$PY" bench/replay_bench.py --fxray "$FXRAY" --fxray-before "$FXRAY" --before-args=--interpreted-repeats \
   --device cuda --repeats "$REPEATS" --warmup $((REPEATS / 5)) --json "$OUT/bench.json" >>"$OUT/bench.log" 2>&1
 rc=$?
 # One planted NaN through the captured graph: the first node that makes it must be named after each replay.

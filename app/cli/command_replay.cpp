@@ -1,12 +1,16 @@
 // `fxray replay <graph|path> [--device cuda|cuda:N|cpu] [--seed N] [--inputs random|saved] [--floats normal|uniform]
 //  [--int-range LO,HI]
 //  [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected OUT.pt|auto]
-//  [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain]`
+//  [--repeat N [--warmup N] [--interpreted-repeats]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S]
+//  [--no-chain]`
 // A backward graph with random inputs is chained by default: its forward graph (the seed dump's forward_<i>, the
 // trace's aot_forward_graph of the same compile) replays first and its outputs become the backward's saved
 // activations, matched by name; --no-chain generates them all.
 // --cuda-graph: after the checked eager pass, the CUDA-graph safety analysis; when it finds nothing blocking,
 // capture on a side stream, replay (--warmup + --repeat times, default 3 + 20), compare with eager, time replays.
+// --repeat N on CUDA (without --cuda-graph): the timed repeats replay the checked pass captured as a CUDA graph
+// with its value checks, when the analysis allows and the first pass ran cleanly (the report's cuda_graph section
+// says so); else, and with --interpreted-repeats, the interpreter runs each repeat.
 // --expected auto: each dump's own <name>.expected.pt (eager outputs written by tools/capture).
 // Each graph replays in an `fxray worker` child (apitrace's isolation): a SIGSEGV, abort or device-side assert
 // becomes that graph's error at the node it was running, and a batch goes on with a fresh worker. --in-process
@@ -48,7 +52,7 @@ namespace {
 constexpr std::string_view kUsage =
     "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
     "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values] [--compare-device DEV | --expected "
-    "OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain] "
+    "OUT.pt|auto] [--repeat N [--warmup N] [--interpreted-repeats]] [--cuda-graph] [--all-nodes] [--json] [--in-process] [--timeout S] [--no-chain] "
     "[--rng natural|aligned] [--strict-nonfinite] [--seeds A-B] [--until nan|mismatch|error|diverge[:DEVICE]] "
     "[--ranks N] [--group NAME=RANKS]... [--collective-timeout S] [--backend gloo|nccl] [--no-collective-check] [--check-only] [--no-reference]";
 
@@ -149,7 +153,7 @@ int runReplay(const Args& args)
     std::set<std::string> valued = {"--device", "--seed", "--inputs", "--int-range", "--sym-default", "--compare-device", "--expected",
                                     "--repeat", "--warmup", "--floats", "--timeout", "--rng", "--seeds", "--until"};
     std::set<std::string> flags = {"--stop-on-first", "--no-values", "--all-nodes", "--json", "--cuda-graph", "--in-process", "--no-chain",
-                                   "--strict-nonfinite"};
+                                   "--strict-nonfinite", "--interpreted-repeats"};
     valued.insert(std::begin(kDistributedValued), std::end(kDistributedValued));
     flags.insert(std::begin(kDistributedFlags), std::end(kDistributedFlags));
     ArgParser p(args, valued, flags);

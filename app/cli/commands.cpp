@@ -21,7 +21,9 @@ const std::vector<Command>& commands()
         {"replay", "run graphs through LibTorch with every node's dtype/size/stride checked against the dump",
          "fxray replay <graph|path> [--device cpu|cuda|cuda:N] [--seed N] [--inputs random|saved] [--floats normal|uniform] "
          "[--int-range LO,HI] [--sym-default N] [--stop-on-first] [--no-values]\n"
-         "                   [--compare-device DEV | --expected OUT.pt|auto] [--repeat N [--warmup N]] [--cuda-graph] [--all-nodes]\n"
+         "                   [--compare-device DEV | --expected OUT.pt|auto] [--repeat N [--warmup N] [--interpreted-repeats]]\n"
+         "                   [--cuda-graph] [--all-nodes]   (--repeat on CUDA replays the checked pass as a captured CUDA graph when\n"
+         "                   it can, its checks captured with it; --interpreted-repeats: the interpreter every time)\n"
          "                   [--json] [--in-process] [--timeout S] [--no-chain]   (each graph runs in an `fxray worker` child\n"
          "                   unless --in-process; a backward graph takes its saved activations from its forward unless --no-chain)\n"
          "                   [--rng natural|aligned] [--strict-nonfinite]   (NaN/Inf no output holds is transient, a pass, unless\n"

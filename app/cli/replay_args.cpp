@@ -63,6 +63,7 @@ replay::ReplayOptions parseReplayOptions(const ArgParser& p)
     o.warmup = count("--warmup");
     o.valueChecks = !p.flag("--no-values");
     o.cudaGraph = p.flag("--cuda-graph");
+    o.graphRepeats = !p.flag("--interpreted-repeats");
     o.chain = !p.flag("--no-chain");
     const std::string rng = p.value("--rng").value_or("natural");
     if (rng != "natural" && rng != "aligned")

@@ -187,6 +187,7 @@ json::Value optionsToJson(const replay::ReplayOptions& o)
     j["rng"] = o.rng == replay::ReplayOptions::Rng::Aligned ? "aligned" : "natural";
     j["strict_nonfinite"] = o.strictNonFinite;
     j["digests"] = o.digests;
+    j["graph_repeats"] = o.graphRepeats;
     j["dtensor_global"] = o.dtensorGlobal;
     j["cudnn_tf32"] = o.cudnnTf32;
     if (o.stage) {
@@ -248,6 +249,7 @@ replay::ReplayOptions optionsFromJson(const json::Value& j)
     o.rng = j.stringOr("rng", "natural") == "aligned" ? replay::ReplayOptions::Rng::Aligned : replay::ReplayOptions::Rng::Natural;
     o.strictNonFinite = flag("strict_nonfinite", false);
     o.digests = flag("digests", false);
+    o.graphRepeats = flag("graph_repeats", true);
     o.dtensorGlobal = flag("dtensor_global", false);
     o.cudnnTf32 = flag("cudnn_tf32", true);
     if (j["stage"].isObject()) {

@@ -76,6 +76,18 @@ def text_report_says_what_blocks_and_that_the_replay_was_eager():
 
 
 @check
+def cpu_repeats_stay_interpreted_without_a_cuda_graph_section():
+    # Only CUDA repeats run as a captured graph (issue 24); on the CPU each repeat is the interpreted checked pass.
+    path = os.path.join(DATA, "cg_clean", "cg_clean_forward_0")
+    for extra in ((), ("--interpreted-repeats",)):
+        code, out, err = run("replay", path, "--json", "--repeat", "4", "--warmup", "1", *extra)
+        assert code == 0, err
+        report = json.loads(out)
+        assert "cuda_graph" not in report and len(report["iteration_us"]) == 4, report
+        assert not any(n.startswith("timed repeats") for n in report["notes"]), report["notes"]
+
+
+@check
 def without_the_flag_there_is_no_cuda_graph_section():
     code, out, _ = run("replay", os.path.join(DATA, "cg_clean", "cg_clean_forward_0"), "--json")
     assert code == 0 and "cuda_graph" not in json.loads(out)

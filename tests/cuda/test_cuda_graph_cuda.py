@@ -109,6 +109,47 @@ def attention_rng_state_outputs_are_not_compared_by_value_and_the_rest_match_exa
     assert len(exact) >= 5 and all(c["max_abs"] == 0 and c["atol"] == 0 for c in exact), exact
 
 
+def repeat_replay(path, *extra):
+    code, out, err = run("replay", path, "--device", "cuda", "--json", "--repeat", "20", "--warmup", "3", *extra,
+                         timeout=900)
+    assert code in (0, 1), (code, err)
+    return json.loads(out)
+
+
+@check
+def repeats_replay_the_checked_pass_as_a_captured_graph_unless_told_to_interpret():
+    # Issue 24: the repeats of a static graph are replays of the captured checked pass (value checks inside),
+    # read back once per replay; --interpreted-repeats runs the interpreter each time, as before.
+    report = repeat_replay(case("cg_clean"))
+    cg = report.get("cuda_graph", {})
+    show("cg_clean --repeat 20", cg)
+    assert report["verdict"] == "pass", report["verdict"]
+    assert cg.get("status") == "captured" and cg["matches_eager"], cg
+    assert report["iteration_us"] == cg["replay_us"] and len(report["iteration_us"]) == 20, report["iteration_us"]
+    assert cg["value_checks"]["replays"] >= 20 and cg["value_checks"]["nan_replays"] == 0, cg["value_checks"]
+    assert any(n.startswith("timed repeats: replays of the checked pass captured") for n in report["notes"]), report["notes"]
+    interpreted = repeat_replay(case("cg_clean"), "--interpreted-repeats")
+    assert "cuda_graph" not in interpreted and len(interpreted["iteration_us"]) == 20, interpreted.get("cuda_graph")
+
+
+@check
+def repeats_of_a_graph_that_cannot_be_captured_are_interpreted_and_say_why():
+    report = repeat_replay(case("cg_mutation"))
+    assert "cuda_graph" not in report and len(report["iteration_us"]) == 20, report.get("cuda_graph")
+    why = [n for n in report["notes"] if n.startswith("timed repeats interpreted")]
+    assert why and "unsafe" in why[0] and "copy_" in why[0], report["notes"]
+
+
+@check
+def captured_repeats_name_the_node_that_made_the_planted_nan():
+    report = repeat_replay(os.path.join(SOURCE, "tests", "data", "faults", "nan_source", "mlp_forward_0"))
+    cg = report["cuda_graph"]
+    assert cg["status"] == "captured", cg
+    assert report["first_nan_node"] and cg["value_checks"]["first_nan_node"] == report["first_nan_node"], (
+        report["first_nan_node"], cg["value_checks"])
+    assert cg["value_checks"]["nan_replays"] == cg["value_checks"]["replays"], cg["value_checks"]
+
+
 if __name__ == "__main__":
     code, out, _ = run("--help")
     if "\n  replay " not in out:

@@ -69,6 +69,11 @@ struct ReplayOptions {
     // capture it on a side stream with static inputs, replay it (`warmup` + max(`repeat`, 1) times) and
     // compare its outputs with the eager pass's.
     bool cudaGraph = false;
+    // `repeat` on CUDA without --cuda-graph: when the CUDA-graph analysis finds nothing blocking and the checked pass
+    // ran cleanly, the repeats are replays of that pass captured once, value checks included (dtype/size/stride are
+    // decided by the first pass: same kernels, same buffers, static shapes); otherwise, or when false
+    // (--interpreted-repeats), each repeat is the interpreted checked pass again.
+    bool graphRepeats = true;
     // Chained replay: a backward graph with random inputs takes its saved activations (and random state) from a
     // replay of its forward graph (io::forwardPartnerAddress), as in eager; tangents are generated.
     bool chain = true;

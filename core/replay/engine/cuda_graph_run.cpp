@@ -1,18 +1,19 @@
-// `--cuda-graph` after the eager pass: why capture is not attempted (blocking findings, an unclean pass), else
-// the interpreter's pass captured and replayed by cuda_graph/cuda_graph_capture and compared with the eager outputs.
+// The checked pass captured as a CUDA graph after the eager pass: for `--cuda-graph` (why capture is not attempted:
+// blocking findings, an unclean pass; else captured, replayed, compared with the eager outputs, timed) and for the
+// timed repeats of `--repeat N` on CUDA, which are then replays of that graph with the value checks captured in it.
 #include "replay/engine/replay_pass.h"
 
 #include "replay/cuda_graph/cuda_graph_capture.h"
 #include "replay/cuda_graph/cuda_graph_safety.h"
 
 namespace fxray::replay::engine {
+namespace {
 
-// CUDA-graph mode after the eager pass: capture when the analysis found nothing blocking and the eager pass ran
-// cleanly to its end (its outputs are what the replay of the captured graph must reproduce).
-void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::vector<c10::IValue>& pristine,
-                  const std::vector<c10::IValue>& eagerOutputs, ReplayReport& report)
+// Whether the checked pass may be captured: the analysis found nothing blocking and the eager pass ran cleanly to
+// its end (its outputs are what the replay of the captured graph must reproduce). Sets cg's status and reason when
+// not.
+bool captureAllowed(const ReplayReport& report, CudaGraphReport& cg)
 {
-    CudaGraphReport& cg = *report.cudaGraph;
     int blocking = 0;
     for (const CudaGraphFinding& f : cg.findings) {
         if (!f.blocking)
@@ -24,31 +25,39 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
         cg.status = "unsafe";
         if (blocking > 1)
             cg.reason += " (and " + std::to_string(blocking - 1) + " more finding(s))";
-        return;
+        return false;
     }
     const int unclean = report.count(NodeStatus::Error) + report.count(NodeStatus::Skipped) +
                         report.count(NodeStatus::Unsupported) + report.count(NodeStatus::NotRun);
     if (report.cancelled || !report.fatal.empty() || unclean > 0) {
         cg.status = "skipped";
         cg.reason = "the eager pass did not run cleanly to the end: nothing to compare a captured graph with";
-        return;
+        return false;
     }
+    return true;
+}
+
+// Captures the checked pass (metadata checks in the pass; value checks, when asked, as ops that write a buffer
+// read back after each replay, never a device read inside), replays and times it into cg. Every replay reads the
+// same inputs: a graph that writes into its inputs is a blocking finding of the analysis, never captured.
+void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const std::vector<c10::IValue>& pristine,
+                        const std::vector<c10::IValue>& eagerOutputs, const std::vector<NodeResult>& eagerResults,
+                        CudaGraphReport& cg)
+{
     Prepared statics = p;
     statics.inputs = cloneValues(pristine);  // the static input buffers every replay reads
-    // Metadata checks in the pass; value checks only through `checks`, whose ops never read the device back.
     ReplayOptions quiet = options;
     quiet.valueChecks = false;
     quiet.timing = false;
     quiet.stopOnFirst = true;
-    std::vector<NodeResult> scratch = report.nodes;
+    std::vector<NodeResult> scratch = eagerResults;
     for (NodeResult& r : scratch)  // decided per replay; never a reason for the captured pass to stop early
         r.nanOrigin = r.nonFiniteConstant = false;
     const graph::Graph& g = *p.graph;
-    // Value checks go into the graph: their ops write a buffer allocated now, read back after each replay.
     std::optional<detail::DeferredValueChecks> checks;
     if (options.valueChecks) {
         std::size_t rows = 16;
-        for (const NodeResult& r : report.nodes)
+        for (const NodeResult& r : eagerResults)
             rows += static_cast<std::size_t>(std::count_if(r.outputs.begin(), r.outputs.end(), [](const OutputStats& o) { return o.hasValues; }));
         checks.emplace(g, p.plans, scratch, false);
         checks->reserveFixed(p.device, rows);
@@ -71,6 +80,54 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
     if (checks)
         settings.afterReplay = [&] { detail::recordCheckedReplay(g, scratch, checks->reread(/*deviceSynced=*/true), options.strictNonFinite, cg); };
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
+}
+
+}  // namespace
+
+CudaGraphReport cudaGraphAnalysis(const Prepared& p)
+{
+    const graph::Graph& g = *p.graph;
+    CudaGraphReport cg;
+    cg.findings = detail::analyzeCudaGraphSafety(g, p.plans, p.device);
+    std::set<std::string> nondeterministic;
+    for (const CudaGraphFinding& f : cg.findings)
+        if (f.kind == CudaGraphFinding::Kind::Nondeterministic)
+            nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
+    cg.nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
+    return cg;
+}
+
+void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::vector<c10::IValue>& pristine,
+                  const std::vector<c10::IValue>& eagerOutputs, ReplayReport& report)
+{
+    CudaGraphReport& cg = *report.cudaGraph;
+    if (captureAllowed(report, cg))
+        captureCheckedPass(p, options, pristine, eagerOutputs, report.nodes, cg);
+}
+
+bool runGraphRepeats(const Prepared& p, const ReplayOptions& options, const std::vector<c10::IValue>& pristine,
+                     const std::vector<c10::IValue>& eagerOutputs, ReplayReport& report)
+{
+    // --cuda-graph times its own replays (and keeps the interpreted repeats beside them); digests (--until diverge)
+    // and stage compare need every repeat's node values, which only the interpreter hands out.
+    if (!p.device.is_cuda() || !options.graphRepeats || options.cudaGraph || options.digests || options.stage ||
+        options.repeat <= 0)
+        return false;
+    CudaGraphReport cg = cudaGraphAnalysis(p);
+    if (captureAllowed(report, cg))
+        captureCheckedPass(p, options, pristine, eagerOutputs, report.nodes, cg);
+    if (!cg.captured()) {
+        report.notes.push_back("timed repeats interpreted: the checked pass could not run as a CUDA graph (" + cg.status +
+                               (cg.reason.empty() ? "" : ": " + cg.reason) + ")");
+        return false;
+    }
+    report.iterationUs = cg.replayUs;
+    report.notes.push_back("timed repeats: replays of the checked pass captured as a CUDA graph" +
+                           std::string(cg.valueChecks ? ", value checks captured with it and read back after each" : "") +
+                           "; every node's dtype/size/stride as the first pass found them (same kernels and buffers; "
+                           "--interpreted-repeats runs the interpreter instead)");
+    report.cudaGraph = std::move(cg);
+    return true;
 }
 
 }  // namespace fxray::replay::engine

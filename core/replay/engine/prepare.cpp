@@ -216,13 +216,7 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     }
     if (options.cudaGraph) {
         // The analysis comes first: its findings stand even when the replay cannot start.
-        report.cudaGraph.emplace();
-        report.cudaGraph->findings = detail::analyzeCudaGraphSafety(g, p.plans, p.device);
-        std::set<std::string> nondeterministic;
-        for (const CudaGraphFinding& f : report.cudaGraph->findings)
-            if (f.kind == CudaGraphFinding::Kind::Nondeterministic)
-                nondeterministic.insert(g.nodes[static_cast<std::size_t>(g.findNode(f.node))].target.str());
-        report.cudaGraph->nondeterministicOps.assign(nondeterministic.begin(), nondeterministic.end());
+        report.cudaGraph = cudaGraphAnalysis(p);
     }
     p.facts = nodeFacts(g);
     // Last, so that nothing above draws from the restored stream before the graph does.

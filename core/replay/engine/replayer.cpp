@@ -146,7 +146,7 @@ ReplayReport replayLoaded(const io::LoadedGraph& lg, const ReplayOptions& option
         if (p.device.is_cuda())
             report.peakDeviceBytes = allocatedBytes(p.device).peak;
 #endif
-        if (options.repeat > 0 && !report.cancelled)
+        if (options.repeat > 0 && !report.cancelled && !runGraphRepeats(p, options, pristine, outputs, report))
             runTimedRepeats(p, options, pristine, cancel, report);
         if (options.stage)
             compareStageOutputs(p, *options.stage, outputs, report);
