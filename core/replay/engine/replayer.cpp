@@ -152,7 +152,7 @@ ReplayReport replayLoaded(const io::LoadedGraph& lg, const ReplayOptions& option
             compareStageOutputs(p, *options.stage, outputs, report);
         else
             compareOutputs(lg, p, options, pristine, outputs, cancel, report);
-        if (report.cudaGraph)
+        if (options.cudaGraph)  // not the graph-backed repeats' report, already captured and replayed
             runCudaGraph(p, options, pristine, outputs, report);
     } catch (const Error& e) {
         report.fatal = e.what();
