@@ -93,6 +93,9 @@ def capture(device: str, planted: bool, layers: int, width: int, dest: Path, var
     with tempfile.TemporaryDirectory(prefix="fxray_oc_") as tmp:
         env = dict(os.environ, TORCH_TRACE=os.path.join(tmp, "trace"), TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "cache"))
         env.pop("TORCH_COMPILE_DEBUG", None)
+        # AVX2's 8-lane C++ kernels run on AVX2 and AVX-512 CPUs alike; an AVX-512 machine's 16-lane ones only on
+        # AVX-512 (the fixtures must run on whichever machine runs the tests).
+        env.setdefault("ATEN_CPU_CAPABILITY", "avx2")
         r = subprocess.run([sys.executable, "-c", CHILD, device, "1" if planted else "0", str(layers), str(width), variant],
                            env=env, capture_output=True, text=True, timeout=900)
         if r.returncode != 0:

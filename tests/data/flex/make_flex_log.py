@@ -16,6 +16,8 @@ from pathlib import Path
 out = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parent / "flex_causal.log")
 trace_dir = tempfile.mkdtemp(prefix="fxray_flex_trace_")
 os.environ["TORCH_TRACE"] = trace_dir
+# 8-lane (AVX2) C++ kernels: they run on AVX2 and AVX-512 CPUs alike, 16-lane ones only on AVX-512.
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
 
 import torch  # noqa: E402  (TORCH_TRACE is read at import)
 
