@@ -18,6 +18,8 @@ import tempfile
 out = sys.argv[1]
 trace_dir = tempfile.mkdtemp(prefix="fxray_inplace_dropout_")
 os.environ["TORCH_TRACE"] = trace_dir
+# 8-lane (AVX2) C++ kernels: they run on AVX2 and AVX-512 CPUs alike, 16-lane ones only on AVX-512.
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
 
 import torch  # noqa: E402  (TORCH_TRACE is read at import)
 import torch.nn as nn  # noqa: E402

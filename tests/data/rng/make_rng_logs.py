@@ -23,6 +23,8 @@ out = sys.argv[1]
 device = sys.argv[2] if len(sys.argv) > 2 else "cpu"
 trace_dir = tempfile.mkdtemp(prefix="fxray_rng_trace_")
 os.environ["TORCH_TRACE"] = trace_dir
+# 8-lane (AVX2) C++ kernels: they run on AVX2 and AVX-512 CPUs alike, 16-lane ones only on AVX-512.
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
 
 import torch  # noqa: E402  (TORCH_TRACE is read at import)
 import torch.nn as nn  # noqa: E402
