@@ -121,6 +121,13 @@ bool runGraphRepeats(const Prepared& p, const ReplayOptions& options, const std:
                                (cg.reason.empty() ? "" : ": " + cg.reason) + ")");
         return false;
     }
+    // Replays that do not reproduce the checked pass would time and check something else: the repeats are then
+    // interpreted, and the verdict stays the pass's (`--cuda-graph` reports such a capture as diverged).
+    if (!cg.matchesEager()) {
+        report.notes.push_back("timed repeats interpreted: the captured pass's outputs differ from the checked pass's "
+                               "(`--cuda-graph` shows where)");
+        return false;
+    }
     report.iterationUs = cg.replayUs;
     report.notes.push_back("timed repeats: replays of the checked pass captured as a CUDA graph" +
                            std::string(cg.valueChecks ? ", value checks captured with it and read back after each" : "") +
