@@ -131,7 +131,8 @@ void runCudaGraph(const Prepared& p, const ReplayOptions& options, const std::ve
 // The CUDA-graph safety analysis of a prepared graph (findings, nondeterministic ops), before any capture.
 CudaGraphReport cudaGraphAnalysis(const Prepared& p);
 // `--repeat N` on CUDA: the timed repeats as replays of the captured checked pass (ReplayOptions::graphRepeats).
-// False when they cannot be (another device, a blocking finding, an unclean pass, a failed capture: a note says
+// False when not asked for (not CUDA, --interpreted-repeats, --cuda-graph, digests, stage compare) or when they
+// cannot be (a blocking finding, an unclean pass, a failed capture, replays that differ from the pass: a note says
 // which); the caller then runs the interpreted repeats.
 bool runGraphRepeats(const Prepared& p, const ReplayOptions& options, const std::vector<c10::IValue>& pristine,
                      const std::vector<c10::IValue>& eagerOutputs, ReplayReport& report);
