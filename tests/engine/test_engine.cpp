@@ -4,6 +4,7 @@
 // tolerance with NaN and Inf where they belong. Graphs are FX text parsed by fxray, or the repository's samples.
 #include "graph/fx_parser.h"
 #include "io/graph_source.h"
+#include "replay/engine/deferred_checks.h"
 #include "replay/engine/graph_plan.h"
 #include "replay/engine/replayer.h"
 #include "replay/inputs/input_chaining.h"
@@ -350,6 +351,42 @@ private Q_SLOTS:
         const auto shape = compare(ref.reshape({16}), ref);
         QVERIFY(!shape.ok);
         QVERIFY(!shape.note.empty());
+    }
+
+    // A checked CUDA graph's first replay is compared with the checked pass row by row (compareReplayStatsWithPass,
+    // issue 24: the checks run beside the compute and must still read what the pass read). Equal rows, a
+    // nondeterministic kernel's rounding and NaN in the same place pass; another NaN count or a min read from other
+    // memory is counted, and the first such node named.
+    void replayStatisticsThatDifferFromThePassAreCountedAndNamed()
+    {
+        auto node = [](const std::string& name, std::vector<replay::OutputStats> outs) {
+            replay::NodeResult r;
+            r.name = name;
+            r.outputs = std::move(outs);
+            return r;
+        };
+        auto stats = [](double mn, double mx, double mean, std::int64_t nan = 0) {
+            replay::OutputStats s;
+            s.hasValues = true;
+            s.min = mn, s.max = mx, s.mean = mean, s.nanCount = nan, s.numel = 8;
+            return s;
+        };
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        const std::vector<replay::NodeResult> pass = {node("mm", {stats(-1, 2, 0.25)}), node("relu", {stats(0, 2, nan, 1)}),
+                                                       node("sum", {stats(4, 4, 4)}), node("meta_only", {replay::OutputStats{}})};
+        replay::CudaGraphReport same;
+        std::vector<replay::NodeResult> replay = pass;
+        replay[2].outputs[0].mean = 4 * (1 + 1e-7);  // an atomics' rounding
+        replay::detail::compareReplayStatsWithPass(replay, pass, same);
+        QCOMPARE(same.statsRowsCompared, 3);
+        QCOMPARE(same.statsRowsDiffer, 0);
+
+        replay[0].outputs[0].min = 17;  // another tensor's memory
+        replay[1].outputs[0].nanCount = 0;
+        replay::CudaGraphReport raced;
+        replay::detail::compareReplayStatsWithPass(replay, pass, raced);
+        QCOMPARE(raced.statsRowsDiffer, 2);
+        QCOMPARE(raced.firstStatsDiffer, std::string("mm"));
     }
 };
 

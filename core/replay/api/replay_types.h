@@ -213,6 +213,11 @@ struct CudaGraphReport {
     int checkedReplays = 0;      // replays whose statistics were read back
     int nanReplays = 0;          // of those, the replays in which some node made NaN/Inf from finite inputs
     std::string firstNanNode;    // that node, at the first such replay
+    // The first replay's statistics rows against the checked pass's (compareReplayStatsWithPass): a row that differs
+    // means the captured checks did not read what the pass read.
+    int statsRowsCompared = 0;
+    int statsRowsDiffer = 0;
+    std::string firstStatsDiffer;  // the node of the first such row
     struct NodeNonFinite {
         std::string node;
         std::int64_t nan = 0, inf = 0;

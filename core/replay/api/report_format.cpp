@@ -195,7 +195,10 @@ json::Value cudaGraphToJson(const CudaGraphReport& cg)
             nf.push_back(json::Object{{"node", n.node}, {"nan", n.nan}, {"inf", n.inf}, {"origin", n.origin}});
         o["value_checks"] = json::Object{{"replays", cg.checkedReplays}, {"nan_replays", cg.nanReplays},
                                          {"first_nan_node", cg.firstNanNode.empty() ? json::Value() : json::Value(cg.firstNanNode)},
-                                         {"nonfinite", std::move(nf)}};
+                                         {"nonfinite", std::move(nf)},
+                                         {"rows_vs_pass", json::Object{{"compared", cg.statsRowsCompared},
+                                                                       {"differ", cg.statsRowsDiffer},
+                                                                       {"first", cg.firstStatsDiffer.empty() ? json::Value() : json::Value(cg.firstStatsDiffer)}}}};
     }
     return o;
 }
@@ -232,6 +235,11 @@ CudaGraphReport cudaGraphFromJson(const json::Value& o)
         cg.checkedReplays = static_cast<int>(v.intOr("replays", 0));
         cg.nanReplays = static_cast<int>(v.intOr("nan_replays", 0));
         cg.firstNanNode = v["first_nan_node"].isString() ? v["first_nan_node"].asString() : "";
+        if (const json::Value& rows = v["rows_vs_pass"]; rows.isObject()) {
+            cg.statsRowsCompared = static_cast<int>(rows.intOr("compared", 0));
+            cg.statsRowsDiffer = static_cast<int>(rows.intOr("differ", 0));
+            cg.firstStatsDiffer = rows["first"].isString() ? rows["first"].asString() : "";
+        }
         if (v["nonfinite"].isArray())
             for (const json::Value& n : v["nonfinite"].asArray())
                 cg.nonFinite.push_back({n.stringOr("node", ""), n.intOr("nan", 0), n.intOr("inf", 0),
@@ -407,6 +415,10 @@ std::string formatCudaGraph(const CudaGraphReport& cg)
             out += "    value checks captured: " + std::to_string(cg.checkedReplays) + " replays read back, " +
                    (cg.nanReplays == 0 ? std::string("no NaN/Inf made from finite inputs")
                                        : std::to_string(cg.nanReplays) + " with NaN/Inf, first made at node '" + cg.firstNanNode + "'") +
+                   (cg.statsRowsDiffer == 0 ? std::string()
+                                            : "; " + std::to_string(cg.statsRowsDiffer) + " of " + std::to_string(cg.statsRowsCompared) +
+                                                  " statistics rows differ from the checked pass's (first at node '" +
+                                                  cg.firstStatsDiffer + "'): these checks are not to be trusted") +
                    "\n";
     } else {
         out += ": " + cg.reason + "; replayed eagerly\n";

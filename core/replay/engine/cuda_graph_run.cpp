@@ -6,6 +6,9 @@
 #include "replay/cuda_graph/cuda_graph_capture.h"
 #include "replay/cuda_graph/cuda_graph_safety.h"
 
+#include <cstdlib>
+#include <string_view>
+
 namespace fxray::replay::engine {
 namespace {
 
@@ -61,6 +64,10 @@ void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const s
             rows += static_cast<std::size_t>(std::count_if(r.outputs.begin(), r.outputs.end(), [](const OutputStats& o) { return o.hasValues; }));
         checks.emplace(g, p.plans, scratch, false);
         checks->reserveFixed(p.device, rows);
+        // FXRAY_STATS_BESIDE=0: every launch on the compute stream, as before (to compare; bench/README).
+        const char* beside = std::getenv("FXRAY_STATS_BESIDE");
+        if (!beside || std::string_view(beside) != "0")
+            checks->launchBesideCompute(p.device);
         cg.valueChecks = true;
     }
     auto pass = [&](std::string& failure) {
@@ -78,7 +85,11 @@ void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const s
     if (options.warmup > 0)
         settings.warmupReplays = options.warmup;
     if (checks)
-        settings.afterReplay = [&] { detail::recordCheckedReplay(g, scratch, checks->reread(/*deviceSynced=*/true), options.strictNonFinite, cg); };
+        settings.afterReplay = [&] {
+            detail::recordCheckedReplay(g, scratch, checks->reread(/*deviceSynced=*/true), options.strictNonFinite, cg);
+            if (cg.checkedReplays == 1)
+                detail::compareReplayStatsWithPass(scratch, eagerResults, cg);
+        };
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }
 
@@ -126,6 +137,11 @@ bool runGraphRepeats(const Prepared& p, const ReplayOptions& options, const std:
     if (!cg.matchesEager()) {
         report.notes.push_back("timed repeats interpreted: the captured pass's outputs differ from the checked pass's "
                                "(`--cuda-graph` shows where)");
+        return false;
+    }
+    if (cg.statsRowsDiffer > 0) {
+        report.notes.push_back("timed repeats interpreted: the captured checks' statistics differ from the checked pass's "
+                               "on " + std::to_string(cg.statsRowsDiffer) + " row(s), first at node '" + cg.firstStatsDiffer + "'");
         return false;
     }
     report.iterationUs = cg.replayUs;

@@ -7,6 +7,7 @@
 
 #include <ATen/core/function_schema.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -85,12 +86,22 @@ DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vecto
 
 void DeferredValueChecks::beforeNode(std::size_t i)
 {
-    if (i < m_mayWrite.size() && !m_mayWrite[i])
+    if (i < m_mayWrite.size() && !m_mayWrite[i]) {
+        // Beside the compute, what is queued starts before the next op's kernels once it is worth a launch: a kernel
+        // node costs a few µs even for a scalar, so a launch per op would make the statistics' branch longer than
+        // the compute it runs beside (mlp backward: ~30 ops). What is left at the end is the tail the compute waits for.
+        constexpr std::size_t kBesideJobs = 8;
+        constexpr std::int64_t kBesideBytes = std::int64_t{1} << 20;
+        if (m_besideCompute && m_plans[i].kind == NodePlan::Kind::Op &&
+            (m_buffer.unlaunchedJobs() >= kBesideJobs || m_buffer.unlaunchedBytes() >= kBesideBytes))
+            m_buffer.flush();
         return;
+    }
     m_seen.clear();  // what node i may write is another value than the one whose row is queued
     m_seenDense.clear();
     if (m_buffer.unlaunched())
         m_buffer.flush();  // a CUDA error surfaces as the node's own (interpreter: blame)
+    m_buffer.join();  // launches beside the compute may still read what node i writes
 }
 
 void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& logical)
@@ -290,6 +301,32 @@ void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& r
             nan += s.nanCount, inf += s.infCount;
         if (nan + inf > 0)  // the name copied only then: this runs after every replay, over every node
             cg.nonFinite.push_back({r.name, nan, inf, r.nanOrigin});
+    }
+}
+
+void compareReplayStatsWithPass(const std::vector<NodeResult>& replay, const std::vector<NodeResult>& pass,
+                                CudaGraphReport& cg)
+{
+    // Counts exactly; min, max and mean to a relative 1e-5, which a nondeterministic kernel's rounding (index_add's
+    // atomics) stays within and a read of another tensor's memory does not.
+    auto close = [](double a, double b) {
+        return a == b || (std::isnan(a) && std::isnan(b)) || std::abs(a - b) <= 1e-5 * std::max(std::abs(a), std::abs(b));
+    };
+    for (std::size_t i = 0; i < std::min(replay.size(), pass.size()); ++i) {
+        const std::vector<OutputStats>& got = replay[i].outputs;
+        const std::vector<OutputStats>& want = pass[i].outputs;
+        for (std::size_t k = 0; k < std::min(got.size(), want.size()); ++k) {
+            const OutputStats& a = got[k];
+            const OutputStats& b = want[k];
+            if (!a.hasValues || !b.hasValues)
+                continue;
+            ++cg.statsRowsCompared;
+            if (a.nanCount == b.nanCount && a.infCount == b.infCount && close(a.min, b.min) && close(a.max, b.max) &&
+                close(a.mean, b.mean))
+                continue;
+            if (cg.statsRowsDiffer++ == 0)
+                cg.firstStatsDiffer = pass[i].name;
+        }
     }
 }
 
