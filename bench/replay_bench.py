@@ -157,10 +157,9 @@ def back_to_back_us(fn, repeats, sync):
     return (time.perf_counter() - t0) * 1e6 / repeats
 
 
-def fxray_replay(fxray, args, address, *extra, env=None):
+def fxray_replay(fxray, args, address, *extra):
     p = subprocess.run([fxray, "replay", address, "--in-process", "--device", args.device, "--json", "--repeat",
-                        str(args.repeats), "--warmup", str(args.warmup), *extra], capture_output=True, text=True,
-                       env={**os.environ, **(env or {})})
+                        str(args.repeats), "--warmup", str(args.warmup), *extra], capture_output=True, text=True)
     try:
         return json.loads(p.stdout)
     except json.JSONDecodeError:
@@ -200,12 +199,10 @@ def interleaved_rounds(args, address, eager_fn, sync, first_meta):
                 values_meta_ratio=ratio(values, meta))
 
 
-def fxray_cuda_graph(args, address, values=False, env=None):
+def fxray_cuda_graph(args, address, values=False):
     """fxray's CUDA-graph mode on the same graph: (median synchronised replay, back-to-back mean, status). With
-    `values`, the value checks are captured into the graph (beside the compute; `env` FXRAY_STATS_BESIDE=0: after
-    each node on the compute stream, as before session 21)."""
-    cg = fxray_replay(args.fxray, args, address, "--cuda-graph", *(() if values else ("--no-values",)),
-                      env=env).get("cuda_graph", {})
+    `values`, the value checks are captured into the graph."""
+    cg = fxray_replay(args.fxray, args, address, "--cuda-graph", *(() if values else ("--no-values",))).get("cuda_graph", {})
     if cg.get("status") != "captured":
         return None, None, f"{cg.get('status')}: {cg.get('reason')}"
     return cg["replay_median_us"], cg["replay_back_to_back_us"], "captured" + ("" if cg["matches_eager"] else " (DIFFERS)")
@@ -242,18 +239,16 @@ def print_values_tables(rows, args):
         return
     print()
     print(f"{'CUDA graph, value checks':32} {'fx sync':>8} {'checked':>8} {'ratio':>7} {'fx b2b':>8} {'checked':>8} "
-          f"{'ratio':>7} {'after':>8} {'ratio':>7}  checked status")
+          f"{'ratio':>7}  checked status")
     f1 = lambda v: f"{v:8.1f}" if v is not None else f"{'-':>8}"  # noqa: E731
     for r in rows:
         per_round = lambda v: f"{v:7.2f}x" if v is not None else f"{'-':>8}"  # noqa: E731
         print(f"{r['graph']:32} {f1(r['fxray_cuda_graph_us'])} {f1(r['fxray_cuda_graph_values_us'])} "
               f"{per_round(r['cuda_graph_checked_ratio'])} {f1(r['fxray_cuda_graph_b2b_us'])} "
               f"{f1(r['fxray_cuda_graph_values_b2b_us'])} "
-              f"{per_round(r['cuda_graph_checked_b2b_ratio'])} {f1(r.get('fxray_cuda_graph_after_us'))} "
-              f"{per_round(r.get('cuda_graph_after_ratio'))}  {r['fxray_cuda_graph_values_status']}")
+              f"{per_round(r['cuda_graph_checked_b2b_ratio'])}  {r['fxray_cuda_graph_values_status']}")
     print(f"(µs per replay of fxray's captured graph without and with the value checks captured into it, medians over "
-          f"{args.cg_rounds} round(s) of each in turn; ratios: medians of the per-round ratios; goal <= 1.3x; "
-          "after: the checks on the compute stream after each node (FXRAY_STATS_BESIDE=0), synchronised replays)")
+          f"{args.cg_rounds} round(s) of each in turn; ratios: medians of the per-round ratios; goal <= 1.3x)")
 
 
 def main():
@@ -305,7 +300,7 @@ def main():
             checked = median_us(lambda: CheckingInterpreter(gm, by_node).run(*inputs), args.repeats, args.warmup, sync)
             cg = cg_b2b = fx_cg = fx_cg_b2b = fx_cg_status = None
             fx_cgv = fx_cgv_b2b = fx_cgv_status = None
-            cg_ratio = cg_b2b_ratio = fx_cga = cga_ratio = None
+            cg_ratio = cg_b2b_ratio = None
             peak_eager = None
             if device.type == "cuda":
                 # Like fxray's figure: inputs included, nothing left over from earlier graphs.
@@ -326,19 +321,16 @@ def main():
                 cg_b2b = back_to_back_us(graph.replay, args.repeats, sync)
                 # Unchecked and checked in turn, --cg-rounds times: medians, and the goal ratio as the median of the
                 # per-round ratios.
-                plain, checked_cg, after_cg = [], [], []
+                plain, checked_cg = [], []
                 for _ in range(args.cg_rounds):
                     plain.append(fxray_cuda_graph(args, address))
                     checked_cg.append(fxray_cuda_graph(args, address, values=True))
-                    after_cg.append(fxray_cuda_graph(args, address, values=True, env={"FXRAY_STATS_BESIDE": "0"}))
                 fx_cg, fx_cg_b2b = (median_or_none([p[k] for p in plain]) for k in (0, 1))
                 fx_cgv, fx_cgv_b2b = (median_or_none([c[k] for c in checked_cg]) for k in (0, 1))
                 fx_cg_status, fx_cgv_status = plain[-1][2], checked_cg[-1][2]
                 cg_ratio = median_or_none([c[0] / p[0] if c[0] and p[0] else None for p, c in zip(plain, checked_cg)])
                 cg_b2b_ratio = median_or_none([c[1] / p[1] if c[1] and p[1] else None for p, c in zip(plain, checked_cg)])
-                fx_cga = median_or_none([a[0] for a in after_cg])
-                cga_ratio = median_or_none([a[0] / p[0] if a[0] and p[0] else None for p, a in zip(plain, after_cg)])
-        rows.append(dict(fxray_cuda_graph_after_us=fx_cga, cuda_graph_after_ratio=cga_ratio,graph=title, nodes=nodes, fxray_us=fx_us, values_us=values_us, before_values_us=before_us,
+        rows.append(dict(graph=title, nodes=nodes, fxray_us=fx_us, values_us=values_us, before_values_us=before_us,
                          fxray_cuda_graph_values_us=fx_cgv, fxray_cuda_graph_values_b2b_us=fx_cgv_b2b,
                          fxray_cuda_graph_values_status=fx_cgv_status, cuda_graph_checked_ratio=cg_ratio,
                          cuda_graph_checked_b2b_ratio=cg_b2b_ratio,

@@ -6,9 +6,6 @@
 #include "replay/cuda_graph/cuda_graph_capture.h"
 #include "replay/cuda_graph/cuda_graph_safety.h"
 
-#include <cstdlib>
-#include <string_view>
-
 namespace fxray::replay::engine {
 namespace {
 
@@ -64,10 +61,6 @@ void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const s
             rows += static_cast<std::size_t>(std::count_if(r.outputs.begin(), r.outputs.end(), [](const OutputStats& o) { return o.hasValues; }));
         checks.emplace(g, p.plans, scratch, false);
         checks->reserveFixed(p.device, rows);
-        // FXRAY_STATS_BESIDE=0: every launch on the compute stream, as before (to compare; bench/README).
-        const char* beside = std::getenv("FXRAY_STATS_BESIDE");
-        if (!beside || std::string_view(beside) != "0")
-            checks->launchBesideCompute(p.device);
         cg.valueChecks = true;
     }
     auto pass = [&](std::string& failure) {

@@ -86,22 +86,12 @@ DeferredValueChecks::DeferredValueChecks(const graph::Graph& g, const std::vecto
 
 void DeferredValueChecks::beforeNode(std::size_t i)
 {
-    if (i < m_mayWrite.size() && !m_mayWrite[i]) {
-        // Beside the compute, what is queued starts before the next op's kernels once it is worth a launch: a kernel
-        // node costs a few µs even for a scalar, so a launch per op would make the statistics' branch longer than
-        // the compute it runs beside (mlp backward: ~30 ops). What is left at the end is the tail the compute waits for.
-        constexpr std::size_t kBesideJobs = 8;
-        constexpr std::int64_t kBesideBytes = std::int64_t{1} << 20;
-        if (m_besideCompute && m_plans[i].kind == NodePlan::Kind::Op &&
-            (m_buffer.unlaunchedJobs() >= kBesideJobs || m_buffer.unlaunchedBytes() >= kBesideBytes))
-            m_buffer.flush();
+    if (i < m_mayWrite.size() && !m_mayWrite[i])
         return;
-    }
     m_seen.clear();  // what node i may write is another value than the one whose row is queued
     m_seenDense.clear();
     if (m_buffer.unlaunched())
         m_buffer.flush();  // a CUDA error surfaces as the node's own (interpreter: blame)
-    m_buffer.join();  // launches beside the compute may still read what node i writes
 }
 
 void DeferredValueChecks::queueTensor(std::size_t i, const at::Tensor& logical)

@@ -42,21 +42,8 @@ public:
     // when node i may write to memory they read: an op whose schema mutates an argument, a native step, anything
     // but a functional op, getitem, Python arithmetic or the output node.
     void beforeNode(std::size_t i);
-    // Launches whatever is still queued, and the compute stream waits for the launches beside it (the end of a pass:
-    // a CUDA-graph capture must hold every launch, joined).
-    void flush()
-    {
-        m_buffer.flush();
-        m_buffer.join();
-    }
-    // For a CUDA-graph capture of the checks: the statistics queued so far are launched beside the compute
-    // (StatsBuffer::launchBesideCompute) before the next op once they are worth a launch (8 rows or 1 MiB), so they
-    // overlap the ops after them; a node that may write waits for them first (beforeNode).
-    void launchBesideCompute(const c10::Device& device)
-    {
-        m_buffer.launchBesideCompute(device);
-        m_besideCompute = true;
-    }
+    // Launches whatever is still queued (the end of a pass: a CUDA-graph capture must hold every launch).
+    void flush() { m_buffer.flush(); }
 
     // A read-back is due: after every node with `eachNode`, else when the buffer is full.
     bool due() const { return !m_pending.empty() && (m_eachNode || m_buffer.full()); }
@@ -103,7 +90,6 @@ private:
     const std::vector<NodePlan>& m_plans;
     std::vector<NodeResult>& m_results;
     bool m_eachNode;
-    bool m_besideCompute = false;
     StatsBuffer m_buffer;
     std::vector<Tag> m_tags;  // per queued row
     std::vector<bool> m_mayWrite;  // per node: beforeNode flushes (see there)
@@ -155,8 +141,9 @@ void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& r
 
 // The first replay's statistics against the checked pass's (same inputs, same kernels: the same numbers up to the
 // rounding of nondeterministic kernels), row by row into cg.statsRowsCompared / statsRowsDiffer / firstStatsDiffer.
-// A row that differs means the captured checks read other memory than the pass did (a launch beside the compute that
-// raced a later node): the replays' NaN/Inf verdicts are then not to be trusted, and the report says so.
+// A row that differs means the captured checks read other memory than the pass did (a launch that raced a later node,
+// a buffer the graph's pool handed on): the replays' NaN/Inf verdicts are then not to be trusted, and the report
+// says so.
 void compareReplayStatsWithPass(const std::vector<NodeResult>& replay, const std::vector<NodeResult>& pass,
                                 CudaGraphReport& cg);
 

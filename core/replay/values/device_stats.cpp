@@ -1,9 +1,6 @@
 #include "replay/values/device_stats.h"
 
 #include <ATen/ATen.h>
-#include <c10/core/Event.h>
-#include <c10/core/StreamGuard.h>
-#include <c10/core/impl/DeviceGuardImplInterface.h>
 
 #include <algorithm>
 #include <cstring>
@@ -40,11 +37,6 @@ StatsBuffer::StatsBuffer(std::size_t rowsPerDevice, std::size_t firstRows)
 
 StatsBuffer::~StatsBuffer()
 {
-    try {
-        join();  // a pass that threw before its end: the rows' launches beside the compute are waited for
-    } catch (const c10::Error&) {
-        return;  // a device in error (or a broken capture): none of its rows go to the next owner
-    }
     if (!m_unlaunched.empty())
         return;  // rows a launch still points at: dropped with the buffer
     const std::lock_guard<std::mutex> lock(g_poolMutex);
@@ -208,23 +200,6 @@ void StatsBuffer::cpuSum(const at::Tensor& t, at::Tensor out)
     at::sum_out(out, asDouble);
 }
 
-namespace {
-
-c10::Stream currentStream(const c10::Device& device)
-{
-    return c10::impl::getDeviceGuardImpl(device.type())->getStream(device);
-}
-
-// `waiting` waits for the work queued on `done` so far (a dependency edge when both are inside one capture).
-void waitFor(const c10::Stream& waiting, const c10::Stream& done)
-{
-    c10::Event event(done.device_type());
-    event.record(done);
-    event.block(waiting);
-}
-
-}  // namespace
-
 void StatsBuffer::flush()
 {
     if (m_unlaunched.empty())
@@ -232,39 +207,7 @@ void StatsBuffer::flush()
     std::vector<CudaStatsItem> items;
     items.swap(m_unlaunched);  // launched or lost, never launched twice
     m_unlaunchedBytes = 0;
-    const c10::Device device = items.front().tensor.device();
-    if (!m_side || m_side->device() != device) {
-        fusedStatsCuda(items);
-        return;
-    }
-    waitFor(*m_side, currentStream(device));
-    m_sideAhead = true;
-    {
-        const c10::StreamGuard onSide(*m_side);
-        fusedStatsCuda(items);
-    }
-    for (CudaStatsItem& item : items) {
-        m_heldBytes += static_cast<std::int64_t>(item.tensor.nbytes());
-        m_heldUntilJoin.push_back(std::move(item.tensor));
-    }
-    if (m_heldBytes > kMaxUnlaunchedBytes)
-        join();  // bounds what the held tensors keep from the allocator, as the unlaunched ones are bounded
-}
-
-void StatsBuffer::launchBesideCompute(const c10::Device& device)
-{
-    if (device.is_cuda())
-        m_side = c10::impl::getDeviceGuardImpl(device.type())->getStreamFromGlobalPool(device, /*isHighPriority=*/false);
-}
-
-void StatsBuffer::join()
-{
-    if (!m_sideAhead)
-        return;
-    m_sideAhead = false;
-    waitFor(currentStream(m_side->device()), *m_side);
-    m_heldUntilJoin.clear();  // freed after the compute stream's wait: later allocations are ordered after the reads
-    m_heldBytes = 0;
+    fusedStatsCuda(items);
 }
 
 void StatsBuffer::queueAten(PerDevice& d, const at::Tensor& raw)
@@ -329,7 +272,6 @@ bool StatsBuffer::full() const
 void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& take, bool deviceSynced)
 {
     flush();
-    join();  // statsWait below waits for the compute stream only
     // Per device: mapped rows read in place once its stream is done, others copied (the copy waits for the device).
     std::vector<at::Tensor> copies(m_devices.size());
     std::vector<const double*> rows(m_devices.size(), nullptr);

@@ -9,11 +9,9 @@
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
-#include <c10/core/Stream.h>
 
 #include <cstddef>
 #include <functional>
-#include <optional>
 #include <vector>
 
 namespace fxray::replay::detail {
@@ -57,18 +55,6 @@ public:
     // Throws c10::Error ("CUDA error: ...") when the launch fails; those rows are then lost.
     void flush();
     bool unlaunched() const { return !m_unlaunched.empty(); }
-    std::size_t unlaunchedJobs() const { return m_unlaunched.size(); }
-    std::int64_t unlaunchedBytes() const { return m_unlaunchedBytes; }
-
-    // From now on flush() launches `device`'s rows beside the compute: on a stream of their own that first waits for
-    // the compute stream's work so far. A node's statistics then run while the nodes after it compute, and a CUDA-graph
-    // capture holds them as a branch beside the compute instead of a tail after it (a small graph's checked replay was
-    // its unchecked time plus that tail). The tensors they read are held until join(): the caching allocator must not
-    // hand their memory to a later node while a launch beside it may still read it.
-    void launchBesideCompute(const c10::Device& device);
-    // The compute stream waits for every launch beside it so far, and their tensors are let go. Whoever may write to
-    // memory they read (an in-place op), ends a pass or reads the rows calls it first; a capture must end joined.
-    void join();
 
     bool full() const;
     bool empty() const { return m_order.empty(); }
@@ -116,10 +102,6 @@ private:
     std::vector<Queued> m_order;
     std::vector<CudaStatsItem> m_unlaunched;  // CUDA rows queued since the last flush (their rows, one device)
     std::int64_t m_unlaunchedBytes = 0;       // the bytes of their tensors
-    std::optional<c10::Stream> m_side;        // launchBesideCompute's stream
-    bool m_sideAhead = false;                 // launches beside the compute that it has not waited for yet
-    std::vector<at::Tensor> m_heldUntilJoin;  // the tensors those launches read
-    std::int64_t m_heldBytes = 0;
     static constexpr std::int64_t kMaxUnlaunchedBytes = std::int64_t{256} << 20;
 };
 

@@ -346,24 +346,6 @@ void fusedStatsCpu(const at::Tensor& t, double* row, bool sum)
     }
 }
 
-#ifdef FXRAY_HAVE_CUDA_KERNELS
-namespace {
-
-// FXRAY_STATS_ROUNDS=1..16: the fewest rounds of loads a block of the CUDA kernel takes (statsBlocksFor), to compare
-// on a GPU (bench/README); kStatsRounds otherwise.
-int statsRounds()
-{
-    static const int rounds = [] {
-        const char* env = std::getenv("FXRAY_STATS_ROUNDS");
-        const int n = env ? std::atoi(env) : 0;
-        return n >= 1 && n <= 16 ? n : kStatsRounds;
-    }();
-    return rounds;
-}
-
-}  // namespace
-#endif
-
 void fusedStatsCuda(const std::vector<CudaStatsItem>& items)
 {
     if (items.empty())
@@ -414,7 +396,7 @@ void fusedStatsCuda(const std::vector<CudaStatsItem>& items)
         if (jobs.size() == static_cast<std::size_t>(kStatsMaxJobs) || (j.geometry.ndim > 0 && strided == kStatsMaxStrided))
             launch();
         strided += j.geometry.ndim > 0 ? 1 : 0;
-        j.blocks = statsBlocksFor(j.numel, sms, statsRounds());
+        j.blocks = statsBlocksFor(j.numel, sms);
         if (j.blocks > 1) {
             j.scratchOffset = static_cast<std::int32_t>(scratchBlocks);
             scratchBlocks += j.blocks;

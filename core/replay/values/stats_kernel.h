@@ -156,14 +156,12 @@ void statsHostFree(void* host);
 // cross-block merge; the element loop's latency is that of 4 rounds of loads, not of 16 loads one after the other.
 constexpr int kStatsThreads = 256;
 constexpr int kStatsUnroll = 8;
-constexpr int kStatsRounds = 4;
+constexpr std::int64_t kStatsPerBlock = std::int64_t{kStatsThreads} * kStatsUnroll * 4;
 
-// How many CUDA blocks a job of `numel` elements gets on a device of `multiprocessors` SMs, each block taking at
-// least `rounds` rounds of loads (fewer: more blocks, a shorter element loop, a longer merge of their partials).
-inline std::int32_t statsBlocksFor(std::int64_t numel, int multiprocessors, int rounds = kStatsRounds)
+// How many CUDA blocks a job of `numel` elements gets on a device of `multiprocessors` SMs.
+inline std::int32_t statsBlocksFor(std::int64_t numel, int multiprocessors)
 {
-    const std::int64_t perBlock = std::int64_t{kStatsThreads} * kStatsUnroll * (rounds > 0 ? rounds : 1);
-    std::int64_t blocks = (numel + perBlock - 1) / perBlock;
+    std::int64_t blocks = (numel + kStatsPerBlock - 1) / kStatsPerBlock;
     const std::int64_t cap = 2LL * (multiprocessors > 0 ? multiprocessors : 1);
     if (blocks > cap)
         blocks = cap;
