@@ -4,6 +4,7 @@
 // tolerance with NaN and Inf where they belong. Graphs are FX text parsed by fxray, or the repository's samples.
 #include "graph/fx_parser.h"
 #include "io/graph_source.h"
+#include "replay/cuda_graph/cuda_graph_safety.h"
 #include "replay/engine/deferred_checks.h"
 #include "replay/engine/graph_plan.h"
 #include "replay/engine/replayer.h"
@@ -12,6 +13,7 @@
 #include "replay/values/value_checks.h"
 
 #include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
 
 #include <QDir>
 #include <QFile>
@@ -387,6 +389,64 @@ private Q_SLOTS:
         replay::detail::compareReplayStatsWithPass(replay, pass, raced);
         QCOMPARE(raced.statsRowsDiffer, 2);
         QCOMPARE(raced.firstStatsDiffer, std::string("mm"));
+    }
+
+    // CUDA-recorded fused attention with dropout on the CPU (issue 21: HF training graphs captured on a GPU, whose CPU
+    // replay failed "cannot redraw its dropout"): the stand-in's forward draws its mask from a seed it hands on as
+    // philox_seed, its backward redraws that mask from it, and both equal autograd through SDPA's math with the same
+    // mask. The forwards are random ops wherever their schema puts dropout_p (flash's 4th argument, SDPA's 5th),
+    // not without dropout; a backward replayed alone on a recorded seed has random outputs too (its own mask).
+    void fusedAttentionWithDropoutRunsOnTheCpuAsOneDrawAndIsRandom()
+    {
+        const std::string f = "\"f32[2, 3, 8, 4]\"";
+        const auto g = parse("q: " + f + ", k: " + f + ", v: " + f + ", dout: " + f,
+                             "        attn = torch.ops.aten._scaled_dot_product_efficient_attention.default(q, k, v, None, True, 0.25, True)\n"
+                             "        flash = torch.ops.aten._scaled_dot_product_flash_attention.default(q, k, v, 0.1, True)\n"
+                             "        sdpa = torch.ops.aten.scaled_dot_product_attention.default(q, k, v, None, 0.1)\n"
+                             "        plain = torch.ops.aten._scaled_dot_product_flash_attention.default(q, k, v, 0.0, True)\n"
+                             "        return (attn, flash, sdpa, plain)\n");
+        for (const auto& [node, random] : {std::pair{"attn", true}, {"flash", true}, {"sdpa", true}, {"plain", false}})
+            QVERIFY2(replay::detail::isRandomOp(g.nodes[static_cast<std::size_t>(g.findNode(node))]) == random, node);
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        const NodePlan& forward = planOf(g, plans, "attn");
+        QCOMPARE(forward.kind, NodePlan::Kind::Native);
+
+        at::manual_seed(7);
+        const at::Tensor q = at::randn({2, 3, 8, 4}), k = at::randn({2, 3, 8, 4}), v = at::randn({2, 3, 8, 4}), dout = at::randn({2, 3, 8, 4});
+        std::vector<c10::IValue> values(g.nodes.size());
+        values[0] = q, values[1] = k, values[2] = v, values[3] = dout;
+        const auto outs = runPlan(forward, values).toTupleRef().elements();
+        const at::Tensor out = outs[0].toTensor(), lse = outs[1].toTensor(), seed = outs[2].toTensor();
+
+        // The reference: autograd through SDPA's math, with the mask drawn from the seed the forward handed on.
+        at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(static_cast<std::uint64_t>(seed.item<std::int64_t>()));
+        const at::Tensor keep = at::rand({2, 3, 8, 8}, gen, at::TensorOptions().dtype(at::kFloat)) > 0.25;
+        const at::Tensor rq = q.clone().requires_grad_(), rk = k.clone().requires_grad_(), rv = v.clone().requires_grad_();
+        const at::Tensor ref = std::get<0>(at::_scaled_dot_product_attention_math(rq, rk, rv, std::nullopt, 0.25, true, keep));
+        QVERIFY(at::allclose(out, ref.detach(), 1e-5, 1e-6));
+        QCOMPARE(lse.sizes(), (at::IntArrayRef{2, 3, 32}));  // padded to a multiple of 32, as the CUDA kernel's
+        ref.backward(dout);
+
+        // The backward alone, its saved values as graph inputs (a CUDA backward graph's).
+        const std::string i64 = "\"i64[]\"";
+        const auto gb = parse("q: " + f + ", k: " + f + ", v: " + f + ", dout: " + f + ", out: " + f +
+                                  ", lse: \"f32[2, 3, 32]\", seed: " + i64 + ", offset: " + i64,
+                              "        bwd = torch.ops.aten._scaled_dot_product_efficient_attention_backward.default(dout, q, k, v, "
+                              "None, out, lse, seed, offset, 0.25, [True, True, True, False], True)\n"
+                              "        return (bwd,)\n");
+        const auto bplans = replay::detail::planGraph(gb, kCpu);
+        const NodePlan& backward = planOf(gb, bplans, "bwd");
+        QCOMPARE(backward.kind, NodePlan::Kind::Native);
+        std::vector<c10::IValue> bvalues(gb.nodes.size());
+        bvalues[0] = q, bvalues[1] = k, bvalues[2] = v, bvalues[3] = dout, bvalues[4] = out, bvalues[5] = lse;
+        bvalues[6] = seed, bvalues[7] = outs[3];
+        const auto grads = runPlan(backward, bvalues).toTupleRef().elements();
+        QVERIFY(at::allclose(grads[0].toTensor(), rq.grad(), 1e-4, 1e-5));
+        QVERIFY(at::allclose(grads[1].toTensor(), rk.grad(), 1e-4, 1e-5));
+        QVERIFY(at::allclose(grads[2].toTensor(), rv.grad(), 1e-4, 1e-5));
+        const auto nd = replay::detail::outputNondeterminism(gb, bplans);
+        QVERIFY(!nd.empty() && !nd[0].random.empty());
+        QVERIFY(nd[0].random.begin()->find("stand-in") != std::string::npos);
     }
 };
 

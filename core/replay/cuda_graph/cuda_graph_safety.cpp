@@ -7,7 +7,9 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/function_schema.h>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <string_view>
 
 namespace fxray::replay::detail {
@@ -116,6 +118,26 @@ bool dropoutIsOff(const Node& n, const c10::FunctionSchema& schema)
     return false;
 }
 
+// The dispatcher's schema of an ATen op node (nullopt when the op is not registered here).
+std::optional<c10::OperatorHandle> schemaOf(const Node& n)
+{
+    if (!n.isOp())
+        return std::nullopt;
+    return c10::Dispatcher::singleton().findSchema(
+        {n.target.qualifiedName(), n.target.overload == "default" ? "" : n.target.overload});
+}
+
+// The op has a dropout_p argument and it is not a literal 0 (a SymFloat counts as on).
+bool dropoutIsOn(const Node& n)
+{
+    const std::optional<c10::OperatorHandle> op = schemaOf(n);
+    if (!op)
+        return false;
+    const auto& params = op->schema().arguments();
+    const bool takesDropout = std::any_of(params.begin(), params.end(), [](const c10::Argument& a) { return a.name() == "dropout_p"; });
+    return takesDropout && !dropoutIsOff(n, op->schema());
+}
+
 }  // namespace
 
 bool isRandomOp(const Node& n)
@@ -138,14 +160,11 @@ bool isRandomOp(const Node& n)
     // backward's run_with_rng_state draws from the state it is given: deterministic.
     if (n.target.ns == "higher_order")
         return n.target.op == "run_and_save_rng_state";
-    // Attention with dropout draws random numbers (dropout_p: the 6th argument of the efficient/flash variants).
-    if (n.target.op.find("attention") != std::string::npos) {
-        for (const auto& [k, v] : n.kwargs)
-            if (k == "dropout_p")
-                return v.kind == Arg::Kind::Float && v.f > 0;
-        return n.args.size() > 5 && n.args[5].kind == Arg::Kind::Float && n.args[5].f > 0 &&
-               n.target.op.find("backward") == std::string::npos;
-    }
+    // Attention with dropout draws random numbers: dropout_p where the op's schema puts it (efficient attention's 6th
+    // argument, flash's 4th, SDPA's 5th; reading the 6th for all made flash's and a positional SDPA's dropout
+    // deterministic). A backward redraws from the seed it is given: deterministic on the device that drew it.
+    if (n.target.op.find("attention") != std::string::npos && n.target.op.find("backward") == std::string::npos)
+        return dropoutIsOn(n);
     return false;
 }
 
@@ -212,6 +231,11 @@ std::vector<OutputNondeterminism> upstreamOfNodes(const graph::Graph& g, const s
             here.atomics.insert(n.target.str());
         if (isRandomOp(n))
             here.random.insert(n.target.str());
+        // The CPU stand-in of a fused attention backward with dropout redraws the mask from the seed it is given
+        // (plan/attention_fallback): a CUDA seed gives other draws than CUDA's.
+        if (i < plans.size() && plans[i].kind == NodePlan::Kind::Native && plans[i].name.ends_with("attention_backward") &&
+            dropoutIsOn(n))
+            here.random.insert(n.target.str() + " (the CPU stand-in's own dropout mask)");
         // An op's RNG state outputs (attention's philox_seed/philox_offset: left uninitialised without dropout).
         if (n.kind == NodeKind::CallFunction && n.target.kind == graph::Target::Kind::Getitem && n.args.size() == 2 &&
             n.args[0].kind == Arg::Kind::Node && n.args[1].kind == Arg::Kind::Int) {

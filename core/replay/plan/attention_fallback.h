@@ -4,7 +4,9 @@
 // (every HF model's attention) then replays on a machine without one. The values are attention's, computed another
 // way (compared with the usual tolerances); the outputs keep the CUDA kernels' shapes (efficient attention's
 // logsumexp padded to a multiple of 32 with +inf, its philox seed/offset as 0-dim tensors), and the layouts the CPU
-// kernel picks are reported as a difference of the devices (engine/interpreter.cpp: backendPicksLayout).
+// kernel picks are reported as a difference of the devices (engine/interpreter.cpp: backendPicksLayout). With dropout,
+// which the CPU kernels do not take, attention written out in ATen ops with a mask drawn from a seed the forward hands
+// on as its philox seed and its backward redraws from (outputs below them compared by rate).
 #include "replay/plan/node_plan.h"
 
 #include <optional>
