@@ -448,6 +448,26 @@ private Q_SLOTS:
         QVERIFY(!nd.empty() && !nd[0].random.empty());
         QVERIFY(nd[0].random.begin()->find("stand-in") != std::string::npos);
     }
+
+    // histc of integer input (MoE routers' tokens per expert) runs on a CPU replay, whose kernel takes floats only
+    // ("histogram_cpu" not implemented for 'Int': 21 of Qwen2-MoE's 182 CUDA trace records): CUDA's counts, in the
+    // input's dtype, the maximum in the last bin; float input as before.
+    void integerHistcRunsOnTheCpuWithCudasCounts()
+    {
+        const auto g = parse("experts: \"i32[12]\", x: \"f32[5]\"",
+                             "        histc: \"i32[4]\" = torch.ops.aten.histc.default(experts, 4, 0, 3)\n"
+                             "        histc_1: \"f32[2]\" = torch.ops.aten.histc.default(x, 2)\n"
+                             "        return (histc, histc_1)\n");
+        const auto plans = replay::detail::planGraph(g, kCpu);
+        std::vector<c10::IValue> values(g.nodes.size());
+        values[0] = at::tensor({0, 3, 3, 1, 2, 3, 0, 1, 1, 1, 3, 2}, at::kInt);
+        values[1] = at::tensor({0.0, 0.25, 1.0, 0.5, 0.75}, at::kFloat);
+        const at::Tensor counts = runPlan(planOf(g, plans, "histc"), values).toTensor();
+        QCOMPARE(counts.scalar_type(), at::kInt);
+        QVERIFY(at::equal(counts, at::tensor({2, 4, 2, 4}, at::kInt)));
+        const at::Tensor floats = runPlan(planOf(g, plans, "histc_1"), values).toTensor();
+        QVERIFY(at::equal(floats, at::histc(values[1].toTensor(), 2)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEngine)

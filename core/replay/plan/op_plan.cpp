@@ -2,6 +2,7 @@
 
 #include "graph/printer.h"
 #include "replay/plan/attention_fallback.h"
+#include "replay/plan/cpu_dtype_gaps.h"
 #include "replay/plan/inductor_prims.h"
 #include "replay/plan/plan_builders.h"
 #include "replay/values/torch_types.h"
@@ -457,6 +458,9 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
         p.why = "no " + std::string(c10::toString(key)) + " kernel for " + n.target.str();
         return p;
     }
+    if (!device.is_cuda())
+        if (auto widened = planCpuDtypeGap(*handle, p.args))
+            return std::move(*widened);
     p.kind = NodePlan::Kind::Op;
     p.op = handle;
     return isInplaceForeach(schema) ? returningMutatedList(std::move(p)) : p;
