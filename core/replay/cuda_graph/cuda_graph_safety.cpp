@@ -118,7 +118,7 @@ bool dropoutIsOff(const Node& n, const c10::FunctionSchema& schema)
     return false;
 }
 
-// The dispatcher's schema of an ATen op node (nullopt when the op is not registered here).
+// The dispatcher's operator (and through it the schema) of an ATen op node; nullopt when it is not registered here.
 std::optional<c10::OperatorHandle> schemaOf(const Node& n)
 {
     if (!n.isOp())
