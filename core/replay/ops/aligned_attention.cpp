@@ -1,6 +1,7 @@
 #include "replay/ops/aligned_attention.h"
 
 #include "replay/ops/rng_state_ops.h"
+#include "replay/plan/attention_fallback.h"
 
 #include <ATen/ATen.h>
 
@@ -26,14 +27,8 @@ AttentionResult alignedAttentionMath(const std::vector<c10::IValue>& v, std::uin
         key = key.repeat_interleave(q.size(-3) / key.size(-3), -3);  // enable_gqa: key/value heads shared
         value = value.repeat_interleave(q.size(-3) / value.size(-3), -3);
     }
-    at::Tensor attn = at::matmul(q, key.transpose(-2, -1)) * scale;
-    const double minusInf = -std::numeric_limits<double>::infinity();
-    if (causal)
-        attn = attn.masked_fill(at::ones({q.size(-2), key.size(-2)}, q.options().dtype(at::kBool)).tril().logical_not(), minusInf);
-    if (v.size() > 3 && v[3].isTensor()) {
-        const at::Tensor& mask = v[3].toTensor();
-        attn = mask.scalar_type() == at::kBool ? attn.masked_fill(mask.logical_not(), minusInf) : attn + mask;
-    }
+    const std::optional<at::Tensor> mask = v.size() > 3 && v[3].isTensor() ? std::optional<at::Tensor>(v[3].toTensor()) : std::nullopt;
+    at::Tensor attn = maskedAttentionScores(q, key, mask, causal, scale);
     at::Tensor lse = at::logsumexp(attn.to(at::kFloat), -1);
     // The safe softmax, as SDPA's math and its decomposition have it: a row masked out entirely is 0, not NaN.
     attn = at::_safe_softmax(attn, -1);
@@ -65,7 +60,7 @@ c10::IValue alignedFusedAttention(const std::vector<c10::IValue>& v, std::uint64
     const std::vector<c10::IValue> sdpa = efficient ? std::vector<c10::IValue>{v[0], v[1], v[2], v[3], v[5], v[6], v[7]}
                                                     : std::vector<c10::IValue>{v[0], v[1], v[2], none, v[3], v[4], v[6]};
     AttentionResult r = alignedAttentionMath(sdpa, base, k);
-    const at::Tensor out = r.out.transpose(1, 2).contiguous().transpose(1, 2);
+    const at::Tensor out = fusedAttentionLayout(r.out);
     const at::Tensor& q = v[0].toTensor();
     if (efficient) {
         const std::int64_t m = q.size(2), padded = v[4].toBool() ? (m + 31) / 32 * 32 : 0;

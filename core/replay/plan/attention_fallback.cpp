@@ -54,16 +54,10 @@ MathAttention mathAttention(const at::Tensor& query, const at::Tensor& key, cons
     MathAttention m;
     m.q = query.to(at::kFloat), m.k = key.to(at::kFloat), m.v = value.to(at::kFloat);
     m.scale = scale ? *scale : 1.0 / std::sqrt(static_cast<double>(query.size(-1)));
-    at::Tensor s = at::matmul(m.q, m.k.transpose(-2, -1)) * m.scale;
-    const double minusInf = -std::numeric_limits<double>::infinity();
-    if (causal)
-        s = s.masked_fill(at::ones({query.size(-2), key.size(-2)}, s.options().dtype(at::kBool)).tril().logical_not(), minusInf);
-    if (bias)
-        s = bias->scalar_type() == at::kBool ? s.masked_fill(bias->logical_not(), minusInf) : s + bias->to(at::kFloat);
-    m.scores = s;
-    m.probs = at::_safe_softmax(s, -1);  // a row masked out entirely is 0, as the kernels have it
+    m.scores = maskedAttentionScores(m.q, m.k, bias, causal, m.scale);  // float32: a float mask is promoted
+    m.probs = at::_safe_softmax(m.scores, -1);  // a row masked out entirely is 0, as the kernels have it
     at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(static_cast<std::uint64_t>(seed));
-    m.keepScale = (at::rand(s.sizes(), gen, s.options()) > dropout).to(at::kFloat) * (1.0 / (1.0 - dropout));
+    m.keepScale = (at::rand(m.scores.sizes(), gen, m.scores.options()) > dropout).to(at::kFloat) * (1.0 / (1.0 - dropout));
     return m;
 }
 
@@ -91,9 +85,6 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> mathBackward(const MathAttention&
     return {likeInput(gradQuery, query), likeInput(gradKey, key), likeInput(gradValue, value)};
 }
 
-// The kernels' output layout: [B, M, H, D] in memory, seen as [B, H, M, D].
-at::Tensor kernelLayout(const at::Tensor& out) { return out.transpose(1, 2).contiguous().transpose(1, 2); }
-
 // Efficient attention's forward with dropout (see MathAttention): its seed as philox_seed, offset 0.
 c10::IValue efficientForwardWithDropout(const Values& v)
 {
@@ -108,7 +99,7 @@ c10::IValue efficientForwardWithDropout(const Values& v)
     if (padded > 0)
         full.narrow(2, 0, rows).copy_(lse);
     const auto i64 = at::TensorOptions().dtype(at::kLong);
-    return c10::ivalue::Tuple::create(kernelLayout(out), full, at::scalar_tensor(seed, i64), at::zeros({}, i64));
+    return c10::ivalue::Tuple::create(fusedAttentionLayout(out), full, at::scalar_tensor(seed, i64), at::zeros({}, i64));
 }
 
 // Flash attention's forward with dropout: its seed as rng_state[0].
@@ -123,7 +114,7 @@ c10::IValue flashForwardWithDropout(const Values& v)
     const auto u64 = at::TensorOptions().dtype(at::kUInt64);
     const at::Tensor rngState = at::zeros({2}, at::TensorOptions().dtype(at::kLong));
     rngState[0] = seed;
-    return c10::ivalue::Tuple::create(kernelLayout(out), lse, at::Tensor(), at::Tensor(), q.size(2), k.size(2),
+    return c10::ivalue::Tuple::create(fusedAttentionLayout(out), lse, at::Tensor(), at::Tensor(), q.size(2), k.size(2),
                                       rngState.to(at::kUInt64), at::zeros({}, u64), at::empty({0}, q.options()));
 }
 
@@ -208,6 +199,21 @@ c10::IValue flashBackward(const Values& v)
 }
 
 }  // namespace
+
+at::Tensor maskedAttentionScores(const at::Tensor& query, const at::Tensor& key, const std::optional<at::Tensor>& mask,
+                                 bool causal, double scale)
+{
+    at::Tensor scores = at::matmul(query, key.transpose(-2, -1)) * scale;
+    const double minusInf = -std::numeric_limits<double>::infinity();
+    if (causal)
+        scores = scores.masked_fill(
+            at::ones({query.size(-2), key.size(-2)}, scores.options().dtype(at::kBool)).tril().logical_not(), minusInf);
+    if (mask)
+        scores = mask->scalar_type() == at::kBool ? scores.masked_fill(mask->logical_not(), minusInf) : scores + *mask;
+    return scores;
+}
+
+at::Tensor fusedAttentionLayout(const at::Tensor& out) { return out.transpose(1, 2).contiguous().transpose(1, 2); }
 
 std::optional<NodePlan> planCpuAttentionFallback(const c10::OperatorHandle& op, std::vector<ArgPlan> args)
 {

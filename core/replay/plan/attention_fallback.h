@@ -14,6 +14,13 @@
 
 namespace fxray::replay::detail {
 
+// SDPA's scores as its math computes them: query @ key^T * scale, -inf above the diagonal when causal, then the mask
+// (boolean: -inf where false; else added). Shared with stage compare's aligned attention (ops/aligned_attention).
+at::Tensor maskedAttentionScores(const at::Tensor& query, const at::Tensor& key, const std::optional<at::Tensor>& mask,
+                                 bool causal, double scale);
+// The fused kernels' output layout: [B, M, H, D] in memory, seen as [B, H, M, D].
+at::Tensor fusedAttentionLayout(const at::Tensor& out);
+
 // The plan of `op` on the CPU through the fallback, with the schema's arguments already planned; nullopt when the op
 // is not one of the four.
 std::optional<NodePlan> planCpuAttentionFallback(const c10::OperatorHandle& op, std::vector<ArgPlan> args);
