@@ -231,19 +231,8 @@ Prepared prepare(const io::LoadedGraph& lg, const ReplayOptions& options, Replay
     }
     p.facts = nodeFacts(g);
     // Last, so that nothing above draws from the restored stream before the graph does.
-    if (options.inputs == ReplayOptions::Inputs::Saved && !lg.rngStatePath.empty() && options.rng == ReplayOptions::Rng::Natural) {
-        // Another device type's generator draws other values from the same state: a CUDA dump replayed on the CPU
-        // restored the CPU state and claimed eager's draws (t5.flex_forward_2: 60 outputs below its dropouts
-        // "diverged" on this CPU machine).
-        const std::string recorded = recordedDrawDevice(g);
-        if (recorded == c10::DeviceTypeName(p.device.type(), true))
-            p.rngRestored = detail::restoreGeneratorStates(lg.rngStatePath, p.device, report.notes);
-        else
-            report.notes.push_back("random state in " + lg.rngStatePath + " not restored: the graph was recorded on " +
-                                   recorded + " and replays on " + p.device.str() +
-                                   ", whose generator draws other values: outputs that depend on random ops are "
-                                   "compared by shape, dtype and rates, not values");
-    }
+    if (options.inputs == ReplayOptions::Inputs::Saved && !lg.rngStatePath.empty() && options.rng == ReplayOptions::Rng::Natural)
+        p.rngRestored = detail::restoreGeneratorStates(lg.rngStatePath, p.device, recordedDrawDevice(g), report.notes);
     return p;
 }
 

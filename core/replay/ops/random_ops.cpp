@@ -314,8 +314,17 @@ std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng)
     return p;
 }
 
-bool restoreGeneratorStates(const std::string& path, const c10::Device& device, std::vector<std::string>& notes)
+bool restoreGeneratorStates(const std::string& path, const c10::Device& device, const std::string& drewOn,
+                            std::vector<std::string>& notes)
 {
+    static const std::string kByRate = "outputs that depend on random ops are compared by shape, dtype and rates, not values";
+    // A CUDA dump replayed on the CPU restored the CPU state and claimed eager's draws (t5.flex_forward_2: 60 outputs
+    // below its dropouts "diverged" on a CPU machine).
+    if (drewOn != c10::DeviceTypeName(device.type(), true)) {
+        notes.push_back("random state in " + path + " not restored: the graph was recorded on " + drewOn +
+                        " and replays on " + device.str() + ", whose generator draws other values: " + kByRate);
+        return false;
+    }
     const io::PtFile pt = io::readPtFile(path);
     if (pt.root.kind != io::PtValue::Kind::Dict)
         throw Error("expected a dict of generator states ({\"cpu\": tensor, \"cuda:N\": tensor}), got " +
@@ -336,9 +345,8 @@ bool restoreGeneratorStates(const std::string& path, const c10::Device& device, 
         restored = restored || key == want;
     }
     notes.push_back(restored ? "random state restored from " + path + ": random ops draw what eager drew"
-                             : "random state in " + path + " has no " + want +
-                                   " generator (recorded on another device): outputs that depend on random ops are "
-                                   "compared by shape, dtype and rates, not values");
+                             : "random state in " + path + " has no " + want + " generator (recorded on another device): " +
+                                   kByRate);
     return restored;
 }
 

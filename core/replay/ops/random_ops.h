@@ -55,10 +55,13 @@ int argIndex(const NodePlan& plan, const char* name);
 // by its aligned draw, taking the next ordinal; nullopt (and no ordinal taken) for any other plan.
 std::optional<NodePlan> alignedRandomPlan(const NodePlan& plan, RngPlan& rng);
 
-// Restores the default generators from a capture's <name>.rng.pt for a replay on `device`. Returns true when the
-// generator of that device's type was restored (draws then equal eager's on the same device); `notes` says what
-// was restored or why not. Throws fxray::Error naming the file when it cannot be read.
-bool restoreGeneratorStates(const std::string& path, const c10::Device& device, std::vector<std::string>& notes);
+// Restores the default generators from a capture's <name>.rng.pt for a replay on `device` of a graph whose random ops
+// drew on `drewOn` ("cpu", "cuda": the recorded device type). Returns true when the generator of that device's type
+// was restored (draws then equal eager's on the same device); nothing is restored when the graph drew on another device
+// type, whose generator draws other values from the same state. `notes` says what was restored or why not. Throws
+// fxray::Error naming the file when it cannot be read.
+bool restoreGeneratorStates(const std::string& path, const c10::Device& device, const std::string& drewOn,
+                            std::vector<std::string>& notes);
 
 // An output that depends on random draws this replay could not reproduce (another device, no saved state):
 // compared by what the draws keep. Same kind, dtype and shape; a bool mask's keep rate, or a float tensor's rate of
