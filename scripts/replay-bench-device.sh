@@ -30,7 +30,7 @@ echo "built in $(( $(date +%s) - start )) s" | tee -a "$OUT/build.log"
 echo "== replay benchmark on CUDA ($REPEATS runs after $((REPEATS / 5)) warm-up)" | tee "$OUT/bench.log"
 FXRAY="$BUILD_DIR/app/cli/fxray"
 # FXRAY_BENCH_BEFORE=0: without the interpreted "before" column (a shorter run); FXRAY_BENCH_CG_ROUNDS: rounds of the
-# CUDA-graph columns (unchecked, checked, checked after the compute), 1 by default.
+# CUDA-graph columns (unchecked, checked), 1 by default.
 BEFORE=(--fxray-before "$FXRAY" --before-args=--interpreted-repeats)
 [ "${FXRAY_BENCH_BEFORE:-1}" = 0 ] && BEFORE=()
 PYTHONUNBUFFERED=1 "$PY" bench/replay_bench.py --fxray "$FXRAY" "${BEFORE[@]}" --cg-rounds "${FXRAY_BENCH_CG_ROUNDS:-1}" \
