@@ -236,6 +236,11 @@ ValueDomain intBound(const Graph& g, const Node& user, std::size_t pos)
         return classTarget(g, user, 0);
     if ((op == "nll_loss_backward" || op == "nll_loss2d_backward") && pos == 2)
         return classTarget(g, user, 1);
+    // multilabel_margin_loss' targets may also hold -1 (the end of a row's labels): classes alone are valid too.
+    if ((op == "multi_margin_loss" || op == "multilabel_margin_loss" || op == "multilabel_margin_loss_forward") && pos == 1)
+        return classTarget(g, user, 0);
+    if ((op == "multi_margin_loss_backward" || op == "multilabel_margin_loss_backward") && pos == 2)
+        return classTarget(g, user, 1);
     if (op == "one_hot" && pos == 0)
         return intRange(user, intArg(user, 1, -1), "num_classes");
     if ((op == "max_pool2d_with_indices_backward" || op == "max_pool3d_with_indices_backward") && pos == 7)

@@ -7,6 +7,7 @@
 #include "replay/engine/fake_layouts.h"
 #include "replay/ops/rng_state_ops.h"
 #include "replay/ops/vmap_ops.h"
+#include "replay/plan/cpu_dtype_gaps.h"
 #include "replay/plan/python_values.h"
 #include "replay/values/device_stats.h"
 #include "replay/values/torch_types.h"
@@ -59,6 +60,8 @@ struct PassState {
     // The replay device's type as recorded metadata spells it ("cuda"), compared with every tensor node's record.
     std::string deviceTypeName;
     std::size_t nextInput = 0;
+    // The note of the op just run when its CPU kernel refused a reduced float and it ran widened (cpu_dtype_gaps.h).
+    std::string widenedNote;
     // Value checks of a checked pass: statistics reduced on the device, read back once per pass (deferred_checks.h);
     // the pass's own, or the caller's (a CUDA-graph capture, read back after each replay).
     std::optional<detail::DeferredValueChecks> ownChecks;
@@ -115,7 +118,13 @@ void execute(const Prepared& p, std::size_t i, PassState& s)
     }
     case NodePlan::Kind::Op:
         detail::assembleStack(plan, s.values, s.stack);
-        plan.op->callBoxed(s.stack);
+        try {
+            plan.op->callBoxed(s.stack);
+        } catch (const c10::NotImplementedError& refused) {
+            s.widenedNote = detail::runWidenedOnCpu(plan, s.values, s.stack, refused);
+            if (s.widenedNote.empty())
+                throw;
+        }
         if (s.stack.size() == 1)
             s.values[i] = std::move(s.stack[0]);
         else if (s.stack.empty())
@@ -280,9 +289,12 @@ void runNode(const Prepared& p, const ReplayOptions& options, std::size_t i, con
         const auto t0 = timeIt ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         if (timer && isOp)
             timer->begin(i);
+        s.widenedNote.clear();
         execute(p, i, s);
         if (timer && isOp)
             timer->end(i);
+        if (!s.widenedNote.empty() && !r.schema.ends_with(s.widenedNote))
+            r.schema += "  " + s.widenedNote;
         if (timeIt)
             r.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
         s.available[i] = true;

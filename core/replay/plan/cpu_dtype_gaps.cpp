@@ -16,6 +16,78 @@ c10::IValue histc(const std::vector<c10::IValue>& v)
     return at::histc(self.to(at::kDouble), v[1].toInt(), v[2].toScalar(), v[3].toScalar()).to(self.scalar_type());
 }
 
+// The dtype a kernel's "\"name\" not implemented for 'BFloat16'" names, when it is one float32 holds exactly.
+std::optional<at::ScalarType> refusedReducedFloat(const std::string& message)
+{
+    const std::string marker = "not implemented for '";
+    const auto at = message.find(marker);
+    if (at == std::string::npos)
+        return std::nullopt;
+    const auto begin = at + marker.size();
+    const std::string name = message.substr(begin, message.find('\'', begin) - begin);
+    if (name == "Half")
+        return at::kHalf;
+    if (name == "BFloat16")
+        return at::kBFloat16;
+    return std::nullopt;
+}
+
+// Neither writes into an argument nor returns a view of one: widened copies of its arguments then stand in for them.
+bool isFunctional(const c10::FunctionSchema& schema)
+{
+    for (const auto& a : schema.arguments())
+        if (a.alias_info())
+            return false;
+    for (const auto& r : schema.returns())
+        if (r.alias_info())
+            return false;
+    return true;
+}
+
+// Widens `v`'s CPU tensors of dtype `from` (alone, or in a list) to float32; counts them and notes a float32 one.
+c10::IValue widen(const c10::IValue& v, at::ScalarType from, int& widened, bool& anyFloat32)
+{
+    const auto one = [&](const at::Tensor& t) {
+        if (!t.defined() || !t.device().is_cpu())
+            return t;
+        anyFloat32 = anyFloat32 || t.scalar_type() == at::kFloat;
+        if (t.scalar_type() != from)
+            return t;
+        ++widened;
+        return t.to(at::kFloat);
+    };
+    if (v.isTensor())
+        return one(v.toTensor());
+    if (v.isTensorList()) {
+        c10::List<at::Tensor> out;
+        for (const at::Tensor& t : v.toTensorList())
+            out.push_back(one(t));
+        return out;
+    }
+    if (v.isOptionalTensorList()) {
+        c10::List<std::optional<at::Tensor>> out;
+        for (const std::optional<at::Tensor>& t : v.toOptionalTensorList())
+            out.push_back(t ? std::optional<at::Tensor>(one(*t)) : std::nullopt);
+        return out;
+    }
+    return v;
+}
+
+// A float32 result of the widened call back in `to`.
+c10::IValue narrow(const c10::IValue& v, at::ScalarType to)
+{
+    const auto one = [&](const at::Tensor& t) { return t.defined() && t.scalar_type() == at::kFloat ? t.to(to) : t; };
+    if (v.isTensor())
+        return one(v.toTensor());
+    if (v.isTensorList()) {
+        c10::List<at::Tensor> out;
+        for (const at::Tensor& t : v.toTensorList())
+            out.push_back(one(t));
+        return out;
+    }
+    return v;
+}
+
 }  // namespace
 
 std::optional<NodePlan> planCpuDtypeGap(const c10::OperatorHandle& op, const std::vector<ArgPlan>& args)
@@ -30,6 +102,28 @@ std::optional<NodePlan> planCpuDtypeGap(const c10::OperatorHandle& op, const std
     p.schema = c10::toString(schema) + "  [CPU: integer input counted as float64, whose kernel takes floats only]";
     p.native = histc;
     return p;
+}
+
+std::string runWidenedOnCpu(const NodePlan& plan, const std::vector<c10::IValue>& values, std::vector<c10::IValue>& stack,
+                            const c10::NotImplementedError& refused)
+{
+    const auto dtype = refusedReducedFloat(refused.what_without_backtrace());
+    if (!dtype || !plan.op || !isFunctional(plan.op->schema()))
+        return "";
+    // The failed call may have left the stack half consumed: build it again from the node values.
+    assembleStack(plan, values, stack);
+    int widened = 0;
+    bool anyFloat32 = false;
+    for (c10::IValue& v : stack)
+        v = widen(v, *dtype, widened, anyFloat32);
+    if (widened == 0)
+        return "";
+    plan.op->callBoxed(stack);
+    if (!anyFloat32)
+        for (c10::IValue& v : stack)
+            v = narrow(v, *dtype);
+    const std::string name = c10::toString(*dtype);
+    return "[CPU: no " + name + " kernel; ran in float32" + (anyFloat32 ? "]" : ", results cast back to " + name + "]");
 }
 
 }  // namespace fxray::replay::detail
