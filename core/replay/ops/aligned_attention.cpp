@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 
 #include <cmath>
+#include <string_view>
 #include <limits>
 
 namespace fxray::replay::detail {
@@ -47,27 +48,62 @@ at::Tensor alignedAttention(const std::vector<c10::IValue>& v, std::uint64_t bas
     return alignedAttentionMath(v, base, k).out;
 }
 
+// The fused forwards a CUDA AOT graph keeps whole, and where each takes its arguments.
+enum class FusedKernel { Efficient, Flash, Cudnn };
+
+std::optional<FusedKernel> fusedKernelOf(std::string_view op)
+{
+    if (op == "aten::_scaled_dot_product_efficient_attention")
+        return FusedKernel::Efficient;
+    if (op == "aten::_scaled_dot_product_flash_attention")
+        return FusedKernel::Flash;
+    if (op == "aten::_scaled_dot_product_cudnn_attention")
+        return FusedKernel::Cudnn;
+    return std::nullopt;
+}
+
+std::size_t dropoutArg(FusedKernel kernel) { return kernel == FusedKernel::Flash ? 3 : 5; }
+// return_debug_mask's place (efficient attention has none).
+std::optional<std::size_t> debugMaskArg(FusedKernel kernel)
+{
+    if (kernel == FusedKernel::Flash)
+        return 5;
+    if (kernel == FusedKernel::Cudnn)
+        return 7;
+    return std::nullopt;
+}
+
 // The fused kernels' forwards with dropout (the AOT graphs of a CUDA training step keep them whole), on the same aligned
-// draw as SDPA's math: their output in the kernels' layout ([B, M, H, D] memory), their logsumexp, RNG state as
-// zeros (compared by shape: it depends on a random op).
+// draw as SDPA's math: their output in the kernels' layout, their logsumexp, RNG state as zeros (compared by shape: it
+// depends on a random op).
 //   efficient: (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, *, scale)
-//              -> (output, log_sumexp [B, H, ceil(M/32)*32] (+inf padded) or [B, H, 0], philox_seed, philox_offset)
+//              -> (output [B, M, H, D] memory, log_sumexp [B, H, ceil(M/32)*32] (+inf padded) or [B, H, 0],
+//                  philox_seed, philox_offset)
 //   flash:     (query, key, value, dropout_p, is_causal, return_debug_mask, *, scale)
-//              -> (output, logsumexp [B, H, M], cum_seq_q, cum_seq_k, max_q, max_k, rng_state, unused, debug_attn_mask)
-c10::IValue alignedFusedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k, bool efficient)
+//              -> (output [B, M, H, D] memory, logsumexp [B, H, M], cum_seq_q, cum_seq_k, max_q, max_k, rng_state,
+//                  unused, debug_attn_mask)
+//   cuDNN:     (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, return_debug_mask, *, scale)
+//              -> (output in query's layout, logsumexp [B, H, M, 1], cum_seq_q, cum_seq_k, max_q, max_k,
+//                  philox_seed, philox_offset, debug_attn_mask)
+c10::IValue alignedFusedAttention(const std::vector<c10::IValue>& v, std::uint64_t base, std::int64_t k, FusedKernel kernel)
 {
     const c10::IValue none;
-    const std::vector<c10::IValue> sdpa = efficient ? std::vector<c10::IValue>{v[0], v[1], v[2], v[3], v[5], v[6], v[7]}
-                                                    : std::vector<c10::IValue>{v[0], v[1], v[2], none, v[3], v[4], v[6]};
+    const std::vector<c10::IValue> sdpa = kernel == FusedKernel::Efficient ? std::vector<c10::IValue>{v[0], v[1], v[2], v[3], v[5], v[6], v[7]}
+                                          : kernel == FusedKernel::Flash   ? std::vector<c10::IValue>{v[0], v[1], v[2], none, v[3], v[4], v[6]}
+                                                                           : std::vector<c10::IValue>{v[0], v[1], v[2], v[3], v[5], v[6], v[8]};
     AttentionResult r = alignedAttentionMath(sdpa, base, k);
-    const at::Tensor out = fusedAttentionLayout(r.out);
     const at::Tensor& q = v[0].toTensor();
-    if (efficient) {
+    const auto i64 = at::TensorOptions().dtype(at::kLong);
+    if (kernel == FusedKernel::Cudnn)
+        return c10::ivalue::Tuple::create(cudnnAttentionLayout(r.out, q), r.lse.unsqueeze(-1).contiguous(), at::Tensor(),
+                                          at::Tensor(), q.size(2), v[1].toTensor().size(2), at::zeros({}, i64),
+                                          at::zeros({}, i64), at::Tensor());
+    const at::Tensor out = fusedAttentionLayout(r.out);
+    if (kernel == FusedKernel::Efficient) {
         const std::int64_t m = q.size(2), padded = v[4].toBool() ? (m + 31) / 32 * 32 : 0;
         at::Tensor lse = at::full({q.size(0), q.size(1), padded}, std::numeric_limits<float>::infinity(), q.options().dtype(at::kFloat));
         if (padded > 0)
             lse.narrow(2, 0, m).copy_(r.lse);
-        const auto i64 = at::TensorOptions().dtype(at::kLong);
         return c10::ivalue::Tuple::create(out, lse, at::zeros({}, i64), at::zeros({}, i64));
     }
     const auto u64 = at::TensorOptions().dtype(at::kUInt64);
@@ -79,13 +115,14 @@ c10::IValue alignedFusedAttention(const std::vector<c10::IValue>& v, std::uint64
 // with a dropout_p other than 0 take the next aligned draw.
 std::optional<NodePlan> alignedFusedAttentionPlan(const NodePlan& plan, const std::string& op, RngPlan& rng)
 {
-    const bool efficient = op == "aten::_scaled_dot_product_efficient_attention";
-    if (!efficient && op != "aten::_scaled_dot_product_flash_attention")
+    const std::optional<FusedKernel> kernel = fusedKernelOf(op);
+    if (!kernel)
         return std::nullopt;
-    const std::size_t at = efficient ? 5 : 3;
+    const std::size_t at = dropoutArg(*kernel);
     if (plan.args.size() <= at || (plan.args[at].kind == ArgPlan::Kind::Const && plan.args[at].constant.toDouble() == 0.0))
         return std::nullopt;
-    if (!efficient && plan.args[5].kind == ArgPlan::Kind::Const && plan.args[5].constant.toBool())
+    const std::optional<std::size_t> debug = debugMaskArg(*kernel);
+    if (debug && plan.args.size() > *debug && plan.args[*debug].kind == ArgPlan::Kind::Const && plan.args[*debug].constant.toBool())
         return std::nullopt;  // return_debug_mask: the kernel's own mask, which the math cannot give
     const std::int64_t k = rng.nextOrdinal++ + rng.lookupsSeen;  // inductor's draws before it count too
     NodePlan p = plan;
@@ -93,10 +130,10 @@ std::optional<NodePlan> alignedFusedAttentionPlan(const NodePlan& plan, const st
     p.schema = (plan.op ? c10::toString(plan.op->schema()) : op) + "  [math with dropout on aligned RNG draw " +
                std::to_string(k) + " (stage compare)]";
     p.op.reset();
-    p.native = [k, base = rng.seed, efficient](const std::vector<c10::IValue>& v) -> c10::IValue {
-        return alignedFusedAttention(v, base, k, efficient);
+    p.native = [k, base = rng.seed, kernel = *kernel](const std::vector<c10::IValue>& v) -> c10::IValue {
+        return alignedFusedAttention(v, base, k, kernel);
     };
-    p.nonFiniteByDesign = {false, true};
+    p.nonFiniteByDesign = {false, true};  // efficient attention's +inf padding, -inf of rows masked out entirely
     return p;
 }
 
@@ -133,11 +170,10 @@ bool fusedAttentionDraws(const graph::Node& n)
     }
     if (n.target.ns != "aten")
         return false;
-    const std::size_t at = n.target.op == "_scaled_dot_product_efficient_attention" ? 5
-                           : n.target.op == "_scaled_dot_product_flash_attention"   ? 3
-                                                                                    : 0;
-    if (at == 0)
+    const std::optional<FusedKernel> kernel = fusedKernelOf("aten::" + n.target.op);
+    if (!kernel)
         return false;
+    const std::size_t at = dropoutArg(*kernel);
     const graph::Arg* p = n.args.size() > at ? &n.args[at] : nullptr;
     for (const auto& [name, value] : n.kwargs)
         if (name == "dropout_p")

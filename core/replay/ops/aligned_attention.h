@@ -1,6 +1,6 @@
 #pragma once
 // Internal to core/replay (includes LibTorch). Attention under stage compare's aligned RNG (random_ops.h): SDPA with
-// dropout, and the fused kernels a CUDA AOT graph keeps whole with their dropout inside (efficient and flash
+// dropout, and the fused kernels a CUDA AOT graph keeps whole with their dropout inside (efficient, flash and cuDNN
 // attention), run as inductor decomposes SDPA (scores, safe softmax, keep = u > p on aligned draw k, @ value), so the
 // same user-level attention draws the same mask at every stage. A fused kernel's draw is numbered among inductor's
 // seeds in program order (random_ops.cpp's alignedSeeds counts these nodes).

@@ -17,19 +17,6 @@ namespace {
 
 using graph::Arg;
 
-// Runs a planned op (dispatcher call or native step) on its assembled arguments, as the interpreter would.
-c10::IValue runPlanned(const NodePlan& inner, std::vector<c10::IValue> operands)
-{
-    if (inner.kind == NodePlan::Kind::Native)
-        return inner.native(operands);
-    inner.op->callBoxed(operands);
-    if (operands.size() == 1)
-        return std::move(operands[0]);
-    if (operands.empty())
-        return {};
-    return c10::ivalue::Tuple::create(std::move(operands));
-}
-
 // The generator run_and_save_rng_state / run_with_rng_state act on: CUDA when any tensor argument is on a GPU
 // (rng_prims.get_device), else the CPU's default generator.
 at::Generator generatorFor(const std::vector<c10::IValue>& operands, std::size_t first)

@@ -271,6 +271,12 @@ void TorchLevelPlanner::finish(const Node& n, NodePlan& p)
     if (m_rng)
         if (auto aligned = alignedRandomPlan(p, *m_rng))
             p = std::move(*aligned);
+    if (m_sdpaBackends && n.target.op.find("scaled_dot_product_attention") != std::string::npos &&
+        (p.kind == NodePlan::Kind::Op || p.kind == NodePlan::Kind::Native)) {
+        if (p.op)
+            m_native[i] = kindOfReturns(p.op->schema());
+        p = underSdpaBackends(std::move(p), *m_sdpaBackends, m_device);
+    }
     if (region && !regionEdge && (p.kind == NodePlan::Kind::Op || p.kind == NodePlan::Kind::Native)) {
         if (p.op)
             m_native[i] = kindOfReturns(p.op->schema());
@@ -509,6 +515,13 @@ NodePlan TorchLevelPlanner::planPythonCall(const Node& n)
         return planGetattr(n);
     if (f == "torch._C._set_grad_enabled" || f == "torch._C._log_api_usage_once")
         return planNoOp(f + " (Python-side state; the replay runs without autograd)");
+    if (isBackendFromString(n))
+        return planNoOp(f + ": names an SDPA backend for the _sdpa_kernel call that reads it");
+    if (isSdpaKernelCall(n)) {
+        m_sdpaBackends = sdpaBackendsOf(m_graph, n);
+        return planNoOp(m_sdpaBackends ? "sdpa_kernel region opens: the SDPA calls until the next _sdpa_kernel run with its backends"
+                                       : "sdpa_kernel region closes: every SDPA backend allowed again");
+    }
     if (f == "torch.amp.autocast_mode._enter_autocast") {
         const AutocastRegion* outer = !m_autocast.empty() ? &m_autocast.back() : m_ambient ? &*m_ambient : nullptr;
         m_autocast.push_back(autocastRegionOf(n, m_device, outer));

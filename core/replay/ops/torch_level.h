@@ -10,6 +10,7 @@
 #include "replay/ops/random_ops.h"
 #include "replay/ops/torch_level_autocast.h"
 #include "replay/ops/torch_level_overloads.h"
+#include "replay/ops/torch_level_sdpa_backends.h"
 
 #include <c10/core/Device.h>
 
@@ -59,6 +60,7 @@ private:
     bool m_dtensorGlobal = false;
     RngPlan* m_rng = nullptr;  // stage compare's aligned draws; null in a plain replay
     std::vector<AutocastRegion> m_autocast;   // the autocast regions open at the node being planned
+    std::optional<SdpaBackends> m_sdpaBackends;  // the sdpa_kernel region open at the node being planned
 };
 
 }  // namespace fxray::replay::detail

@@ -130,13 +130,7 @@ NodePlan underAutocast(NodePlan p, const AutocastRegion& region)
                      (region.ambient ? " (entered outside the graph: its recorded dtypes show it)" : "");
     wrapped.native = [p, region](const std::vector<c10::IValue>& values) -> c10::IValue {
         AutocastGuard guard(region);
-        if (!p.op)
-            return p.native(values);
-        torch::jit::Stack stack(values.begin(), values.end());
-        p.op->callBoxed(stack);
-        if (stack.size() == 1)
-            return std::move(stack[0]);
-        return stack.empty() ? c10::IValue() : c10::IValue(c10::ivalue::Tuple::create(std::move(stack)));
+        return runPlanned(p, values);
     };
     return wrapped;
 }

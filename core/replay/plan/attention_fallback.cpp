@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -198,6 +199,53 @@ c10::IValue flashBackward(const Values& v)
     return c10::ivalue::Tuple::create(gq, gk, gv);
 }
 
+// _scaled_dot_product_cudnn_attention(query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal,
+// return_debug_mask, *, scale) -> (output in query's layout, logsumexp [B, H, M, 1] float32, cum_seq_q, cum_seq_k,
+// max_q, max_k, philox_seed, philox_offset, debug_attn_mask)
+c10::IValue cudnnForward(const Values& v)
+{
+    const at::Tensor& q = v[0].toTensor();
+    const at::Tensor& k = v[1].toTensor();
+    if (v[7].toBool())
+        throw std::invalid_argument("the CPU stand-in of cuDNN attention has no debug attention mask");
+    const double dropout = v[5].toDouble();
+    const auto i64 = at::TensorOptions().dtype(at::kLong);
+    at::Tensor out, lse, seed = at::zeros({}, i64);
+    if (dropout > 0) {
+        const std::int64_t drawn = freshSeed();
+        const MathAttention m = mathAttention(q, k, v[2].toTensor(), optionalTensor(v[3]), dropout, v[6].toBool(),
+                                              optionalDouble(v[8]), drawn);
+        std::tie(out, lse) = mathForward(m, q.scalar_type());
+        seed = at::scalar_tensor(drawn, i64);
+    } else {
+        std::tie(out, lse) = at::_scaled_dot_product_flash_attention_for_cpu(q, k, v[2].toTensor(), 0.0, v[6].toBool(),
+                                                                            optionalTensor(v[3]), optionalDouble(v[8]));
+    }
+    return c10::ivalue::Tuple::create(cudnnAttentionLayout(out, q), lse.to(at::kFloat).unsqueeze(-1).contiguous(), at::Tensor(),
+                                      at::Tensor(), q.size(2), k.size(2), seed, at::zeros({}, i64), at::Tensor());
+}
+
+// _scaled_dot_product_cudnn_attention_backward(grad_out, query, key, value, out, logsumexp, philox_seed, philox_offset,
+// attn_bias, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, *, scale) -> (grad_q, grad_k, grad_v)
+c10::IValue cudnnBackward(const Values& v)
+{
+    const at::Tensor& q = v[1].toTensor();
+    const at::Tensor& k = v[2].toTensor();
+    const at::Tensor& value = v[3].toTensor();
+    const std::optional<at::Tensor> bias = optionalTensor(v[8]);
+    const double dropout = v[13].toDouble();
+    if (dropout > 0) {
+        const MathAttention m = mathAttention(q, k, value, bias, dropout, v[14].toBool(), optionalDouble(v[15]), seedOf(v[6]));
+        auto [gq, gk, gv] = mathBackward(m, v[0].toTensor(), q, k, value);
+        return c10::ivalue::Tuple::create(gq, gk, gv);
+    }
+    const at::Tensor& lse = v[5].toTensor();
+    auto [gq, gk, gv] = at::_scaled_dot_product_flash_attention_for_cpu_backward(
+        v[0].toTensor(), q, k, value, v[4].toTensor(), (lse.dim() == 4 ? lse.squeeze(-1) : lse).contiguous(), 0.0,
+        v[14].toBool(), bias, optionalDouble(v[15]));
+    return c10::ivalue::Tuple::create(likeInput(gq, q), likeInput(gk, k), likeInput(gv, value));
+}
+
 }  // namespace
 
 at::Tensor maskedAttentionScores(const at::Tensor& query, const at::Tensor& key, const std::optional<at::Tensor>& mask,
@@ -215,6 +263,16 @@ at::Tensor maskedAttentionScores(const at::Tensor& query, const at::Tensor& key,
 
 at::Tensor fusedAttentionLayout(const at::Tensor& out) { return out.transpose(1, 2).contiguous().transpose(1, 2); }
 
+at::Tensor cudnnAttentionLayout(const at::Tensor& out, const at::Tensor& query)
+{
+    std::vector<std::int64_t> order = {0, 1, 2, 3};
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return query.stride(a) > query.stride(b); });
+    std::vector<std::int64_t> back(4);
+    for (std::size_t i = 0; i < 4; ++i)
+        back[static_cast<std::size_t>(order[i])] = static_cast<std::int64_t>(i);
+    return out.permute(order).contiguous().permute(back);
+}
+
 std::optional<NodePlan> planCpuAttentionFallback(const c10::OperatorHandle& op, std::vector<ArgPlan> args)
 {
     const c10::OperatorName& name = op.schema().operator_name();
@@ -228,6 +286,10 @@ std::optional<NodePlan> planCpuAttentionFallback(const c10::OperatorHandle& op, 
         run = efficientBackward, arity = 13;
     else if (name.name == "aten::_scaled_dot_product_flash_attention_backward")
         run = flashBackward, arity = 15;
+    else if (name.name == "aten::_scaled_dot_product_cudnn_attention")
+        run = cudnnForward, arity = 9;
+    else if (name.name == "aten::_scaled_dot_product_cudnn_attention_backward")
+        run = cudnnBackward, arity = 16;
     if (!run || args.size() != arity || op.schema().arguments().size() != arity)
         return std::nullopt;
     NodePlan p;

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to core/replay (includes LibTorch). SDPA's CUDA-only kernels (memory-efficient and flash attention,
+// Internal to core/replay (includes LibTorch). SDPA's CUDA-only kernels (memory-efficient, flash and cuDNN attention,
 // forward and backward) on a CPU replay, through the CPU's own flash-attention kernels: a graph recorded on a GPU
 // (every HF model's attention) then replays on a machine without one. The values are attention's, computed another
 // way (compared with the usual tolerances); the outputs keep the CUDA kernels' shapes (efficient attention's
@@ -20,9 +20,12 @@ at::Tensor maskedAttentionScores(const at::Tensor& query, const at::Tensor& key,
                                  bool causal, double scale);
 // The fused kernels' output layout: [B, M, H, D] in memory, seen as [B, H, M, D].
 at::Tensor fusedAttentionLayout(const at::Tensor& out);
+// cuDNN attention's output layout: [B, H, M, D] laid out in memory as `query`'s dimensions are (largest stride
+// outermost), as the kernel allocates it and torch's meta function (alloc_with_matching_layout) records it.
+at::Tensor cudnnAttentionLayout(const at::Tensor& out, const at::Tensor& query);
 
 // The plan of `op` on the CPU through the fallback, with the schema's arguments already planned; nullopt when the op
-// is not one of the four.
+// is not one of the six.
 std::optional<NodePlan> planCpuAttentionFallback(const c10::OperatorHandle& op, std::vector<ArgPlan> args);
 
 }  // namespace fxray::replay::detail

@@ -68,4 +68,16 @@ void assembleStack(const NodePlan& plan, const std::vector<c10::IValue>& values,
         stack.push_back(assembleArg(a, values));
 }
 
+c10::IValue runPlanned(const NodePlan& plan, std::vector<c10::IValue> operands)
+{
+    if (plan.kind == NodePlan::Kind::Native)
+        return plan.native(operands);
+    plan.op->callBoxed(operands);
+    if (operands.size() == 1)
+        return std::move(operands[0]);
+    if (operands.empty())
+        return {};
+    return c10::ivalue::Tuple::create(std::move(operands));
+}
+
 }  // namespace fxray::replay::detail

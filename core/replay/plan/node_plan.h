@@ -57,5 +57,8 @@ struct NodePlan {
 // Builds the argument stack of an Op plan from node values.
 void assembleStack(const NodePlan& plan, const std::vector<c10::IValue>& values, std::vector<c10::IValue>& stack);
 c10::IValue assembleArg(const ArgPlan& a, const std::vector<c10::IValue>& values);
+// Runs an Op or Native plan on its assembled arguments, as the interpreter would: a dispatcher call's returns as one
+// value (None, the value, or a tuple). For plans that wrap another (autocast, RNG state, SDPA backends).
+c10::IValue runPlanned(const NodePlan& plan, std::vector<c10::IValue> operands);
 
 }  // namespace fxray::replay::detail

@@ -5,6 +5,7 @@
 #include "replay/plan/cpu_dtype_gaps.h"
 #include "replay/plan/inductor_prims.h"
 #include "replay/plan/plan_builders.h"
+#include "replay/plan/rnn_cell_fallback.h"
 #include "replay/values/torch_types.h"
 
 #include <ATen/ATen.h>
@@ -453,6 +454,9 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
     if (!handle->hasComputedKernelForDispatchKey(key)) {
         if (!device.is_cuda())
             if (auto fallback = planCpuAttentionFallback(*handle, p.args))
+                return std::move(*fallback);
+        if (!device.is_cuda())
+            if (auto fallback = planCpuRnnCellFallback(*handle, p.args))
                 return std::move(*fallback);
         p.args.clear();
         p.why = "no " + std::string(c10::toString(key)) + " kernel for " + n.target.str();
