@@ -12,9 +12,10 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
+from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -23,6 +24,8 @@ if not have_worker():
 DATA = os.path.join(SOURCE, "tests", "data", "cross_device")
 LOG = os.path.join(DATA, "cuda_only_ops.log")
 REGION = os.path.join(DATA, "sdpa_region_cpu.log")
+TMP = tempfile.mkdtemp(prefix="fxray-cuda-only-")
+CUDNN = "torch.ops.aten._scaled_dot_product_cudnn_attention.default(primals_1, primals_2, primals_3, None, True, 0.0, True)"
 
 
 def fxray_json(*args):
@@ -58,6 +61,23 @@ def cudnn_attention_runs_through_the_cpu_stand_in_in_its_own_layout():
     assert bwd["_scaled_dot_product_cudnn_attention_backward"]["status"] == "passed", bwd
     r = fxray_json("compare", LOG + "#0/0", "--no-output-code")
     assert r["verdict"] == "agree", (r["verdict"], r.get("reason"))
+
+
+def with_dropout(p_aot, p_post_grad):
+    """The log with cuDNN attention's dropout_p set in its AOT forward and post-grad graphs, and SDPA's in the dynamo
+    graph to p_aot."""
+    out = os.path.join(TMP, "dropout-%s-%s.log" % (p_aot, p_post_grad))
+    edit_trace_payload(LOG, out, "aot_forward_graph", CUDNN, CUDNN.replace("0.0, True)", "%s, True)" % p_aot))
+    edit_trace_payload(out, out, "inductor_post_grad_graph", CUDNN, CUDNN.replace("0.0, True)", "%s, True)" % p_post_grad))
+    return edit_trace_payload(out, out, "dynamo_output_graph", "is_causal = True)", "dropout_p = %s, is_causal = True)" % p_aot)
+
+
+@check
+def cudnn_attention_dropout_takes_the_aligned_draws_under_stage_compare():
+    r = fxray_json("compare", with_dropout(0.3, 0.3) + "#0/0", "--no-output-code")
+    assert r["verdict"] == "agree", (r["verdict"], r.get("reason"))
+    r = fxray_json("compare", with_dropout(0.3, 0.5) + "#0/0", "--no-output-code")
+    assert r["verdict"] == "diverge" and r["first_divergent_stage"] == "post_grad", (r["verdict"], r.get("reason"))
 
 
 @check
