@@ -28,19 +28,15 @@ struct DeviceJob {
     double* row;
     unsigned int* counter;
     int blocks;
+    int firstBlock;  // its first block in the launch's flat grid
     int scratchOffset;
     short dtype;     // StatsDType
     short geometry;  // -1: dense; else its index in Params::geometry
 };
-static_assert(sizeof(DeviceJob) <= 48, "the jobs travel as kernel parameters: keep them small");
+static_assert(sizeof(DeviceJob) == 48, "the jobs travel as kernel parameters: keep them small");
 
-// The jobs' first blocks in the launch's flat grid sit together, apart from the jobs: a block finds its job by a
-// binary search over them, and in one array its probes read one or two lines of the constant cache. Read from the jobs
-// 48 bytes apart, each probe was a miss of its own, one after the other, at the start of every block (H200: the
-// kernel's time was nearly fixed, ~12 us by events for 20 thousand elements as for a million).
 template <int J>
 struct Params {
-    int firstBlock[J];
     DeviceJob j[J];
     StatsGeometry geometry[kStatsMaxStrided];
     int n;
@@ -233,14 +229,14 @@ __global__ void __launch_bounds__(kThreads) fusedStatsKernel(const __grid_consta
     int lo = 0, hi = params.n - 1;
     while (lo < hi) {
         const int mid = (lo + hi + 1) / 2;
-        if (params.firstBlock[mid] <= b)
+        if (params.j[mid].firstBlock <= b)
             lo = mid;
         else
             hi = mid - 1;
     }
     const DeviceJob& job = params.j[lo];
     const StatsGeometry* geometry = job.geometry < 0 ? nullptr : &params.geometry[job.geometry];
-    const int block = b - params.firstBlock[lo];
+    const int block = b - job.firstBlock;
     switch (static_cast<StatsDType>(job.dtype)) {
     case StatsDType::F32: reduceJob<StatsDType::F32>(job, geometry, block, scratch); break;
     case StatsDType::F64: reduceJob<StatsDType::F64>(job, geometry, block, scratch); break;
@@ -272,7 +268,7 @@ cudaError_t launchPacked(const StatsJob* jobs, int n, double* scratch, cudaStrea
         out.row = in.row;
         out.counter = in.counter;
         out.blocks = in.blocks;
-        params.firstBlock[k] = blocks;
+        out.firstBlock = blocks;
         out.scratchOffset = in.scratchOffset;
         out.dtype = static_cast<short>(in.dtype);
         out.geometry = -1;

@@ -30,7 +30,7 @@ enum class StatsDType : std::int32_t { F32, F64, F16, BF16, I8, U8, I16, U16, I3
 constexpr int kStatsMaxDims = 8;
 // Tensors reduced by one kernel launch (the outputs of consecutive nodes, up to the next node that may write to
 // them): their compact descriptions travel as the kernel's parameters, under the 4 KiB every architecture takes
-// (stats_kernel.cu: 64 x 52 bytes, plus the geometry of at most kStatsMaxStrided strided ones). A launch costs the
+// (stats_kernel.cu: 64 x 48 bytes, plus the geometry of at most kStatsMaxStrided strided ones). A launch costs the
 // host ~3-5 us and a captured CUDA graph a node of its own: the fewer, the better.
 constexpr int kStatsMaxJobs = 64;
 // Strided (not dense) tensors per launch: their sizes and strides (136 bytes each) travel beside the jobs.
@@ -152,11 +152,11 @@ int statsHostAlloc(std::size_t bytes, void** host, void** device, const char** e
 void statsHostFree(void* host);
 
 // Elements a CUDA thread loads at once (independent loads in flight, then reduced), and the fewest a block reduces
-// (kStatsThreads * kStatsUnroll per round, two rounds): a job of up to 8,192 elements is one block, with no
-// cross-block merge; the element loop's latency is that of 2 rounds of loads, not of 32 loads one after the other.
+// (kStatsThreads * kStatsUnroll per round, a few rounds): a job of up to 8,192 elements is one block, with no
+// cross-block merge; the element loop's latency is that of 4 rounds of loads, not of 16 loads one after the other.
 constexpr int kStatsThreads = 256;
-constexpr int kStatsUnroll = 16;
-constexpr std::int64_t kStatsPerBlock = std::int64_t{kStatsThreads} * kStatsUnroll * 2;
+constexpr int kStatsUnroll = 8;
+constexpr std::int64_t kStatsPerBlock = std::int64_t{kStatsThreads} * kStatsUnroll * 4;
 
 // How many CUDA blocks a job of `numel` elements gets on a device of `multiprocessors` SMs.
 inline std::int32_t statsBlocksFor(std::int64_t numel, int multiprocessors)
