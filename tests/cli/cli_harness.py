@@ -43,6 +43,19 @@ def torch_has_cuda():
     return code == 0
 
 
+def fxray_json(*args, codes=(0, 1)):
+    """`fxray ARGS --json`, its exit code one of `codes`: the parsed report."""
+    p = subprocess.run([FXRAY, *args, "--json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode in codes, (args, p.returncode, p.stderr[-2000:])
+    return json.loads(p.stdout)
+
+
+def replay_reports(address, *extra):
+    """`fxray replay ADDRESS --json`: its reports as a list (one for a graph, every graph's for a folder or log)."""
+    out = fxray_json("replay", address, *extra)
+    return out["reports"] if "reports" in out else [out]
+
+
 def aten_ops(dump):
     """The aten op names in a dump folder's module.py forward, in program order."""
     module = open(os.path.join(dump, "module.py")).read()

@@ -5,13 +5,11 @@ there: a bf16 CPU compile through avg_pool3d, antialiased upsampling, multi_marg
   of the log then replays clean, at the dynamo level (torch functions) and in AOT's forward, backward and joint graphs;
 - the widened results equal the op in float32 rounded to bfloat16 (the dtype checks pass, stage compare agrees);
 - random inputs give multi_margin_loss targets that are classes of its input (they were out of range before)."""
-import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
+from cli_harness import SOURCE, check, fxray_json, have_worker, main, replay_reports  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -21,16 +19,9 @@ LOG = os.path.join(SOURCE, "tests", "data", "dtype_gaps", "bf16_gaps.log")
 WIDENED = "[CPU: no BFloat16 kernel; ran in float32, results cast back to BFloat16]"
 
 
-def reports(address):
-    p = subprocess.run([FXRAY, "replay", address, "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode in (0, 1), p.stderr
-    out = json.loads(p.stdout)
-    return out["reports"] if "reports" in out else [out]
-
-
 @check
 def ops_without_a_bf16_cpu_kernel_run_widened_and_say_so():
-    rs = reports(LOG)
+    rs = replay_reports(LOG)
     assert len(rs) == 9 and all(r["verdict"] == "pass" for r in rs), [(r["address"], r["verdict"]) for r in rs]
     widened = {(r["address"].rsplit("/", 1)[1], n["name"]) for r in rs for n in r["nodes"] if n.get("schema", "").endswith(WIDENED)}
     for graph, name in (("dynamo_output_graph", "pooled"), ("dynamo_output_graph", "small"),
@@ -44,21 +35,17 @@ def ops_without_a_bf16_cpu_kernel_run_widened_and_say_so():
 
 @check
 def widened_results_keep_the_recorded_dtype_and_the_stages_agree():
-    (fwd,) = reports(LOG + "#0/0/aot_forward_graph")
+    (fwd,) = replay_reports(LOG + "#0/0/aot_forward_graph")
     (pool,) = [n for n in fwd["nodes"] if n["name"] == "avg_pool3d"]
     assert pool["status"] == "passed" and pool["outputs"][0]["meta"].startswith("bf16[2, 3, 2, 4, 4]"), pool
-    p = subprocess.run([FXRAY, "compare", LOG + "#0/0", "--no-output-code", "--json"], capture_output=True, text=True,
-                       timeout=300)
-    r = json.loads(p.stdout)
-    assert p.returncode == 0 and r["verdict"] == "agree", (r["verdict"], r.get("reason"))
+    r = fxray_json("compare", LOG + "#0/0", "--no-output-code", codes=(0,))
+    assert r["verdict"] == "agree", (r["verdict"], r.get("reason"))
 
 
 @check
 def random_multi_margin_targets_are_classes_of_the_input():
     for seed in ("0", "1", "2"):
-        p = subprocess.run([FXRAY, "replay", LOG + "#0/0/dynamo_output_graph", "--seed", seed, "--json"],
-                           capture_output=True, text=True, timeout=300)
-        (r,) = [json.loads(p.stdout)]
+        (r,) = replay_reports(LOG + "#0/0/dynamo_output_graph", "--seed", seed)
         (loss,) = [n for n in r["nodes"] if n["name"] == "multi_margin_loss"]
         assert loss["status"] == "passed", (seed, loss.get("error"))
 

@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main, run  # noqa: E402
+from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main, replay_reports, run  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -23,16 +23,9 @@ LOG = os.path.join(SOURCE, "tests", "data", "rng", "attention_cuda.log")
 FORWARD = "#0/1/aot_forward_graph"
 
 
-def replay_json(address):
-    p = subprocess.run([FXRAY, "replay", address, "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode in (0, 1), p.stderr
-    out = json.loads(p.stdout)
-    return out["reports"] if "reports" in out else [out]
-
-
 @check
 def cuda_only_attention_replays_on_the_cpu_through_its_flash_kernels():
-    reports = replay_json(LOG)
+    reports = replay_reports(LOG)
     assert len(reports) == 21 and all(r["verdict"] == "pass" for r in reports), [(r["address"], r["verdict"]) for r in reports]
     attention = [n for r in reports for n in r["nodes"] if "_scaled_dot_product_efficient_attention" in n["target"]]
     assert len(attention) >= 8 and all(n["status"] == "passed" and "run on the CPU" in n["schema"] for n in attention), attention[:2]
@@ -45,7 +38,7 @@ def a_layout_the_cpu_kernel_picks_otherwise_is_the_devices_difference_not_a_mism
     planted = edit_trace_payload(LOG, os.path.join(TMP, "layout.log"), "aot_forward_graph",
                                  'getitem_3: "f32[2, 4, 16, 16][1024, 16, 64, 1]cuda:0"',
                                  'getitem_3: "f32[2, 4, 16, 16][1024, 256, 16, 1]cuda:0"')
-    r = replay_json(planted + FORWARD)[0]
+    r = replay_reports(planted + FORWARD)[0]
     assert r["verdict"] == "pass", (r["verdict"], [n for n in r["nodes"] if n["status"] == "mismatch"])
     (node,) = [n for n in r["nodes"] if n.get("cross_device_layouts")]
     assert node["name"] == "getitem_3" and node["cross_device_layouts"][0]["expected"] == "[1024, 256, 16, 1]", node
@@ -54,7 +47,7 @@ def a_layout_the_cpu_kernel_picks_otherwise_is_the_devices_difference_not_a_mism
     # the same kind of difference where no kernel picks a layout stays a mismatch
     planted = edit_trace_payload(LOG, os.path.join(TMP, "addmm.log"), "aot_forward_graph",
                                  'addmm: "f32[32, 192][192, 1]cuda:0"', 'addmm: "f32[32, 192][1, 32]cuda:0"')
-    r = replay_json(planted + FORWARD)[0]
+    r = replay_reports(planted + FORWARD)[0]
     assert r["verdict"] == "mismatch", r["verdict"]
     assert [n["name"] for n in r["nodes"] if n["status"] == "mismatch"] == ["addmm"], r["verdict"]
 

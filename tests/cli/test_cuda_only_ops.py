@@ -8,14 +8,12 @@ tests/data/cross_device/cuda_only_ops.log: bf16/f32 training steps captured on a
   dynamo graph's CPU cells;
 and on sdpa_region_cpu.log (a CPU compile with `sdpa_kernel(MATH)` around one SDPA call): the region's SDPA runs
 under the MATH backend, the call after the region as usual."""
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main  # noqa: E402
+from cli_harness import SOURCE, check, edit_trace_payload, fxray_json, have_worker, main, replay_reports  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -28,25 +26,14 @@ TMP = tempfile.mkdtemp(prefix="fxray-cuda-only-")
 CUDNN = "torch.ops.aten._scaled_dot_product_cudnn_attention.default(primals_1, primals_2, primals_3, None, True, 0.0, True)"
 
 
-def fxray_json(*args):
-    p = subprocess.run([FXRAY, *args, "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode in (0, 1), p.stderr
-    return json.loads(p.stdout)
-
-
-def reports(address):
-    out = fxray_json("replay", address)
-    return out["reports"] if "reports" in out else [out]
-
-
 def nodes(address):
-    (r,) = reports(address)
+    (r,) = replay_reports(address)
     return {n["name"]: n for n in r["nodes"]}
 
 
 @check
 def every_graph_of_the_gpu_log_replays_on_the_cpu():
-    rs = reports(LOG)
+    rs = replay_reports(LOG)
     bad = [(r["address"], r["verdict"], r["unsupported"]) for r in rs if r["verdict"] != "pass" or r["unsupported"]]
     assert len(rs) == 48 and not bad, (len(rs), bad)
 

@@ -17,6 +17,9 @@ MODELS = {
     "wav2vec2": ("transformers", models_hf.wav2vec2),
     "qwen2_moe": ("transformers", models_hf.qwen2_moe),
     "mixtral": ("transformers", models_hf.mixtral),
+    "gpt2": ("transformers", models_hf.gpt2),
+    "bert": ("transformers", models_hf.bert),
+    "llama": ("transformers", models_hf.llama),
     "resnet50": ("timm", models_vision.resnet50),
     "regnet": ("timm", models_vision.regnet),
     "mobilevit": ("timm", models_vision.mobilevit),
@@ -25,6 +28,9 @@ MODELS = {
     "densenet121": ("torchvision", models_vision.densenet121),
     "shufflenet": ("torchvision", models_vision.shufflenet),
     "efficientnet_v2_s": ("torchvision", models_vision.efficientnet_v2_s),
+    "convnext": ("timm", models_vision.convnext),
+    "swin": ("timm", models_vision.swin),
+    "mobilenetv3": ("timm", models_vision.mobilenetv3),
 }
 
 # 2-rank recipes (capture_distributed.py) -> their corpus entry

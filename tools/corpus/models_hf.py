@@ -165,3 +165,23 @@ def mixtral(s: Size, keep_dropout: bool) -> Built:
     from transformers import MixtralConfig, MixtralForCausalLM
     return _decoder_lm(MixtralConfig, MixtralForCausalLM, s, keep_dropout, num_local_experts=4,
                        num_experts_per_tok=2, output_router_logits=True, sliding_window=None)
+
+
+def gpt2(s: Size, keep_dropout: bool) -> Built:
+    """GPT-2: Conv1D projections (addmm on transposed weights), learned positions, resid/embd/attn pdrop 0.1."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+    cfg = GPT2Config(vocab_size=s.vocab, n_embd=s.hidden, n_layer=s.layers, n_head=s.heads, n_positions=4 * s.seq)
+    return _lm(cfg, GPT2LMHeadModel, s, keep_dropout)
+
+
+def bert(s: Size, keep_dropout: bool) -> Built:
+    """BERT masked LM: token types, absolute positions, the MLM head tied to the embeddings, dropout 0.1."""
+    from transformers import BertConfig, BertForMaskedLM
+    return _lm(BertConfig(**_encoder_kwargs(s)), BertForMaskedLM, s, keep_dropout)
+
+
+def llama(s: Size, keep_dropout: bool) -> Built:
+    """Llama: RMSNorm, rotary positions, grouped-query attention, SwiGLU; attention_dropout 0.1 (its default 0 makes
+    the training graph deterministic: set as fine-tuning recipes set it)."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+    return _decoder_lm(LlamaConfig, LlamaForCausalLM, s, keep_dropout, attention_dropout=0.1)

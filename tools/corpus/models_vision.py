@@ -70,3 +70,21 @@ def efficientnet_v2_s(s: Size, keep_dropout: bool) -> Built:
     # Stochastic depth draws from the RNG like dropout does: off unless dropout is kept.
     extra = {} if keep_dropout else {"dropout": 0.0, "stochastic_depth_prob": 0.0}
     return _built(torchvision.models.efficientnet_v2_s(weights=None, num_classes=CLASSES, **extra), s, keep_dropout)
+
+
+def convnext(s: Size, keep_dropout: bool) -> Built:
+    """timm ConvNeXt-atto: depthwise 7x7 convolutions, LayerNorm over channels-last activations, layer scale,
+    drop_path_rate 0.1."""
+    return _timm("convnext_atto", s, keep_dropout, drop_path_rate=0.1 if keep_dropout else 0.0)
+
+
+def swin(s: Size, keep_dropout: bool) -> Built:
+    """timm Swin Transformer at a small width: shifted windows (torch.roll), relative position bias tables gathered
+    by an index buffer, patch merging, drop_path_rate 0.1."""
+    return _timm("swin_tiny_patch4_window7_224", s, keep_dropout, img_size=s.image, window_size=4, embed_dim=s.hidden // 2,
+                 depths=(1, 1), num_heads=(2, 4), drop_path_rate=0.1 if keep_dropout else 0.0)
+
+
+def mobilenetv3(s: Size, keep_dropout: bool) -> Built:
+    """timm MobileNetV3-small: hard-swish, squeeze-and-excitation, depthwise convolutions, classifier dropout 0.2."""
+    return _timm("mobilenetv3_small_050", s, keep_dropout, drop_rate=0.2 if keep_dropout else 0.0)

@@ -44,45 +44,22 @@ bool isFunctional(const c10::FunctionSchema& schema)
     return true;
 }
 
-// Widens `v`'s CPU tensors of dtype `from` (alone, or in a list) to float32; counts them and notes a float32 one.
-c10::IValue widen(const c10::IValue& v, at::ScalarType from, int& widened, bool& anyFloat32)
+// `v` with `f` applied to each of its tensors: a tensor, or the tensors of a list (Tensor[], Tensor?[]).
+template <typename F>
+c10::IValue mapTensors(const c10::IValue& v, const F& f)
 {
-    const auto one = [&](const at::Tensor& t) {
-        if (!t.defined() || !t.device().is_cpu())
-            return t;
-        anyFloat32 = anyFloat32 || t.scalar_type() == at::kFloat;
-        if (t.scalar_type() != from)
-            return t;
-        ++widened;
-        return t.to(at::kFloat);
-    };
     if (v.isTensor())
-        return one(v.toTensor());
+        return f(v.toTensor());
     if (v.isTensorList()) {
         c10::List<at::Tensor> out;
         for (const at::Tensor& t : v.toTensorList())
-            out.push_back(one(t));
+            out.push_back(f(t));
         return out;
     }
     if (v.isOptionalTensorList()) {
         c10::List<std::optional<at::Tensor>> out;
         for (const std::optional<at::Tensor>& t : v.toOptionalTensorList())
-            out.push_back(t ? std::optional<at::Tensor>(one(*t)) : std::nullopt);
-        return out;
-    }
-    return v;
-}
-
-// A float32 result of the widened call back in `to`.
-c10::IValue narrow(const c10::IValue& v, at::ScalarType to)
-{
-    const auto one = [&](const at::Tensor& t) { return t.defined() && t.scalar_type() == at::kFloat ? t.to(to) : t; };
-    if (v.isTensor())
-        return one(v.toTensor());
-    if (v.isTensorList()) {
-        c10::List<at::Tensor> out;
-        for (const at::Tensor& t : v.toTensorList())
-            out.push_back(one(t));
+            out.push_back(t ? std::optional<at::Tensor>(f(*t)) : std::nullopt);
         return out;
     }
     return v;
@@ -114,14 +91,25 @@ std::string runWidenedOnCpu(const NodePlan& plan, const std::vector<c10::IValue>
     assembleStack(plan, values, stack);
     int widened = 0;
     bool anyFloat32 = false;
+    const auto widen = [&](const at::Tensor& t) {
+        if (!t.defined() || !t.device().is_cpu())
+            return t;
+        anyFloat32 = anyFloat32 || t.scalar_type() == at::kFloat;
+        if (t.scalar_type() != *dtype)
+            return t;
+        ++widened;
+        return t.to(at::kFloat);
+    };
     for (c10::IValue& v : stack)
-        v = widen(v, *dtype, widened, anyFloat32);
+        v = mapTensors(v, widen);
     if (widened == 0)
         return "";
     plan.op->callBoxed(stack);
+    // Its float32 results back in the refused dtype, unless a float32 argument may have made them float32 anyway.
+    const auto narrow = [&](const at::Tensor& t) { return t.defined() && t.scalar_type() == at::kFloat ? t.to(*dtype) : t; };
     if (!anyFloat32)
         for (c10::IValue& v : stack)
-            v = narrow(v, *dtype);
+            v = mapTensors(v, narrow);
     const std::string name = c10::toString(*dtype);
     return "[CPU: no " + name + " kernel; ran in float32" + (anyFloat32 ? "]" : ", results cast back to " + name + "]");
 }

@@ -7,10 +7,7 @@ one), one compile each, so each shows on its own:
   3. a depthwise and a grouped convolution in channels_last (cuDNN or _conv_depthwise2d, as the dispatcher picks).
 Needs a CUDA GPU (run on the device machine; the log comes home as a test fixture):
     python3 tests/data/cross_device/make_cuda_only_ops.py [OUT_DIR]"""
-import glob
 import os
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -70,11 +67,8 @@ if os.environ.get("TORCH_TRACE"):
     step(convolutions, img)
     sys.exit(0)
 
+sys.path.insert(0, os.path.dirname(HERE))
+from trace_fixture import write_trace_log  # noqa: E402
+
 out = sys.argv[1] if len(sys.argv) > 1 else HERE
-trace = os.path.join(out, "trace-cuda-only")
-shutil.rmtree(trace, ignore_errors=True)
-subprocess.run([sys.executable, os.path.abspath(__file__)], check=True,
-               env={**os.environ, "TORCH_TRACE": trace, "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"})
-(log,) = glob.glob(os.path.join(trace, "*.log"))
-shutil.move(log, os.path.join(out, "cuda_only_ops.log"))
-shutil.rmtree(trace)
+write_trace_log(__file__, os.path.join(out, "cuda_only_ops.log"))

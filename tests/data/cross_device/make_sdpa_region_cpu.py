@@ -2,10 +2,7 @@
 `with torch.nn.attention.sdpa_kernel(SDPBackend.MATH):` around one SDPA call and another SDPA call after it (dynamo
 writes the region as torch.nn.attention._sdpa_kernel calls). Run with torch 2.11:
     python3 tests/data/cross_device/make_sdpa_region_cpu.py"""
-import glob
 import os
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,10 +22,7 @@ if os.environ.get("TORCH_TRACE"):
     torch.testing.assert_close(torch.compile(f)(q, k, v), f(q, k, v))
     sys.exit(0)
 
-trace = os.path.join(HERE, "trace-region")
-shutil.rmtree(trace, ignore_errors=True)
-subprocess.run([sys.executable, os.path.abspath(__file__)], check=True,
-               env={**os.environ, "TORCH_TRACE": trace, "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"})
-(log,) = glob.glob(os.path.join(trace, "*.log"))
-shutil.move(log, os.path.join(HERE, "sdpa_region_cpu.log"))
-shutil.rmtree(trace)
+sys.path.insert(0, os.path.dirname(HERE))
+from trace_fixture import write_trace_log  # noqa: E402
+
+write_trace_log(__file__, os.path.join(HERE, "sdpa_region_cpu.log"))

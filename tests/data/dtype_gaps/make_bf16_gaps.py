@@ -5,10 +5,7 @@ bfloat16 CPU kernels. Compiled with inductor: its compiled code calls aten's CPU
 and stops there, as eager does, but by then the dynamo graph and AOTAutograd's forward and backward graphs are in the
 log, and those are what a CUDA run records for fxray to replay on this CPU.
 Run with torch 2.11: python3 tests/data/dtype_gaps/make_bf16_gaps.py"""
-import glob
 import os
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,10 +32,7 @@ if os.environ.get("TORCH_TRACE"):
         print("the compiled CPU step stopped as expected:", str(e).splitlines()[0])
     sys.exit(0)
 
-trace = os.path.join(HERE, "trace")
-shutil.rmtree(trace, ignore_errors=True)
-subprocess.run([sys.executable, os.path.abspath(__file__)], check=True,
-               env={**os.environ, "TORCH_TRACE": trace, "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"})
-(log,) = glob.glob(os.path.join(trace, "*.log"))
-shutil.move(log, os.path.join(HERE, "bf16_gaps.log"))
-shutil.rmtree(trace)
+sys.path.insert(0, os.path.dirname(HERE))
+from trace_fixture import write_trace_log  # noqa: E402
+
+write_trace_log(__file__, os.path.join(HERE, "bf16_gaps.log"))
