@@ -6,8 +6,9 @@
 #include <ATen/ATen.h>
 
 #include <cmath>
-#include <string_view>
 #include <limits>
+#include <optional>
+#include <string_view>
 
 namespace fxray::replay::detail {
 namespace {
