@@ -6,6 +6,8 @@
 #include "io/compile_report_parse.h"
 #include "io/graph_source.h"
 
+#include "test_support.h"
+
 #include <QtTest/QtTest>
 
 #include <filesystem>
@@ -16,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kArchive = fs::path(FXRAY_SOURCE_DIR) / ".." / "shared" / "corpora" / "tlparse_test_inputs.tgz";
+const fs::path kArchive = fxray::test::sharedCorpus("tlparse_test_inputs.tgz");
 const fs::path kUnpacked = fs::path(FXRAY_BINARY_DIR) / "test_tmp" / "compile_report_corpus";
 const fs::path kGraphBreaks = fs::path(FXRAY_SOURCE_DIR) / "tests" / "data" / "report" / "graph_breaks.log";
 

@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the QtTest files (core and views): whole-file reads, "this must fail with fxray::Error
-// saying ...", and whether a built fxray has its replay worker.
+// saying ...", whether a built fxray has its replay worker, and where the shared corpora are.
 #include "base/error.h"
 #include "base/subprocess.h"
 
@@ -9,11 +9,32 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace fxray::test {
+
+// A file of the shared corpora (`shared/corpora/<name>`, never committed): under $FXRAY_SHARED_DIR when set, else in
+// the `shared` folder beside the checkout or beside any folder above it (a clone made elsewhere for CI, such as
+// /work/cicheck/main, finds /work/shared). Where none exists: the path beside the checkout, for the skip message.
+inline std::filesystem::path sharedCorpus(const std::string& name)
+{
+    namespace fs = std::filesystem;
+    if (const char* dir = std::getenv("FXRAY_SHARED_DIR"))
+        return fs::path(dir) / "corpora" / name;
+    const fs::path source = fs::weakly_canonical(fs::path(FXRAY_SOURCE_DIR));
+    for (fs::path up = source.parent_path(); !up.empty(); up = up.parent_path()) {
+        const fs::path candidate = up / "shared" / "corpora" / name;
+        if (fs::exists(candidate))
+            return candidate;
+        if (up == up.root_path())
+            break;
+    }
+    return source.parent_path() / "shared" / "corpora" / name;
+}
 
 // The file's bytes; empty when it cannot be read.
 inline std::string readAll(const std::string& path)

@@ -5,6 +5,8 @@
 #include "io/graph_source.h"
 #include "io/trace_log.h"
 
+#include "test_support.h"
+
 #include <QtTest/QtTest>
 
 #include <cstdio>
@@ -17,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kArchive = fs::path(FXRAY_SOURCE_DIR) / ".." / "shared" / "corpora" / "tlparse_test_inputs.tgz";
+const fs::path kArchive = fxray::test::sharedCorpus("tlparse_test_inputs.tgz");
 const fs::path kUnpacked = fs::path(FXRAY_BINARY_DIR) / "test_tmp" / "tlparse_corpus";
 
 // Graph records found in tlparse's logs when the loader learnt their grammar (dynamo, AOT, inductor pre/post
