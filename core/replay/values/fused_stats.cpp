@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace fxray::replay::detail {
 
@@ -362,36 +363,36 @@ void fusedStatsCuda(const std::vector<CudaStatsItem>& items)
     jobs.reserve(std::min<std::size_t>(items.size(), kStatsMaxJobs));
     std::int64_t scratchBlocks = 0;
     int strided = 0;
-    // One launch for what is batched so far; the scratch of its multi-block jobs is freed after it is queued, which
-    // the caching allocator keeps stream-ordered.
     // FXRAY_STATS_TIMING=1: each launch outside a CUDA-graph capture timed on the GPU by events around it, printed to
     // stderr (a developer's probe of the kernel's own cost: no profiler runs on the GPU machines).
     static const bool timing = [] {
         const char* env = std::getenv("FXRAY_STATS_TIMING");
         return env && std::strcmp(env, "1") == 0;
     }();
+    // One launch for what is batched so far; the scratch of its multi-block jobs is freed after it is queued, which
+    // the caching allocator keeps stream-ordered.
     auto launch = [&] {
         if (jobs.empty())
             return;
         at::Tensor scratch;
         if (scratchBlocks > 0)
             scratch = at::empty({scratchBlocks * 6}, at::TensorOptions().dtype(at::kDouble).device(device));
-        const bool timed = timing && !statsCapturing(device);
-        at::cuda::CUDAEvent before(cudaEventDefault), after(cudaEventDefault);
-        const auto current = c10::cuda::getCurrentCUDAStream(device.index());
-        if (timed)
-            before.record(current);
+        std::optional<at::cuda::CUDAEvent> before, after;
+        if (timing && !statsCapturing(device)) {
+            before.emplace(cudaEventDefault), after.emplace(cudaEventDefault);
+            before->record(c10::cuda::getCurrentCUDAStream(device.index()));
+        }
         const char* error = nullptr;
         const int rc = launchFusedStats(jobs.data(), static_cast<int>(jobs.size()),
                                         scratch.defined() ? scratch.data_ptr<double>() : nullptr, stream, &error);
-        if (timed && rc == 0) {
-            after.record(current);
-            after.synchronize();
+        if (before && rc == 0) {
+            after->record(c10::cuda::getCurrentCUDAStream(device.index()));
+            after->synchronize();
             std::int64_t elements = 0, blocks = 0;
             for (const StatsJob& j : jobs)
                 elements += j.numel, blocks += j.blocks;
             std::fprintf(stderr, "fxray stats kernel: %zu jobs, %lld blocks, %lld elements: %.2f us\n", jobs.size(),
-                         static_cast<long long>(blocks), static_cast<long long>(elements), 1000.0 * before.elapsed_time(after));
+                         static_cast<long long>(blocks), static_cast<long long>(elements), 1000.0 * before->elapsed_time(*after));
         }
         jobs.clear();
         scratchBlocks = 0;
