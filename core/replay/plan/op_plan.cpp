@@ -452,12 +452,12 @@ NodePlan planOp(const graph::Graph& g, const graph::Node& original, const c10::D
     const c10::DispatchKey key = device.is_cuda() ? c10::DispatchKey::CUDA : c10::DispatchKey::CPU;
     // The computed table of a runtime key includes composite kernels (the plain kernel lookup would miss them).
     if (!handle->hasComputedKernelForDispatchKey(key)) {
-        if (!device.is_cuda())
+        if (!device.is_cuda()) {  // CUDA-only kernels a graph recorded on a GPU holds, run on the CPU
             if (auto fallback = planCpuAttentionFallback(*handle, p.args))
                 return std::move(*fallback);
-        if (!device.is_cuda())
             if (auto fallback = planCpuRnnCellFallback(*handle, p.args))
                 return std::move(*fallback);
+        }
         p.args.clear();
         p.why = "no " + std::string(c10::toString(key)) + " kernel for " + n.target.str();
         return p;
