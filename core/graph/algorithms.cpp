@@ -300,7 +300,7 @@ Graph extractSubgraph(const Graph& g, const std::vector<int>& keep, const std::v
     }
     Node output;
     output.kind = NodeKind::Output;
-    output.name = "output";
+    output.name = out.freeOutputName();
     std::vector<Arg> items;
     for (int o : outputs) {
         int m = remap[static_cast<std::size_t>(o)];

@@ -820,10 +820,10 @@ private:
     {
         Node out;
         out.kind = NodeKind::Output;
-        out.name = "output";
+        out.name = m_graph.freeOutputName();
         out.line = ret.line;
         out.stack = -1;
-        m_nodeName = "output";
+        m_nodeName = out.name;
         if (c.done()) {
             // Python reads it as "return None", but FX always writes its output ("return None", "return ()"):
             // a bare return is an edited or damaged graph whose outputs were lost.

@@ -50,6 +50,14 @@ int Graph::findNode(const std::string& name) const
     return -1;
 }
 
+std::string Graph::freeOutputName() const
+{
+    std::string name = "output";
+    for (int k = 1; findNode(name) >= 0; ++k)
+        name = "output_" + std::to_string(k);
+    return name;
+}
+
 int Graph::outputNode() const
 {
     for (std::size_t i = nodes.size(); i-- > 0;)

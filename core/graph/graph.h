@@ -124,6 +124,9 @@ struct Graph {
 
     int findNode(const std::string& name) const;  // -1 if absent
     int outputNode() const;                       // index of the output node, -1 if absent
+    // The name FX gives an output node added now: "output", or "output_1", ... when a node holds that name (a
+    // model's own variable called `output`, as in Gemma's dynamo graphs).
+    std::string freeOutputName() const;
     std::vector<int> placeholders() const;
     std::size_t opCount() const;  // call_function + call_method nodes
 };

@@ -212,7 +212,7 @@ Graph buildLazyGraph(std::vector<LazyNode> nodes, const std::string& fileName)
             outs.push_back(Arg::ofNode(v));
     Node out;
     out.kind = NodeKind::Output;
-    out.name = "output";
+    out.name = g.freeOutputName();
     Arg v = outs.size() == 1 ? std::move(outs[0]) : Arg::ofList(std::move(outs), Arg::Kind::Tuple);
     g.outputForm = v.kind == Arg::Kind::Tuple ? OutputForm::Tuple : OutputForm::Single;
     out.args.push_back(std::move(v));

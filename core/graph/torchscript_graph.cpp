@@ -117,7 +117,7 @@ public:
         Node out;
         out.kind = NodeKind::Output;
         out.target = {};
-        out.name = "output";
+        out.name = m_graph.freeOutputName();
         out.line = m_ts.returnLine;
         std::vector<Arg> items;
         for (const std::string& r : m_ts.returns)

@@ -838,6 +838,11 @@ std::vector<ValueDomain> inferValueDomains(const Graph& g)
     std::vector<ValueDomain> out(g.nodes.size());
     for (int ph : g.placeholders())
         out[static_cast<std::size_t>(ph)] = walker.domainOf(ph);
+    // Tensor constants (self._tensor_constantN) whose values a trace log does not hold are generated like inputs:
+    // DeBERTa's sqrt(torch.tensor(head_dim) * scale_factor) came out NaN from a negative draw.
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        if (g.nodes[i].kind == NodeKind::GetAttr)
+            out[i] = walker.domainOf(static_cast<int>(i));
     // Compiled autograd's list inputs: each getitem of a placeholder list is an input of its own.
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
         const Node& n = g.nodes[i];

@@ -41,7 +41,8 @@ struct ValueDomain {
     std::string describe() const;  // "in [0, 30522): embedding (embedding): rows of the weight"
 };
 
-// One entry per node (index = node index); meaningful for placeholders (and compiled autograd's list getitems).
+// One entry per node (index = node index); meaningful for placeholders, tensor constants (get_attr) and compiled
+// autograd's list getitems.
 // Where consumers disagree the tightest integer range wins, then Positive, UnitInterval, Scaled.
 std::vector<ValueDomain> inferValueDomains(const Graph& g);
 

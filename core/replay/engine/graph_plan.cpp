@@ -1,6 +1,7 @@
 #include "replay/engine/graph_plan.h"
 
 #include "graph/printer.h"
+#include "replay/ops/autograd_function_hop.h"
 #include "replay/ops/checkpoint_hop.h"
 #include "replay/ops/compiled_autograd_ops.h"
 #include "replay/ops/flex_attention_op.h"
@@ -115,6 +116,10 @@ static std::vector<NodePlan> planNodes(const graph::Graph& g, const c10::Device&
                 case graph::Target::Kind::Op:
                     if (n.target.ns == "higher_order" && n.target.op == "tag_activation_checkpoint") {
                         p = asPlanError([&] { return *planCheckpointHop(g, n, device, inlineBody); });
+                        break;
+                    }
+                    if (n.target.ns == "higher_order" && n.target.op == "autograd_function_apply") {
+                        p = asPlanError([&] { return *planAutogradFunctionApply(g, n, device, inlineBody); });
                         break;
                     }
                     if (n.target.ns == "higher_order" && n.target.op == "flex_attention") {

@@ -107,8 +107,8 @@ std::vector<c10::IValue> makeInputs(const io::LoadedGraph& lg, const ReplayOptio
     const auto placeholders = g.placeholders();
     const InputSymbols symbols(lg, options, report);
     const std::vector<graph::ValueDomain> domains = graph::inferValueDomains(g);
-    for (std::size_t i = 0; i < domains.size(); ++i)
-        if (domains[i].constrained())
+    for (std::size_t i = 0; i < domains.size(); ++i)  // tensor constants: makeMissingConstants, when generated
+        if (domains[i].constrained() && g.nodes[i].kind != graph::NodeKind::GetAttr)
             report.constraints.push_back(g.nodes[i].name + " " + domains[i].describe());
     InputGenerator gen{g, options, device, symbols, at::detail::createCPUGenerator(options.seed)};
     ListInputs lists(lg, device, gen, domains, report);
@@ -172,6 +172,8 @@ std::vector<std::pair<std::string, c10::IValue>> makeMissingConstants(const io::
         InputGenerator gen{g, options, device, *symbols, at::detail::createCPUGenerator(options.seed + 1 + i)};
         out.emplace_back(n.attr, gen.make(*n.meta, n, (*domains)[i], false));
         report.notes.push_back("constant self." + n.attr + " generated from its annotation (the dump holds no value for it)");
+        if ((*domains)[i].constrained())
+            report.constraints.push_back(n.name + " " + (*domains)[i].describe());
     }
     return out;
 }

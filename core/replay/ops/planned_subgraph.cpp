@@ -9,11 +9,34 @@ namespace fxray::replay::detail {
 
 using graph::Arg;
 
+namespace {
+
+// A returned item as the subgraph's caller receives it: a node's value, a nested tuple or list of them as a tuple
+// (autograd_function_apply's forward body returns ((outputs...), (saved...))), a literal, or None.
+c10::IValue returnedValue(const Arg& a, const std::vector<c10::IValue>& values)
+{
+    switch (a.kind) {
+    case Arg::Kind::Node: return values[static_cast<std::size_t>(a.node)];
+    case Arg::Kind::Tuple:
+    case Arg::Kind::List: {
+        std::vector<c10::IValue> items;
+        for (const Arg& item : a.items)
+            items.push_back(returnedValue(item, values));
+        return c10::ivalue::Tuple::create(std::move(items));
+    }
+    case Arg::Kind::Int: return a.i;
+    case Arg::Kind::Float: return a.f;
+    case Arg::Kind::Bool: return a.b;
+    default: return {};
+    }
+}
+
+}  // namespace
+
 std::vector<c10::IValue> PlannedSubgraph::run(const std::vector<c10::IValue>& inputs) const
 {
     std::vector<c10::IValue> values(graph->nodes.size());
     std::size_t next = 0;
-    std::vector<c10::IValue> stack;
     auto operands = [&](const NodePlan& p) {
         std::vector<c10::IValue> out;
         for (const ArgPlan& a : p.args)
@@ -30,13 +53,7 @@ std::vector<c10::IValue> PlannedSubgraph::run(const std::vector<c10::IValue>& in
             values[i] = inputs[next++];
             break;
         case NodePlan::Kind::Op:
-            assembleStack(p, values, stack);
-            p.op->callBoxed(stack);
-            values[i] = stack.size() == 1 ? std::move(stack[0])
-                        : stack.empty()   ? c10::IValue()
-                                          : c10::IValue(c10::ivalue::Tuple::create(std::move(stack)));
-            break;
-        case NodePlan::Kind::Native: values[i] = p.native(operands(p)); break;
+        case NodePlan::Kind::Native: values[i] = runPlanned(p, operands(p)); break;
         case NodePlan::Kind::Operator:
         case NodePlan::Kind::SymFloat: values[i] = applyOperator(p.name, operands(p)); break;
         case NodePlan::Kind::Getitem:
@@ -48,7 +65,7 @@ std::vector<c10::IValue> PlannedSubgraph::run(const std::vector<c10::IValue>& in
                 const Arg& a = node.args[0];
                 const std::vector<Arg> items = a.kind == Arg::Kind::Node ? std::vector<Arg>{a} : a.items;
                 for (const Arg& item : items)
-                    out.push_back(item.kind == Arg::Kind::Node ? values[static_cast<std::size_t>(item.node)] : c10::IValue());
+                    out.push_back(returnedValue(item, values));
             }
             return out;
         }
