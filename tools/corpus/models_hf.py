@@ -185,3 +185,28 @@ def llama(s: Size, keep_dropout: bool) -> Built:
     the training graph deterministic: set as fine-tuning recipes set it)."""
     from transformers import LlamaConfig, LlamaForCausalLM
     return _decoder_lm(LlamaConfig, LlamaForCausalLM, s, keep_dropout, attention_dropout=0.1)
+
+
+def gemma(s: Size, keep_dropout: bool) -> Built:
+    """Gemma: multi-query attention, a head_dim of its own, GeGLU, scaled embeddings; attention_dropout 0.1 (its
+    decoder's code names a value `output`: FX then names the graph's output node `output_1`)."""
+    from transformers import GemmaConfig, GemmaForCausalLM
+    return _decoder_lm(GemmaConfig, GemmaForCausalLM, s, keep_dropout, num_key_value_heads=1, head_dim=s.hidden // s.heads,
+                       attention_dropout=0.1)
+
+
+def deberta(s: Size, keep_dropout: bool) -> Built:
+    """DeBERTa-v2 masked LM: disentangled relative-position attention (log-bucketed positions, gathers), its score
+    scale sqrt(torch.tensor(head_dim) * 3) a tensor constant in the graphs; dropout 0.1."""
+    from transformers import DebertaV2Config, DebertaV2ForMaskedLM
+    cfg = DebertaV2Config(**_encoder_kwargs(s), relative_attention=True, position_buckets=8, pos_att_type=["p2c", "c2p"])
+    return _lm(cfg, DebertaV2ForMaskedLM, s, keep_dropout)
+
+
+def bloom(s: Size, keep_dropout: bool) -> Built:
+    """BLOOM: ALiBi position biases, its GeLU a custom autograd.Function in training (dynamo's
+    autograd_function_apply), hidden and attention dropout 0.1 as fine-tuning sets them (0 by default)."""
+    from transformers import BloomConfig, BloomForCausalLM
+    cfg = BloomConfig(vocab_size=s.vocab, hidden_size=s.hidden, n_layer=s.layers, n_head=s.heads, hidden_dropout=0.1,
+                      attention_dropout=0.1)
+    return _lm(cfg, BloomForCausalLM, s, keep_dropout)
