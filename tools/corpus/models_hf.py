@@ -191,8 +191,10 @@ def gemma(s: Size, keep_dropout: bool) -> Built:
     """Gemma: multi-query attention, a head_dim of its own, GeGLU, scaled embeddings; attention_dropout 0.1 (its
     decoder's code names a value `output`: FX then names the graph's output node `output_1`)."""
     from transformers import GemmaConfig, GemmaForCausalLM
-    return _decoder_lm(GemmaConfig, GemmaForCausalLM, s, keep_dropout, num_key_value_heads=1, head_dim=s.hidden // s.heads,
-                       attention_dropout=0.1)
+    cfg = GemmaConfig(vocab_size=s.vocab, hidden_size=s.hidden, intermediate_size=2 * s.hidden, num_hidden_layers=s.layers,
+                      num_attention_heads=s.heads, num_key_value_heads=1, head_dim=s.hidden // s.heads,
+                      max_position_embeddings=4 * s.seq, attention_dropout=0.1)
+    return _lm(cfg, GemmaForCausalLM, s, keep_dropout)
 
 
 def deberta(s: Size, keep_dropout: bool) -> Built:
