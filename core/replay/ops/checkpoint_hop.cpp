@@ -15,15 +15,11 @@ std::optional<NodePlan> planCheckpointHop(const graph::Graph& g, const graph::No
         return std::nullopt;
     if (n.args.empty())
         throw std::invalid_argument("tag_activation_checkpoint without its body");
-    auto body = planNamedSubgraph(g, n.args[0], device, "tag_activation_checkpoint's body", planSubgraph);
-    std::vector<ArgPlan> operands;
-    for (std::size_t i = 1; i < n.args.size(); ++i)
-        operands.push_back(operandArg(g, n.args[i], device));
-    const std::string name = g.nodes[static_cast<std::size_t>(n.args[0].node)].attr;
-    return nativePlan(std::move(operands),
-                      "higher_order.tag_activation_checkpoint: self." + name + "(*operands) (checkpointing only "
+    BodyCall call = planBodyCall(g, n, 0, 1, device, "tag_activation_checkpoint's body", planSubgraph);
+    return nativePlan(std::move(call.operands),
+                      "higher_order.tag_activation_checkpoint: self." + call.name + "(*operands) (checkpointing only "
                       "decides what autograd saves; the replay runs the body once)",
-                      [body](const std::vector<c10::IValue>& v) -> c10::IValue {
+                      [body = call.body](const std::vector<c10::IValue>& v) -> c10::IValue {
                           return c10::ivalue::Tuple::create(body->run(v));
                       });
 }

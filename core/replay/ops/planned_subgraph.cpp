@@ -1,6 +1,7 @@
 #include "replay/ops/planned_subgraph.h"
 
 #include "graph/printer.h"
+#include "replay/plan/plan_builders.h"
 #include "replay/plan/python_values.h"
 
 #include <stdexcept>
@@ -102,6 +103,17 @@ std::shared_ptr<PlannedSubgraph> planNamedSubgraph(const graph::Graph& g, const 
         if (p->plans[i].kind == NodePlan::Kind::Unsupported)
             throw std::invalid_argument(who + " self." + name + ": node '" + s->graph.nodes[i].name + "': " + p->plans[i].why);
     return p;
+}
+
+BodyCall planBodyCall(const graph::Graph& g, const graph::Node& n, std::size_t body, std::size_t firstOperand,
+                      const c10::Device& device, const std::string& who, const SubgraphPlanner& planSubgraph)
+{
+    BodyCall call;
+    call.body = planNamedSubgraph(g, n.args[body], device, who, planSubgraph);
+    for (std::size_t i = firstOperand; i < n.args.size(); ++i)
+        call.operands.push_back(operandArg(g, n.args[i], device));
+    call.name = g.nodes[static_cast<std::size_t>(n.args[body].node)].attr;
+    return call;
 }
 
 }  // namespace fxray::replay::detail

@@ -36,4 +36,14 @@ const graph::Subgraph* subgraphNamed(const graph::Graph& g, const std::string& n
 std::shared_ptr<PlannedSubgraph> planNamedSubgraph(const graph::Graph& g, const graph::Arg& a, const c10::Device& device,
                                                    const std::string& who, const SubgraphPlanner& planSubgraph);
 
+// A higher-order op that calls a body where it stands (activation checkpointing, a custom autograd.Function): the
+// subgraph n.args[body] names, planned, and n.args[firstOperand...] as the operands it is called with.
+struct BodyCall {
+    std::shared_ptr<PlannedSubgraph> body;
+    std::vector<ArgPlan> operands;
+    std::string name;  // the subgraph's attribute (self.<name>)
+};
+BodyCall planBodyCall(const graph::Graph& g, const graph::Node& n, std::size_t body, std::size_t firstOperand,
+                      const c10::Device& device, const std::string& who, const SubgraphPlanner& planSubgraph);
+
 }  // namespace fxray::replay::detail
