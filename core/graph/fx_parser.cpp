@@ -820,7 +820,8 @@ private:
     {
         Node out;
         out.kind = NodeKind::Output;
-        out.name = m_graph.freeOutputName();
+        // FX's name for it ("output_1" where a value took "output"); a second return is an error about "output".
+        out.name = m_graph.outputNode() >= 0 ? "output" : m_graph.freeOutputName();
         out.line = ret.line;
         out.stack = -1;
         m_nodeName = out.name;
