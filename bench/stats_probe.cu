@@ -64,6 +64,42 @@ __global__ void __launch_bounds__(kThreads) f32OnlyKernel(const __grid_constant_
     reduceJob<StatsDType::F32>(job, nullptr, b - job.firstBlock, scratch);
 }
 
+// The float-only kernel without the cross-block merge: each block reduces its share and stores its partial, and no
+// block waits for the others (the rows stay unwritten: timing only).
+template <int J>
+__global__ void __launch_bounds__(kThreads) noMergeKernel(const __grid_constant__ Params<J> params, double* scratch)
+{
+    const int b = static_cast<int>(blockIdx.x);
+    int lo = 0, hi = params.n - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (params.j[mid].firstBlock <= b)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const DeviceJob& job = params.j[lo];
+    const int block = b - job.firstBlock;
+    const float* p = static_cast<const float*>(job.data);
+    StatsAcc<double> acc;
+    const long long round = static_cast<long long>(kThreads) * kStatsUnroll, n = job.numel;
+    for (long long base = static_cast<long long>(block) * round + threadIdx.x; base < n; base += round * job.blocks) {
+        float raw[kStatsUnroll];
+#pragma unroll
+        for (int k = 0; k < kStatsUnroll; ++k) {
+            const long long i = base + static_cast<long long>(k) * kThreads;
+            raw[k] = i < n ? p[i] : 0.f;
+        }
+#pragma unroll
+        for (int k = 0; k < kStatsUnroll; ++k)
+            if (base + static_cast<long long>(k) * kThreads < n)
+                statsAdd(acc, static_cast<double>(raw[k]));
+    }
+    acc = blockReduce(acc);
+    if (threadIdx.x == 0)
+        storePartial(reinterpret_cast<unsigned long long*>(scratch) + 6LL * (job.scratchOffset + block), acc);
+}
+
 // The least a NaN/Inf check can be: each block counts its elements' NaNs and Infs and adds them to the job's two
 // counters with one atomic each (no min/max/sum, no merge, no reset).
 template <int J>
@@ -183,7 +219,7 @@ Params<J> pack(const std::vector<StatsJob>& jobs, int* blocks)
     return params;
 }
 
-enum class Tail { None, Real, RealJ16, F32Only, Empty, EmptyBigParams, NanCount };
+enum class Tail { None, Real, RealJ16, F32Only, NoMerge, Empty, EmptyBigParams, NanCount };
 
 void enqueue(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, cudaStream_t stream)
 {
@@ -204,6 +240,11 @@ void enqueue(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, cudaS
     case Tail::F32Only: {
         const Params<kStatsMaxJobs> p = pack<kStatsMaxJobs>(jobs, &blocks);
         f32OnlyKernel<kStatsMaxJobs><<<blocks, kThreads, 0, stream>>>(p, s.scratch);
+        break;
+    }
+    case Tail::NoMerge: {
+        const Params<kStatsMaxJobs> p = pack<kStatsMaxJobs>(jobs, &blocks);
+        noMergeKernel<kStatsMaxJobs><<<blocks, kThreads, 0, stream>>>(p, s.scratch);
         break;
     }
     case Tail::Empty: emptyKernel<<<1, 32, 0, stream>>>(); break;
@@ -282,6 +323,7 @@ int main(int argc, char** argv)
         {"real kernel, one block a job (no merge)", Tail::Real, true, true, true},
         {"real kernel, 16-job parameter block", Tail::RealJ16, true, true, false},
         {"float-only kernel (no dtype switch)", Tail::F32Only, true, true, false},
+        {"float-only kernel without the cross-block merge", Tail::NoMerge, true, true, false},
         {"empty kernel <<<1,32>>>", Tail::Empty, true, true, false},
         {"empty kernel, 3.2 KB parameter block", Tail::EmptyBigParams, true, true, false},
         {"NaN/Inf counts only, device atomics", Tail::NanCount, false, true, false},
