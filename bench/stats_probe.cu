@@ -131,6 +131,48 @@ __global__ void __launch_bounds__(kThreads) nanCountKernel(const __grid_constant
     }
 }
 
+// Flags only: a warp that sees a NaN or Inf stores 1 into the job's row (every such store writes the same value: no
+// atomics, no merge, and a clean replay writes nothing at all).
+template <int J>
+__global__ void __launch_bounds__(kThreads) nanFlagKernel(const __grid_constant__ Params<J> params)
+{
+    const int b = static_cast<int>(blockIdx.x);
+    int lo = 0, hi = params.n - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (params.j[mid].firstBlock <= b)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const DeviceJob& job = params.j[lo];
+    const float* p = static_cast<const float*>(job.data);
+    const long long round = static_cast<long long>(kThreads) * kStatsUnroll, n = job.numel;
+    bool nan = false, inf = false;
+    for (long long base = static_cast<long long>(b - job.firstBlock) * round + threadIdx.x; base < n;
+         base += round * job.blocks) {
+        float raw[kStatsUnroll];
+#pragma unroll
+        for (int k = 0; k < kStatsUnroll; ++k) {
+            const long long i = base + static_cast<long long>(k) * kThreads;
+            raw[k] = i < n ? p[i] : 0.f;
+        }
+#pragma unroll
+        for (int k = 0; k < kStatsUnroll; ++k) {
+            nan |= raw[k] != raw[k];
+            inf |= (raw[k] - raw[k] != raw[k] - raw[k]) && raw[k] == raw[k];
+        }
+    }
+    nan = __any_sync(kFullMask, nan);
+    inf = __any_sync(kFullMask, inf);
+    if (threadIdx.x % 32 == 0) {
+        if (nan)
+            job.row[0] = 1;
+        if (inf)
+            job.row[1] = 1;
+    }
+}
+
 struct Tensor {
     float* data;
     long long numel;
@@ -219,7 +261,7 @@ Params<J> pack(const std::vector<StatsJob>& jobs, int* blocks)
     return params;
 }
 
-enum class Tail { None, Real, RealJ16, F32Only, NoMerge, Empty, EmptyBigParams, NanCount };
+enum class Tail { None, Real, RealJ16, F32Only, NoMerge, Empty, EmptyBigParams, NanCount, NanFlag };
 
 void enqueue(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, cudaStream_t stream)
 {
@@ -245,6 +287,11 @@ void enqueue(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, cudaS
     case Tail::NoMerge: {
         const Params<kStatsMaxJobs> p = pack<kStatsMaxJobs>(jobs, &blocks);
         noMergeKernel<kStatsMaxJobs><<<blocks, kThreads, 0, stream>>>(p, s.scratch);
+        break;
+    }
+    case Tail::NanFlag: {
+        const Params<kStatsMaxJobs> p = pack<kStatsMaxJobs>(jobs, &blocks);
+        nanFlagKernel<kStatsMaxJobs><<<blocks, kThreads, 0, stream>>>(p);
         break;
     }
     case Tail::Empty: emptyKernel<<<1, 32, 0, stream>>>(); break;
@@ -327,6 +374,8 @@ int main(int argc, char** argv)
         {"empty kernel <<<1,32>>>", Tail::Empty, true, true, false},
         {"empty kernel, 3.2 KB parameter block", Tail::EmptyBigParams, true, true, false},
         {"NaN/Inf counts only, device atomics", Tail::NanCount, false, true, false},
+        {"NaN/Inf flags only, mapped rows", Tail::NanFlag, true, true, false},
+        {"NaN/Inf flags only, mapped rows, activations only", Tail::NanFlag, true, false, false},
     };
     std::printf("device SMs %d; %zu variants, %d interleaved rounds; us per replay\n", sms, variants.size(), rounds);
     std::vector<std::vector<Timing>> all(variants.size());

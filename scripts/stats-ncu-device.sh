@@ -42,7 +42,7 @@ if [ -x $PROBE ]; then
     echo "== ncu: probe kernels (duration on the GPU, no clock control; 8 + 2 + 40 replays of each variant)"
     timeout 240 "$NCU" --clock-control none --csv --page raw \
       --metrics gpu__time_duration.sum,launch__grid_size,launch__registers_per_thread \
-      -k regex:'fusedStats|f32Only|noMerge|nanCount|empty' $PROBE 1 8 2>&1 \
+      -k regex:'fusedStats|f32Only|noMerge|nanCount|nanFlag|empty' $PROBE 1 8 2>&1 \
       | "$PY" -c "
 import csv, sys
 rows = [r for r in csv.DictReader(l for l in sys.stdin if l.startswith('\"'))]
