@@ -184,6 +184,7 @@ struct Setup {
     double* mappedRows = nullptr;  // device address of page-locked mapped host memory
     unsigned* counters = nullptr;
     double* scratch = nullptr;
+    double* mappedScratch = nullptr;  // per-block partials in mapped host memory (the host would merge them)
 };
 
 float* deviceFloats(long long n)
@@ -211,6 +212,9 @@ Setup makeSetup()
     CHECK(cudaMalloc(&s.counters, 64 * sizeof(unsigned)));
     CHECK(cudaMemset(s.counters, 0, 64 * sizeof(unsigned)));
     CHECK(cudaMalloc(&s.scratch, 4096 * 6 * sizeof(double)));
+    void* partials = nullptr;
+    CHECK(cudaHostAlloc(&partials, 4096 * 6 * sizeof(double), cudaHostAllocMapped | cudaHostAllocPortable));
+    CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&s.mappedScratch), partials, 0));
     return s;
 }
 
@@ -263,7 +267,7 @@ Params<J> pack(const std::vector<StatsJob>& jobs, int* blocks)
 
 enum class Tail { None, Real, RealJ16, F32Only, NoMerge, Empty, EmptyBigParams, NanCount, NanFlag };
 
-void enqueue(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, cudaStream_t stream)
+void enqueue(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, bool mapped, cudaStream_t stream)
 {
     // The compute stand-in: one kernel per activation, as embed_ce's embedding, addmm, log_softmax and nll_loss.
     for (const Tensor& t : s.activations) {
@@ -286,7 +290,7 @@ void enqueue(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, cudaS
     }
     case Tail::NoMerge: {
         const Params<kStatsMaxJobs> p = pack<kStatsMaxJobs>(jobs, &blocks);
-        noMergeKernel<kStatsMaxJobs><<<blocks, kThreads, 0, stream>>>(p, s.scratch);
+        noMergeKernel<kStatsMaxJobs><<<blocks, kThreads, 0, stream>>>(p, mapped ? s.mappedScratch : s.scratch);
         break;
     }
     case Tail::NanFlag: {
@@ -313,12 +317,13 @@ struct Timing {
     double syncUs, b2bUs;
 };
 
-Timing timeGraph(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, cudaStream_t stream, int replays)
+Timing timeGraph(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, bool mapped, cudaStream_t stream,
+                 int replays)
 {
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    enqueue(s, tail, jobs, stream);
+    enqueue(s, tail, jobs, mapped, stream);
     CHECK(cudaStreamEndCapture(stream, &graph));
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
     for (int i = 0; i < replays / 4; ++i)
@@ -370,7 +375,8 @@ int main(int argc, char** argv)
         {"real kernel, one block a job (no merge)", Tail::Real, true, true, true},
         {"real kernel, 16-job parameter block", Tail::RealJ16, true, true, false},
         {"float-only kernel (no dtype switch)", Tail::F32Only, true, true, false},
-        {"float-only kernel without the cross-block merge", Tail::NoMerge, true, true, false},
+        {"float-only, no merge, partials to device memory", Tail::NoMerge, false, true, false},
+        {"float-only, no merge, partials to mapped memory", Tail::NoMerge, true, true, false},
         {"empty kernel <<<1,32>>>", Tail::Empty, true, true, false},
         {"empty kernel, 3.2 KB parameter block", Tail::EmptyBigParams, true, true, false},
         {"NaN/Inf counts only, device atomics", Tail::NanCount, false, true, false},
@@ -382,7 +388,8 @@ int main(int argc, char** argv)
     for (int r = 0; r < rounds; ++r)
         for (std::size_t v = 0; v < variants.size(); ++v) {
             const Variant& x = variants[v];
-            all[v].push_back(timeGraph(s, x.tail, jobsOf(s, x.mapped, x.withInputs, x.oneBlock, sms), stream, replays));
+            all[v].push_back(timeGraph(s, x.tail, jobsOf(s, x.mapped, x.withInputs, x.oneBlock, sms), x.mapped,
+                                           stream, replays));
         }
     auto median = [](std::vector<double> xs) {
         std::sort(xs.begin(), xs.end());
