@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(kThreads) noMergeKernel(const __grid_constant_
     const DeviceJob& job = params.j[lo];
     const int block = b - job.firstBlock;
     const float* p = static_cast<const float*>(job.data);
-    StatsAcc<double> acc;
+    Acc<float, unsigned> acc;
     const long long round = static_cast<long long>(kThreads) * kStatsUnroll, n = job.numel;
     for (long long base = static_cast<long long>(block) * round + threadIdx.x; base < n; base += round * job.blocks) {
         float raw[kStatsUnroll];
@@ -93,11 +93,11 @@ __global__ void __launch_bounds__(kThreads) noMergeKernel(const __grid_constant_
 #pragma unroll
         for (int k = 0; k < kStatsUnroll; ++k)
             if (base + static_cast<long long>(k) * kThreads < n)
-                statsAdd(acc, static_cast<double>(raw[k]));
+                add(acc, raw[k]);
     }
     acc = blockReduce(acc);
     if (threadIdx.x == 0)
-        storePartial(reinterpret_cast<unsigned long long*>(scratch) + 6LL * (job.scratchOffset + block), acc);
+        storeWords(reinterpret_cast<unsigned long long*>(scratch) + kWords * (job.scratchOffset + block), acc);
 }
 
 // The least a NaN/Inf check can be: each block counts its elements' NaNs and Infs and adds them to the job's two

@@ -16,7 +16,7 @@
 # FXRAY_BENCH_REPEATS=200 passes per timing (a pass is 0.05-1 ms: a few hundred keep the CPU clocked up, which a
 # host-bound replay's figure depends on), FXRAY_BENCH_ROUNDS=4 interleaved rounds of fxray meta / fxray values /
 # Python eager per graph (the goal ratio: the median of the per-round ratios; one process's figure moved by 2x
-# between runs before).
+# between runs before). FXRAY_FUSED_BENCH=0 skips step 4; FXRAY_FUSED_CLI_TESTS names step 5's tests (empty: none).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-logs}
@@ -144,6 +144,8 @@ compare_stats stats-fused-equals-aten-cnn cnn_fwd samples/h100/dumps/cnn_channel
 compare_stats stats-fused-equals-aten-embed embed_ce_fwd samples/h100/dumps/embed_ce/embed_ce_forward_0
 
 # The bench: "before" is this build with the fused statistics off (ATen's reductions), in the same run.
+# FXRAY_FUSED_BENCH=0: the checks only (another script times what it needs).
+if [ "${FXRAY_FUSED_BENCH:-1}" != 0 ]; then
 echo "== replay benchmark on CUDA ($ROUNDS rounds of $REPEATS runs after $((REPEATS / 5)) warm-up)" | tee "$OUT/bench.log"
 bench_start=$SECONDS
 # What is left of ~9.5 minutes (the device command's 10) after the build and tests, 120-400 s; bench.json is written
@@ -179,9 +181,10 @@ for r in rows:
           + " ".join(f"{v / e:.2f}" if v and e else "-" for v, e in zip(r.get("values_rounds_us", []), r.get("eager_rounds_us", []))))
 print(f"goals: values <= 0.5x eager on {met_v} of {len(rows)}; checked CUDA graph <= 1.3x unchecked on {met_cg} of {len(rows)}")
 EOF
+fi
 
 # The CUDA CLI tests that go through value checks, as time allows (the whole script should stay under ~9.5 min: one device command).
-for t in test_cuda_graph_cuda test_replay_cuda; do
+for t in ${FXRAY_FUSED_CLI_TESTS-test_cuda_graph_cuda test_replay_cuda}; do
   left=$(( 540 - SECONDS ))
   if [ "$left" -lt 40 ]; then
     echo "SKIP $t: ${SECONDS} s used" | tee -a "$SUMMARY"

@@ -376,7 +376,7 @@ void fusedStatsCuda(const std::vector<CudaStatsItem>& items)
             return;
         at::Tensor scratch;
         if (scratchBlocks > 0)
-            scratch = at::empty({scratchBlocks * 6}, at::TensorOptions().dtype(at::kDouble).device(device));
+            scratch = at::empty({scratchBlocks * kStatsPartialWords}, at::TensorOptions().dtype(at::kDouble).device(device));
         std::optional<at::cuda::CUDAEvent> before, after;
         if (timing && !statsCapturing(device)) {
             before.emplace(cudaEventDefault), after.emplace(cudaEventDefault);

@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -43,38 +45,41 @@ struct Params {
 };
 static_assert(sizeof(Params<kStatsMaxJobs>) <= 4000, "kernel parameters are limited to 4 KiB");
 
-// Element type T as stored, and the value reduced: double for floating types (min/max compared as double), the
-// integer widened to long long / unsigned long long for integer types.
+// Element type T as stored, and M, the type its min and max are compared in (exact for every element): float for
+// float, half and bfloat16, double for double, the integer widened to long long / unsigned long long for integers (bool
+// is read as uint8). Floating elements are summed as double.
 template <StatsDType D>
 struct Elem;
 template <>
 struct Elem<StatsDType::F32> {
     using T = float;
-    __device__ static double value(T v) { return v; }
+    using M = float;
+    __device__ static M value(T v) { return v; }
 };
 template <>
 struct Elem<StatsDType::F64> {
     using T = double;
-    __device__ static double value(T v) { return v; }
+    using M = double;
+    __device__ static M value(T v) { return v; }
 };
 template <>
 struct Elem<StatsDType::F16> {
     using T = unsigned short;
-    __device__ static double value(T v) { return __half2float(__ushort_as_half(v)); }
+    using M = float;
+    __device__ static M value(T v) { return __half2float(__ushort_as_half(v)); }
 };
 template <>
 struct Elem<StatsDType::BF16> {
     using T = unsigned short;
-    __device__ static double value(T v)
-    {
-        return __uint_as_float(static_cast<unsigned>(v) << 16);  // bfloat16 is float's upper half
-    }
+    using M = float;
+    __device__ static M value(T v) { return __uint_as_float(static_cast<unsigned>(v) << 16); }  // float's upper half
 };
 #define FXRAY_INT_ELEM(D, Stored, Compared)                                                                           \
     template <>                                                                                                       \
     struct Elem<StatsDType::D> {                                                                                      \
         using T = Stored;                                                                                             \
-        __device__ static Compared value(T v) { return static_cast<Compared>(v); }                                    \
+        using M = Compared;                                                                                           \
+        __device__ static M value(T v) { return static_cast<M>(v); }                                                  \
     };
 FXRAY_INT_ELEM(I8, signed char, long long)
 FXRAY_INT_ELEM(U8, unsigned char, unsigned long long)
@@ -84,33 +89,84 @@ FXRAY_INT_ELEM(I32, int, long long)
 FXRAY_INT_ELEM(U32, unsigned int, unsigned long long)
 FXRAY_INT_ELEM(I64, long long, long long)
 FXRAY_INT_ELEM(U64, unsigned long long, unsigned long long)
-FXRAY_INT_ELEM(Bool, unsigned char, unsigned long long)
 #undef FXRAY_INT_ELEM
 
-// A partial as six 8-byte words (in shared memory between warps, in global memory between blocks).
+// Running statistics of a thread, a warp, a block (counts C = unsigned: a block reads fewer than 2^32 elements) or a
+// whole job (C = unsigned long long). No "any element seen" flag and no branches: min and max start at the identity of
+// fmin/fmax (+inf, -inf; NaN is skipped by them and counted instead) or of the integer type, so a block that read
+// nothing merges as a no-op; a row's min/max are NaN when a NaN was counted, as aminmax gives.
+template <typename M>
+__device__ constexpr M minIdentity()
+{
+    if constexpr (std::is_floating_point_v<M>)
+        return std::numeric_limits<M>::infinity();
+    else
+        return std::numeric_limits<M>::max();
+}
+template <typename M>
+__device__ constexpr M maxIdentity()
+{
+    if constexpr (std::is_floating_point_v<M>)
+        return -std::numeric_limits<M>::infinity();
+    else
+        return std::numeric_limits<M>::lowest();
+}
+template <typename M, typename C>
+struct Acc {
+    C nan = 0, inf = 0;
+    M mn = minIdentity<M>(), mx = maxIdentity<M>();
+    double sum = 0;
+};
+__device__ float lesser(float a, float b) { return fminf(a, b); }
+__device__ float greater(float a, float b) { return fmaxf(a, b); }
+__device__ double lesser(double a, double b) { return fmin(a, b); }
+__device__ double greater(double a, double b) { return fmax(a, b); }
+__device__ long long lesser(long long a, long long b) { return min(a, b); }
+__device__ long long greater(long long a, long long b) { return max(a, b); }
+__device__ unsigned long long lesser(unsigned long long a, unsigned long long b) { return min(a, b); }
+__device__ unsigned long long greater(unsigned long long a, unsigned long long b) { return max(a, b); }
+
+template <typename M, typename C>
+__device__ void add(Acc<M, C>& a, M v)
+{
+    a.sum += static_cast<double>(v);
+    if constexpr (std::is_floating_point_v<M>) {
+        a.nan += v != v ? 1 : 0;
+        a.inf += (v - v != v - v && v == v) ? 1 : 0;  // inf - inf is NaN; no <cmath> isinf on the device
+    }
+    a.mn = lesser(a.mn, v), a.mx = greater(a.mx, v);
+}
+template <typename M, typename C>
+__device__ void merge(Acc<M, C>& a, const Acc<M, C>& b)
+{
+    a.nan += b.nan, a.inf += b.inf, a.sum += b.sum;
+    a.mn = lesser(a.mn, b.mn), a.mx = greater(a.mx, b.mx);
+}
+
+// An Acc as five 8-byte words (in shared memory between warps, in global memory between blocks).
+__device__ unsigned long long bitsOf(float v) { return __float_as_uint(v); }
 __device__ unsigned long long bitsOf(double v) { return static_cast<unsigned long long>(__double_as_longlong(v)); }
 __device__ unsigned long long bitsOf(long long v) { return static_cast<unsigned long long>(v); }
 __device__ unsigned long long bitsOf(unsigned long long v) { return v; }
 template <typename M>
-__device__ M fromBits(unsigned long long b);
-template <>
-__device__ double fromBits<double>(unsigned long long b) { return __longlong_as_double(static_cast<long long>(b)); }
-template <>
-__device__ long long fromBits<long long>(unsigned long long b) { return static_cast<long long>(b); }
-template <>
-__device__ unsigned long long fromBits<unsigned long long>(unsigned long long b) { return b; }
-
-template <typename M>
-__device__ void storePartial(unsigned long long* w, const StatsAcc<M>& a)
+__device__ M fromBits(unsigned long long b)
 {
-    w[0] = a.nan, w[1] = a.inf, w[2] = bitsOf(a.mn), w[3] = bitsOf(a.mx), w[4] = bitsOf(a.sum), w[5] = a.any;
+    if constexpr (std::is_same_v<M, float>)
+        return __uint_as_float(static_cast<unsigned>(b));
+    else if constexpr (std::is_same_v<M, double>)
+        return __longlong_as_double(static_cast<long long>(b));
+    else
+        return static_cast<M>(b);
 }
-
-// Global: another block's partial, read with __ldcg (ld.global.cg: past L1). Shared: a warp's partial in the
-// block's shared memory, which ld.global cannot address (on the H100: "operation not supported on global/shared
-// address space", cudaErrorInvalidAddressSpace).
-template <typename M, bool Global>
-__device__ StatsAcc<M> loadPartial(const unsigned long long* w)
+template <typename M, typename C>
+__device__ void storeWords(unsigned long long* w, const Acc<M, C>& a)
+{
+    w[0] = a.nan, w[1] = a.inf, w[2] = bitsOf(a.mn), w[3] = bitsOf(a.mx), w[4] = bitsOf(a.sum);
+}
+// Global: another block's partial, read with __ldcg (ld.global.cg: past L1). Shared: a warp's, in the block's shared
+// memory, which ld.global cannot address (on the H100: cudaErrorInvalidAddressSpace).
+template <typename M, typename C, bool Global>
+__device__ Acc<M, C> loadWords(const unsigned long long* w)
 {
     auto load = [](const unsigned long long* p) {
         if constexpr (Global)
@@ -118,46 +174,74 @@ __device__ StatsAcc<M> loadPartial(const unsigned long long* w)
         else
             return *p;
     };
-    StatsAcc<M> a;
-    a.nan = load(w), a.inf = load(w + 1);
+    Acc<M, C> a;
+    a.nan = static_cast<C>(load(w)), a.inf = static_cast<C>(load(w + 1));
     a.mn = fromBits<M>(load(w + 2)), a.mx = fromBits<M>(load(w + 3));
-    a.sum = fromBits<double>(load(w + 4)), a.any = load(w + 5) != 0;
+    a.sum = fromBits<double>(load(w + 4));
     return a;
 }
+constexpr int kWords = kStatsPartialWords;
 
-template <typename M>
-__device__ StatsAcc<M> shuffleDown(const StatsAcc<M>& a, int delta)
+template <typename M, typename C>
+__device__ Acc<M, C> shuffleDown(const Acc<M, C>& a, int delta)
 {
-    StatsAcc<M> b;
+    Acc<M, C> b;
     b.nan = __shfl_down_sync(kFullMask, a.nan, delta);
     b.inf = __shfl_down_sync(kFullMask, a.inf, delta);
     b.mn = __shfl_down_sync(kFullMask, a.mn, delta);
     b.mx = __shfl_down_sync(kFullMask, a.mx, delta);
     b.sum = __shfl_down_sync(kFullMask, a.sum, delta);
-    b.any = __shfl_down_sync(kFullMask, static_cast<int>(a.any), delta) != 0;
     return b;
 }
 
-// The block's statistics, in thread 0 (merged in a fixed order: deterministic).
-template <typename M>
-__device__ StatsAcc<M> blockReduce(StatsAcc<M> a)
+// The warps' partials in shared memory: one array for every instantiation of blockReduce (a __shared__ variable of a
+// template would be one per instantiation, all allocated at once).
+__device__ __forceinline__ unsigned long long (&warpWords())[kThreads / 32][kWords]
 {
-    // Raw storage: a __shared__ variable cannot have StatsAcc's initializers.
-    __shared__ unsigned long long warps[kThreads / 32][6];
+    __shared__ unsigned long long words[kThreads / 32][kWords];
+    return words;
+}
+
+// The block's statistics, in thread 0 (merged in a fixed order: deterministic).
+template <typename M, typename C>
+__device__ Acc<M, C> blockReduce(Acc<M, C> a)
+{
+    auto& warps = warpWords();
     for (int d = 16; d > 0; d >>= 1)
-        statsMerge(a, shuffleDown(a, d));
+        merge(a, shuffleDown(a, d));
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     if (lane == 0)
-        storePartial(warps[warp], a);
+        storeWords(warps[warp], a);
     __syncthreads();
     if (warp == 0) {
-        a = lane < kThreads / 32 ? loadPartial<M, false>(warps[lane]) : StatsAcc<M>{};
+        a = lane < kThreads / 32 ? loadWords<M, C, false>(warps[lane]) : Acc<M, C>{};
         for (int d = 16; d > 0; d >>= 1)
-            statsMerge(a, shuffleDown(a, d));
+            merge(a, shuffleDown(a, d));
     }
     __syncthreads();  // warps[] may be reused by the next blockReduce
     return a;
 }
+
+// The row: {nan, inf, min, max, sum}.
+template <typename M, typename C>
+__device__ void writeRow(const Acc<M, C>& a, double* row)
+{
+    row[0] = static_cast<double>(a.nan);
+    row[1] = static_cast<double>(a.inf);
+    row[2] = a.nan > 0 ? __longlong_as_double(0x7ff8000000000000LL) : static_cast<double>(a.mn);
+    row[3] = a.nan > 0 ? __longlong_as_double(0x7ff8000000000000LL) : static_cast<double>(a.mx);
+    row[4] = a.sum;
+}
+
+// Whether this block is the last of its job to finish (one for every dtype's reduceJob, as warpWords()).
+__device__ __forceinline__ bool& lastBlock()
+{
+    __shared__ bool last;
+    return last;
+}
+
+// A strided element's offset: one copy of the 64-bit divisions for every dtype, as strided jobs are the rare ones.
+__device__ __noinline__ long long stridedAt(const StatsGeometry& g, long long i) { return stridedOffset(g, i); }
 
 // Block `block` (of job.blocks) of one job. Rounds of kThreads * kStatsUnroll elements: each thread first loads its
 // kStatsUnroll elements (coalesced across the warp, all in flight together), then adds them up.
@@ -166,43 +250,35 @@ __device__ void reduceJob(const DeviceJob& job, const StatsGeometry* geometry, i
 {
     using E = Elem<D>;
     using T = typename E::T;
-    using M = decltype(E::value(T{}));
+    using M = typename E::M;
     const T* p = static_cast<const T*>(job.data);
-    StatsAcc<M> acc;
+    Acc<M, unsigned> acc;
     const long long n = job.numel;
     const long long round = static_cast<long long>(kThreads) * kStatsUnroll;
     const long long step = round * job.blocks;
     for (long long base = static_cast<long long>(block) * round + threadIdx.x; base < n; base += step) {
         T raw[kStatsUnroll];
-        if (geometry == nullptr) {
 #pragma unroll
-            for (int k = 0; k < kStatsUnroll; ++k) {
-                const long long i = base + static_cast<long long>(k) * kThreads;
-                raw[k] = i < n ? p[i] : T{};
-            }
-        } else {
-#pragma unroll
-            for (int k = 0; k < kStatsUnroll; ++k) {
-                const long long i = base + static_cast<long long>(k) * kThreads;
-                raw[k] = i < n ? p[stridedOffset(*geometry, i)] : T{};
-            }
+        for (int k = 0; k < kStatsUnroll; ++k) {
+            const long long i = base + static_cast<long long>(k) * kThreads;
+            raw[k] = i < n ? p[geometry == nullptr ? i : stridedAt(*geometry, i)] : T{};
         }
 #pragma unroll
         for (int k = 0; k < kStatsUnroll; ++k)
             if (base + static_cast<long long>(k) * kThreads < n)
-                statsAdd(acc, E::value(raw[k]));
+                add(acc, E::value(raw[k]));
     }
     acc = blockReduce(acc);
     if (job.blocks == 1) {
         if (threadIdx.x == 0)
-            statsWrite(acc, job.row);
+            writeRow(acc, job.row);
         return;
     }
     // Several blocks: publish this block's partial; the last block to arrive merges them all.
-    auto* partials = reinterpret_cast<unsigned long long*>(scratch) + 6LL * job.scratchOffset;
-    __shared__ bool last;
+    auto* partials = reinterpret_cast<unsigned long long*>(scratch) + static_cast<long long>(kWords) * job.scratchOffset;
+    bool& last = lastBlock();
     if (threadIdx.x == 0) {
-        storePartial(partials + 6 * block, acc);
+        storeWords(partials + kWords * block, acc);
         __threadfence();
         last = atomicAdd(job.counter, 1u) == static_cast<unsigned>(job.blocks - 1);
     }
@@ -210,12 +286,12 @@ __device__ void reduceJob(const DeviceJob& job, const StatsGeometry* geometry, i
     if (!last)
         return;
     __threadfence();
-    StatsAcc<M> all;
+    Acc<M, unsigned long long> all;
     for (int b = threadIdx.x; b < job.blocks; b += blockDim.x)
-        statsMerge(all, loadPartial<M, true>(partials + 6 * b));
+        merge(all, loadWords<M, unsigned long long, true>(partials + kWords * b));
     all = blockReduce(all);
     if (threadIdx.x == 0) {
-        statsWrite(all, job.row);
+        writeRow(all, job.row);
         *job.counter = 0;  // ready for the next launch on this row (a CUDA graph's next replay)
     }
 }
@@ -250,7 +326,7 @@ __global__ void __launch_bounds__(kThreads) fusedStatsKernel(const __grid_consta
     case StatsDType::U32: reduceJob<StatsDType::U32>(job, geometry, block, scratch); break;
     case StatsDType::I64: reduceJob<StatsDType::I64>(job, geometry, block, scratch); break;
     case StatsDType::U64: reduceJob<StatsDType::U64>(job, geometry, block, scratch); break;
-    case StatsDType::Bool: reduceJob<StatsDType::Bool>(job, geometry, block, scratch); break;
+    case StatsDType::Bool: reduceJob<StatsDType::U8>(job, geometry, block, scratch); break;  // bytes of 0 and 1
     }
 }
 

@@ -52,7 +52,7 @@ struct StatsJob {
     double* row = nullptr;             // where the 5 numbers go
     unsigned int* counter = nullptr;   // blocks done (multi-block jobs only; 0 before, reset to 0 by the last block)
     std::int32_t blocks = 1;           // CUDA blocks reducing this job
-    std::int32_t scratchOffset = 0;    // first of this job's per-block partials in the launch's scratch (6 words a block)
+    std::int32_t scratchOffset = 0;    // first of this job's per-block partials in the launch's scratch
 };
 
 // The element offset of flat index i of a strided tensor (row-major over sizes).
@@ -137,7 +137,7 @@ FXRAY_HD void statsWrite(const StatsAcc<M>& a, double* row)
 }
 
 // Launches one kernel for jobs[0, n) (n <= kStatsMaxJobs, at most kStatsMaxStrided of them strided) on `stream` (a
-// cudaStream_t): never synchronizes, never allocates. `scratch`: the per-block partials of the multi-block jobs (sum of their blocks * 6 doubles, from the
+// cudaStream_t): never synchronizes, never allocates. `scratch`: the per-block partials of the multi-block jobs (sum of their blocks * kStatsPartialWords doubles, from the
 // stream's allocator), null when every job has one block. Returns the launch's cudaError_t (0: queued), with its
 // text in `error` when not 0. Defined in stats_kernel.cu, built only where nvcc was found.
 int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error);
@@ -157,6 +157,9 @@ void statsHostFree(void* host);
 constexpr int kStatsThreads = 256;
 constexpr int kStatsUnroll = 8;
 constexpr std::int64_t kStatsPerBlock = std::int64_t{kStatsThreads} * kStatsUnroll * 4;
+
+// 8-byte words of one block's partial in the launch's scratch: NaN count, Inf count, min, max, sum.
+constexpr int kStatsPartialWords = 5;
 
 // How many CUDA blocks a job of `numel` elements gets on a device of `multiprocessors` SMs.
 inline std::int32_t statsBlocksFor(std::int64_t numel, int multiprocessors)
