@@ -6,12 +6,12 @@
 #   2. bench/stats_probe.cu (nvcc alone), built from this tree and, when .devscratch/before holds another version of
 #      the kernel and the probe (carried to the machine), from that one too: the statistics launch's variants timed
 #      inside a CUDA graph (what each adds to a compute-only graph), registers and code size;
-#   3. scripts/stats-profile-device.sh on the built fxray: checked vs unchecked CUDA-graph replays of the small bench
-#      graphs, interleaved rounds;
+#   3. scripts/replay-bench-device.sh on the built fxray: the 8 bench graphs' checked replay against eager, and their
+#      checked CUDA graphs against the unchecked ones (issue 24's two speed goals);
 #   4. Nsight Compute where it can read the GPU's counters (the H100 machines; not gVisor's H200s): each probe
 #      variant's kernel duration, and every kernel of fxray's checked replay of embed_ce forward.
 #   5. tests/cuda/test_cuda_graph_cuda.py, as the call's time allows.
-# Writes $OUT/ncu.log (everything), $OUT/summary.txt, $OUT/profile.log, and $OUT/logs.tgz (the rest).
+# Writes $OUT/ncu.log (everything), $OUT/summary.txt and $OUT/logs.tgz (the rest).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-logs}
@@ -57,19 +57,21 @@ for v in $PROBES; do
     | sort -k3 -rn | head -12
 done
 
-echo "== 3. fxray: checked vs unchecked CUDA-graph replays"
+echo "== 3. replay bench on CUDA (scripts/replay-bench-device.sh: 30 runs, CUDA-graph columns in 2 rounds; no interpreted column)"
 H100=samples/h100/dumps
-OUT=$OUT FXRAY_SKIP_BUILD=1 FXRAY_PROFILE_ROUNDS=3 \
-  FXRAY_PROFILE_GRAPHS="$H100/embed_ce/embed_ce_forward_0 $H100/mlp/mlp_forward_0 $H100/embed_ce/embed_ce_backward_0 $H100/cnn_channels_last/cnn_channels_last_forward_0" \
-  bash scripts/stats-profile-device.sh >/dev/null 2>&1
-grep -v "^== nsys" "$OUT/profile.log" | grep -v "^== done"
+mkdir -p "$LOGS/bench"
+OUT=$LOGS/bench FXRAY_SKIP_BUILD=1 FXRAY_BENCH_BEFORE=0 FXRAY_BENCH_CG_ROUNDS=2 timeout 240 bash scripts/replay-bench-device.sh \
+  >"$LOGS/bench/stdout.log" 2>&1
+echo "replay-bench-device.sh: exit $?"
+sed -n '/^graph /,$p' "$LOGS/bench/bench.log"
+tail -2 "$LOGS/bench/nan_cuda_graph.log"
 
-if [ -n "$NCU" ]; then
+if [ -n "$NCU" ] && [ "$SECONDS" -lt 430 ]; then
   echo "== 4. ncu: probe kernels' durations on the GPU (no clock control; 8 + 2 + 40 replays of each variant)"
   for v in $PROBES; do
     [ -x "/tmp/probe-$v" ] || continue
     echo "-- kernel $v"
-    timeout 150 "$NCU" --clock-control none --csv --page raw \
+    timeout 60 "$NCU" --clock-control none --csv --page raw \
       --metrics gpu__time_duration.sum,launch__grid_size,launch__registers_per_thread \
       -k regex:'fusedStats|f32Only|noMerge|nanCount|nanFlag|empty' "/tmp/probe-$v" 1 8 2>&1 | tee "$LOGS/ncu-probe-$v.csv" \
       | "$PY" -c "
@@ -89,7 +91,7 @@ for k, v in seen.items():
   G=$H100/embed_ce/embed_ce_forward_0
   if [ -x "$FXRAY" ]; then
     echo "== 4b. ncu: every kernel of fxray's checked pass and CUDA-graph replays of embed_ce forward (first 40)"
-    timeout 150 "$NCU" --clock-control none --csv --page raw --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size \
+    timeout 45 "$NCU" --clock-control none --csv --page raw --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size \
       -c 40 "$FXRAY" replay $G --device cuda --cuda-graph --repeat 3 --warmup 1 --in-process 2>&1 | tee "$LOGS/ncu-fxray.csv" \
       | "$PY" -c "
 import csv, sys
@@ -100,7 +102,7 @@ for r in csv.DictReader(lines):
         print(f\"  {d:>8} ns grid {r['launch__grid_size']:>5} x {r['launch__block_size']:>4}  {r['Kernel Name'][:100]}\")
 "
     echo "== 4c. ncu --set full of fxray's statistics kernel (2 launches; key lines; whole report in logs.tgz)"
-    timeout 150 "$NCU" --clock-control none --set full --print-details all -k regex:fusedStats -c 2 \
+    timeout 45 "$NCU" --clock-control none --set full --print-details all -k regex:fusedStats -c 2 \
       "$FXRAY" replay $G --device cuda --cuda-graph --repeat 3 --warmup 1 --in-process >"$LOGS/ncu-stats-full.txt" 2>&1
     grep -E "Duration|Registers Per|Grid Size|Block Size|Achieved Occupancy|Stall|Warp Cycles Per Issued|Elapsed Cycles|Memory Throughput|L2 Hit|No Instruction|Executed Instructions " \
       "$LOGS/ncu-stats-full.txt" | head -60
