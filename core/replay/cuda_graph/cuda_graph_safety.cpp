@@ -207,6 +207,41 @@ bool isAtomicOp(const Node& n)
 
 namespace {
 
+// Return k of op node src when it is RNG state (a return named *seed*, *offset* or *rng_state*: attention's philox
+// seed and offset): "op name", and whether the kernel never writes it (dropout off: CUDA attention returns at::empty
+// scalars, whose bits are the allocator's, not a draw that a restored generator could reproduce).
+struct RngStateReturn {
+    std::string what;
+    bool neverWritten = false;
+};
+// The op of node i; a native stand-in (CUDA-only attention on the CPU) has no handle of its own: the recorded op's.
+std::optional<c10::OperatorHandle> recordedOp(const graph::Graph& g, const std::vector<NodePlan>& plans, std::size_t i)
+{
+    const Node& n = g.nodes[i];
+    std::optional<c10::OperatorHandle> op = i < plans.size() ? plans[i].op : std::nullopt;
+    if (!op && i < plans.size() && n.isOp())
+        op = c10::Dispatcher::singleton().findSchema(
+            {n.target.qualifiedName(), n.target.overload == "default" ? "" : n.target.overload});
+    return op;
+}
+
+std::optional<RngStateReturn> rngStateReturn(const graph::Graph& g, const std::vector<NodePlan>& plans, std::size_t src,
+                                             std::size_t k)
+{
+    const Node& from = g.nodes[src];
+    const std::optional<c10::OperatorHandle> op = recordedOp(g, plans, src);
+    if (!op)
+        return std::nullopt;
+    const auto& returns = op->schema().returns();
+    if (k >= returns.size())
+        return std::nullopt;
+    const std::string& name = returns[k].name();
+    if (name.find("seed") == std::string::npos && name.find("offset") == std::string::npos &&
+        name.find("rng_state") == std::string::npos)
+        return std::nullopt;
+    return RngStateReturn{from.target.str() + " " + name, dropoutIsOff(from, op->schema())};
+}
+
 // What is upstream of each node's value (outputNondeterminism's per-node answer).
 std::vector<OutputNondeterminism> upstreamOfNodes(const graph::Graph& g, const std::vector<NodePlan>& plans,
                                                   const std::set<std::string>& generated)
@@ -239,28 +274,12 @@ std::vector<OutputNondeterminism> upstreamOfNodes(const graph::Graph& g, const s
         // An op's RNG state outputs (attention's philox_seed/philox_offset: left uninitialised without dropout).
         if (n.kind == NodeKind::CallFunction && n.target.kind == graph::Target::Kind::Getitem && n.args.size() == 2 &&
             n.args[0].kind == Arg::Kind::Node && n.args[1].kind == Arg::Kind::Int) {
-            const auto src = static_cast<std::size_t>(n.args[0].node);
-            // A native stand-in (CUDA-only attention on the CPU) has no handle of its own: the recorded op's schema.
-            std::optional<c10::OperatorHandle> op = src < plans.size() ? plans[src].op : std::nullopt;
-            const Node& from = g.nodes[src];
-            if (!op && src < plans.size() && from.isOp())
-                op = c10::Dispatcher::singleton().findSchema(
-                    {from.target.qualifiedName(), from.target.overload == "default" ? "" : from.target.overload});
-            if (op) {
-                const auto& returns = op->schema().returns();
-                const auto k = static_cast<std::size_t>(n.args[1].i);
-                if (k < returns.size() && (returns[k].name().find("seed") != std::string::npos ||
-                                           returns[k].name().find("offset") != std::string::npos ||
-                                           returns[k].name().find("rng_state") != std::string::npos)) {
-                    const std::string what = g.nodes[src].target.str() + " " + returns[k].name();
-                    // Without dropout the kernel never writes them (CUDA attention returns at::empty scalars):
-                    // their bits are the allocator's, not a draw that a restored generator could reproduce.
-                    if (dropoutIsOff(from, op->schema()))
-                        here.uninitialised.insert(what + " (dropout off: never written)");
-                    else
-                        here.random.insert(what);
-                }
-            }
+            const auto state = rngStateReturn(g, plans, static_cast<std::size_t>(n.args[0].node),
+                                              static_cast<std::size_t>(n.args[1].i));
+            if (state && state->neverWritten)
+                here.uninitialised.insert(state->what + " (dropout off: never written)");
+            else if (state)
+                here.random.insert(state->what);
         }
     }
     for (std::size_t i = 0; i < g.nodes.size(); ++i)  // not inherited: users of empty memory overwrite it
@@ -309,6 +328,20 @@ std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, co
     for (int r : refs)
         out.push_back(r >= 0 ? upstream[static_cast<std::size_t>(r)] : OutputNondeterminism{});
     return out;
+}
+
+std::vector<bool> valuesVaryBetweenRuns(const graph::Graph& g, const std::vector<NodePlan>& plans)
+{
+    const std::vector<OutputNondeterminism> upstream = upstreamOfNodes(g, plans, {});
+    std::vector<bool> vary(g.nodes.size(), false);
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        vary[i] = !upstream[i].random.empty() || !upstream[i].uninitialised.empty();
+        // A node returning RNG state holds it among its own outputs too, picked by a getitem or not.
+        const std::optional<c10::OperatorHandle> op = vary[i] ? std::nullopt : recordedOp(g, plans, i);
+        for (std::size_t k = 0; op && k < op->schema().returns().size() && !vary[i]; ++k)
+            vary[i] = rngStateReturn(g, plans, i, k).has_value();
+    }
+    return vary;
 }
 
 std::vector<CudaGraphFinding> analyzeCudaGraphSafety(const graph::Graph& g, const std::vector<NodePlan>& plans,

@@ -38,6 +38,11 @@ std::vector<OutputNondeterminism> outputNondeterminism(const graph::Graph& g, co
 std::vector<OutputNondeterminism> inputNondeterminism(const graph::Graph& g, const std::vector<NodePlan>& plans,
                                                       const std::set<std::string>& generated = {});
 
+// Per node: its values differ between two runs on the same inputs whatever the kernels do: drawn from random state,
+// downstream of a draw, never-written memory, or a node that returns RNG state (attention's philox seed and offset).
+// Their statistics are not compared between a captured graph's replay and the checked pass.
+std::vector<bool> valuesVaryBetweenRuns(const graph::Graph& g, const std::vector<NodePlan>& plans);
+
 // Random numbers: a captured graph draws from the generator's philox offsets, not eager's sequence.
 bool isRandomOp(const graph::Node& n);
 // Atomic accumulation on CUDA (the torch.use_deterministic_algorithms list): the order of additions varies.

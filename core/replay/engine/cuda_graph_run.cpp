@@ -77,11 +77,12 @@ void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const s
         settings.timedReplays = options.repeat;
     if (options.warmup > 0)
         settings.warmupReplays = options.warmup;
+    const std::vector<bool> varies = checks ? detail::valuesVaryBetweenRuns(g, p.plans) : std::vector<bool>{};
     if (checks)
         settings.afterReplay = [&] {
             detail::recordCheckedReplay(g, scratch, checks->reread(/*deviceSynced=*/true), options.strictNonFinite, cg);
             if (cg.checkedReplays == 1)
-                detail::compareReplayStatsWithPass(scratch, eagerResults, cg);
+                detail::compareReplayStatsWithPass(scratch, eagerResults, varies, cg);
         };
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }

@@ -143,8 +143,9 @@ void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& r
 // rounding of nondeterministic kernels), row by row into cg.statsRowsCompared / statsRowsDiffer / firstStatsDiffer.
 // A row that differs means the captured checks read other memory than the pass did (a launch that raced a later node,
 // a buffer the graph's pool handed on): the replays' NaN/Inf verdicts are then not to be trusted, and the report
-// says so.
+// says so. Nodes marked in `varies` (valuesVaryBetweenRuns: random draws, attention's never-written philox state)
+// are not compared: their numbers differ on every run.
 void compareReplayStatsWithPass(const std::vector<NodeResult>& replay, const std::vector<NodeResult>& pass,
-                                CudaGraphReport& cg);
+                                const std::vector<bool>& varies, CudaGraphReport& cg);
 
 }  // namespace fxray::replay::detail
