@@ -5,7 +5,9 @@
 #      against ATen (every dtype, strided, inside a CUDA graph), and the planted NaN named by the checked CUDA graph;
 #   2. bench/stats_probe.cu (nvcc alone), built from this tree and, when .devscratch/before holds another version of
 #      the kernel and the probe (carried to the machine), from that one too: the statistics launch's variants timed
-#      inside a CUDA graph (what each adds to a compute-only graph), registers and code size;
+#      inside a CUDA graph (what each adds to a compute-only graph), registers and code size. To compare with an
+#      earlier kernel: git archive REV bench/stats_probe.cu core/replay/values/stats_kernel.cu \
+#      core/replay/values/stats_kernel.h | tar -x -C .devscratch/before, and pass carry [".devscratch/before"];
 #   3. scripts/replay-bench-device.sh on the built fxray: the 8 bench graphs' checked replay against eager, and their
 #      checked CUDA graphs against the unchecked ones (issue 24's two speed goals);
 #   4. Nsight Compute where it can read the GPU's counters (the H100 machines; not gVisor's H200s): each probe
@@ -30,10 +32,14 @@ probe_build() {  # probe_build NAME INCLUDE_ROOT PROBE_SOURCE
     >"$LOGS/probe-build-$1.log" 2>&1
   echo "probe $1: build exit $?" >>"$LOGS/probe-build-$1.log"
 }
+# Waited for by pid: a bare `wait` also waits for the tee of this script's own output, which never ends (bash >= 5.1
+# waits for process substitutions too: the first run of this script hung there until the call's 10 minutes ran out).
 probe_build after . bench/stats_probe.cu &
+PROBE_PIDS=$!
 PROBES="after"
 if [ -f .devscratch/before/bench/stats_probe.cu ]; then
   probe_build before .devscratch/before .devscratch/before/bench/stats_probe.cu &
+  PROBE_PIDS="$PROBE_PIDS $!"
   PROBES="before after"
 fi
 
@@ -42,7 +48,7 @@ OUT=$LOGS FXRAY_FUSED_BENCH=0 FXRAY_FUSED_CLI_TESTS= bash scripts/fused-stats-de
 echo "fused-stats-device.sh: exit $?"
 cp "$LOGS/summary.txt" "$OUT/summary.txt" 2>/dev/null
 cat "$LOGS/summary.txt" 2>/dev/null
-wait
+wait $PROBE_PIDS
 cat "$LOGS"/probe-build-*.log
 
 echo "== 2. probe: time added to a compute-only CUDA graph (5 interleaved rounds, us)"
