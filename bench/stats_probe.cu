@@ -37,6 +37,31 @@ __global__ void fillKernel(float* p, long long n, float v)
         p[i] = v + static_cast<float>(i & 1023) * 1e-3f;
 }
 
+// The job of block b: fusedStatsKernel's own search (written out there, as that kernel ran on the GPU).
+template <int J>
+__device__ const DeviceJob& jobOfBlock(const Params<J>& params, int b)
+{
+    int lo = 0, hi = params.n - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (params.j[mid].firstBlock <= b)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return params.j[lo];
+}
+
+// One round of the kernel's element loop: each thread's kStatsUnroll loads, all in flight together.
+__device__ __forceinline__ void loadRound(const float* p, long long base, long long n, float (&raw)[kStatsUnroll])
+{
+#pragma unroll
+    for (int k = 0; k < kStatsUnroll; ++k) {
+        const long long i = base + static_cast<long long>(k) * kThreads;
+        raw[k] = i < n ? p[i] : 0.f;
+    }
+}
+
 __global__ void emptyKernel() {}
 
 // An empty kernel that takes the real kernel's 3.2 KB parameter block.
@@ -52,15 +77,7 @@ template <int J>
 __global__ void __launch_bounds__(kThreads) f32OnlyKernel(const __grid_constant__ Params<J> params, double* scratch)
 {
     const int b = static_cast<int>(blockIdx.x);
-    int lo = 0, hi = params.n - 1;
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (params.j[mid].firstBlock <= b)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const DeviceJob& job = params.j[lo];
+    const DeviceJob& job = jobOfBlock(params, b);
     reduceJob<StatsDType::F32>(job, nullptr, b - job.firstBlock, scratch);
 }
 
@@ -70,26 +87,14 @@ template <int J>
 __global__ void __launch_bounds__(kThreads) noMergeKernel(const __grid_constant__ Params<J> params, double* scratch)
 {
     const int b = static_cast<int>(blockIdx.x);
-    int lo = 0, hi = params.n - 1;
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (params.j[mid].firstBlock <= b)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const DeviceJob& job = params.j[lo];
+    const DeviceJob& job = jobOfBlock(params, b);
     const int block = b - job.firstBlock;
     const float* p = static_cast<const float*>(job.data);
     Acc<float, unsigned> acc;
     const long long round = static_cast<long long>(kThreads) * kStatsUnroll, n = job.numel;
     for (long long base = static_cast<long long>(block) * round + threadIdx.x; base < n; base += round * job.blocks) {
         float raw[kStatsUnroll];
-#pragma unroll
-        for (int k = 0; k < kStatsUnroll; ++k) {
-            const long long i = base + static_cast<long long>(k) * kThreads;
-            raw[k] = i < n ? p[i] : 0.f;
-        }
+        loadRound(p, base, n, raw);
 #pragma unroll
         for (int k = 0; k < kStatsUnroll; ++k)
             if (base + static_cast<long long>(k) * kThreads < n)
@@ -106,15 +111,7 @@ template <int J>
 __global__ void __launch_bounds__(kThreads) nanCountKernel(const __grid_constant__ Params<J> params)
 {
     const int b = static_cast<int>(blockIdx.x);
-    int lo = 0, hi = params.n - 1;
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (params.j[mid].firstBlock <= b)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const DeviceJob& job = params.j[lo];
+    const DeviceJob& job = jobOfBlock(params, b);
     const float* p = static_cast<const float*>(job.data);
     unsigned nan = 0, inf = 0;
     const long long stride = static_cast<long long>(job.blocks) * kThreads;
@@ -137,26 +134,14 @@ template <int J>
 __global__ void __launch_bounds__(kThreads) nanFlagKernel(const __grid_constant__ Params<J> params)
 {
     const int b = static_cast<int>(blockIdx.x);
-    int lo = 0, hi = params.n - 1;
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (params.j[mid].firstBlock <= b)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const DeviceJob& job = params.j[lo];
+    const DeviceJob& job = jobOfBlock(params, b);
     const float* p = static_cast<const float*>(job.data);
     const long long round = static_cast<long long>(kThreads) * kStatsUnroll, n = job.numel;
     bool nan = false, inf = false;
     for (long long base = static_cast<long long>(b - job.firstBlock) * round + threadIdx.x; base < n;
          base += round * job.blocks) {
         float raw[kStatsUnroll];
-#pragma unroll
-        for (int k = 0; k < kStatsUnroll; ++k) {
-            const long long i = base + static_cast<long long>(k) * kThreads;
-            raw[k] = i < n ? p[i] : 0.f;
-        }
+        loadRound(p, base, n, raw);
 #pragma unroll
         for (int k = 0; k < kStatsUnroll; ++k) {
             nan |= raw[k] != raw[k];
