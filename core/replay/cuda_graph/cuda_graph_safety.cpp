@@ -207,13 +207,6 @@ bool isAtomicOp(const Node& n)
 
 namespace {
 
-// Return k of op node src when it is RNG state (a return named *seed*, *offset* or *rng_state*: attention's philox
-// seed and offset): "op name", and whether the kernel never writes it (dropout off: CUDA attention returns at::empty
-// scalars, whose bits are the allocator's, not a draw that a restored generator could reproduce).
-struct RngStateReturn {
-    std::string what;
-    bool neverWritten = false;
-};
 // The op of node i; a native stand-in (CUDA-only attention on the CPU) has no handle of its own: the recorded op's.
 std::optional<c10::OperatorHandle> recordedOp(const graph::Graph& g, const std::vector<NodePlan>& plans, std::size_t i)
 {
@@ -225,6 +218,13 @@ std::optional<c10::OperatorHandle> recordedOp(const graph::Graph& g, const std::
     return op;
 }
 
+struct RngStateReturn {
+    std::string what;  // "op name"
+    bool neverWritten = false;
+};
+// Return k of op node src when it is RNG state (a return named *seed*, *offset* or *rng_state*: attention's philox
+// seed and offset), and whether the kernel never writes it (dropout off: CUDA attention returns at::empty scalars,
+// whose bits are the allocator's, not a draw that a restored generator could reproduce).
 std::optional<RngStateReturn> rngStateReturn(const graph::Graph& g, const std::vector<NodePlan>& plans, std::size_t src,
                                              std::size_t k)
 {
