@@ -10,7 +10,6 @@ in the forward and run_with_rng_state(state, op, ...) in the backward's recomput
   (tests/data/checkpoint/checkpoint_trace.log, written by make_checkpoint_trace.py): the body runs where it is
   called, so every graph of the log replays, and stage compare agrees with the dropout inside the bodies (their
   random calls take the next aligned draws, as AOTAutograd inlines them) and finds a change planted in a body."""
-import json
 import os
 import shutil
 import subprocess
@@ -18,17 +17,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main  # noqa: E402
+from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, fxray_json, have_worker, main  # noqa: E402
 
 DUMPS = os.path.join(SOURCE, "tests", "data", "checkpoint", "ckpt_mlp")
 LOG = os.path.join(SOURCE, "tests", "data", "checkpoint", "checkpoint_trace.log")
 TMP = tempfile.mkdtemp(prefix="fxray-ckpt-")
-
-
-def fxray_json(*args, codes=(0, 1)):
-    p = subprocess.run([FXRAY, *args, "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode in codes, f"exit {p.returncode}: {p.stderr}"
-    return json.loads(p.stdout)
 
 
 def report(*args):

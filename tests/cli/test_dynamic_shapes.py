@@ -2,25 +2,17 @@
 make_iota_log.py there): inductor's decomposition of torch.arange(seq_len) is prims.iota(s0, start=0, step=1, ...),
 a Python-registered prim whose length is a SymInt. It runs natively (arange with the bound length, dtype and
 device), with the node checked against its recorded [s0] annotation, in every graph of the log that holds it."""
-import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, have_worker, main  # noqa: E402
+from cli_harness import SOURCE, check, fxray_json, have_worker, main  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
     sys.exit(0)
 
 LOG = os.path.join(SOURCE, "tests", "data", "dynamic", "iota_dynamic.log")
-
-
-def fxray_json(*args, codes=(0, 1)):
-    p = subprocess.run([FXRAY, *args, "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode in codes, f"exit {p.returncode}: {p.stderr}"
-    return json.loads(p.stdout)
 
 
 @check

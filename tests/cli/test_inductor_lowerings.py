@@ -4,14 +4,12 @@ tests/data/inductor_lowerings/lowerings.log (written by make_lowerings.py there:
 max-autotune-no-cudagraphs). The post-grad graph holds each handler as a Python call; fxray runs the aten ops it
 replaced: both mm_plus_mm calls (the second named `..._mm_plus_mm_1` by FX) and cat_slice_cat replay with nothing
 unsupported, stage compare agrees, and a change planted in one handler's arguments diverges at post_grad."""
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, have_worker, main  # noqa: E402
+from cli_harness import SOURCE, check, edit_trace_payload, fxray_json, have_worker, main  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -20,12 +18,6 @@ if not have_worker():
 LOG = os.path.join(SOURCE, "tests", "data", "inductor_lowerings", "lowerings.log")
 POST_GRAD = LOG + "#0/0/inductor_post_grad_graph"
 TMP = tempfile.mkdtemp(prefix="fxray-lowerings-")
-
-
-def fxray_json(*args):
-    p = subprocess.run([FXRAY, *args, "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode in (0, 1), p.stderr
-    return json.loads(p.stdout)
 
 
 @check

@@ -5,15 +5,13 @@ a tensor that `torch.tensor(mask, device=, dtype=torch.bool)` copies. fxray runs
 with the generator state restored equals eager bit for bit, without the state the draw is compared by rate (and
 says so), every trace graph replays with nothing unsupported, and stage compare lines the draw up with the AOT
 graph's uniform(empty) under aligned RNG, agreeing, and finds a change planted in the post-grad draw."""
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, edit_trace_payload, equals_recorded_eager, have_worker, main  # noqa: E402
+from cli_harness import SOURCE, check, edit_trace_payload, equals_recorded_eager, fxray_json, have_worker, main  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -24,12 +22,6 @@ DRAW = os.path.join(DATA, "specaug_dynamo", "specaug_dynamo_forward_0")   # wrap
 MASK = os.path.join(DATA, "specaug_dynamo", "specaug_dynamo_forward_1")   # torch.tensor(mask) + setitem + linear
 LOG = os.path.join(DATA, "specaug.log")
 TMP = tempfile.mkdtemp(prefix="fxray-numpy-random-")
-
-
-def fxray_json(*args):
-    p = subprocess.run([FXRAY, *args, "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode in (0, 1), p.stderr
-    return json.loads(p.stdout)
 
 
 def report(dump, *args):

@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cli_harness import FXRAY, SOURCE, check, cpu_stages_agreeing, edit_trace_payload, have_worker, main, run  # noqa: E402
+from cli_harness import FXRAY, SOURCE, check, cpu_stages_agreeing, edit_trace_payload, fxray_json, have_worker, main, run  # noqa: E402
 
 if not have_worker():
     print("fxray has no replay in this build: skipped")
@@ -24,12 +24,6 @@ if not have_worker():
 
 TMP = tempfile.mkdtemp(prefix="fxray-rng-")
 LOG = os.path.join(SOURCE, "tests", "data", "rng", "dropout_training.log")
-
-
-def fxray_json(*args, codes=(0, 1)):
-    p = subprocess.run([FXRAY, *args, "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode in codes, f"exit {p.returncode}: {p.stderr}"
-    return json.loads(p.stdout)
 
 
 def graphs(address_part):
