@@ -1,6 +1,6 @@
 #pragma once
-// Internal to core/replay: the one-pass output statistics (NaN count, Inf count, min, max, double sum) shared by the
-// CPU loop (fused_stats.cpp) and the CUDA kernel (stats_kernel.cu). Plain C++ that nvcc and the host compiler both
+// Internal to core/replay: the one-pass output statistics (NaN count, Inf count, min, max, double sum) of the CPU loop
+// (fused_stats.cpp) and the CUDA kernel (stats_kernel.cu): their jobs, layout and semantics. Plain C++ that nvcc and the host compiler both
 // read: no ATen and no CUDA headers, so the .cu stays a quick compile and the CPU-only build never needs nvcc.
 //
 // Semantics are those of the ATen reductions StatsBuffer used before (device_stats.cpp's fallback):
@@ -67,8 +67,9 @@ FXRAY_HD std::int64_t stridedOffset(const StatsGeometry& g, std::int64_t i)
     return off;
 }
 
-// Running statistics over elements whose min/max are compared as M: double for floating dtypes (exact for half,
-// bfloat16 and float), int64 for signed integers, uint64 for unsigned integers and bool.
+// The CPU loop's running statistics over elements whose min/max are compared as M: double for floating dtypes (exact
+// for half, bfloat16 and float), int64 for signed integers, uint64 for unsigned integers and bool. The CUDA kernel
+// keeps its own, branch-free accumulator with the same results (stats_kernel.cu: Acc), so these are host code.
 template <typename M>
 struct StatsAcc {
     unsigned long long nan = 0, inf = 0;
@@ -77,11 +78,11 @@ struct StatsAcc {
     bool any = false;  // an element other than NaN was seen (mn/mx hold one)
 };
 
-FXRAY_HD bool statsIsNan(double v) { return v != v; }
-FXRAY_HD bool statsIsInf(double v) { return v - v != v - v && v == v; }  // inf - inf is NaN; no <cmath> on device
+inline bool statsIsNan(double v) { return v != v; }
+inline bool statsIsInf(double v) { return v - v != v - v && v == v; }  // inf - inf is NaN
 
 // One floating element, as double.
-FXRAY_HD void statsAdd(StatsAcc<double>& a, double v)
+inline void statsAdd(StatsAcc<double>& a, double v)
 {
     a.sum += v;
     if (statsIsNan(v)) {
@@ -98,7 +99,7 @@ FXRAY_HD void statsAdd(StatsAcc<double>& a, double v)
 
 // One integer element.
 template <typename M>
-FXRAY_HD void statsAdd(StatsAcc<M>& a, M v)
+inline void statsAdd(StatsAcc<M>& a, M v)
 {
     a.sum += static_cast<double>(v);
     if (!a.any || v < a.mn)
@@ -110,7 +111,7 @@ FXRAY_HD void statsAdd(StatsAcc<M>& a, M v)
 
 // b's elements after a's.
 template <typename M>
-FXRAY_HD void statsMerge(StatsAcc<M>& a, const StatsAcc<M>& b)
+inline void statsMerge(StatsAcc<M>& a, const StatsAcc<M>& b)
 {
     a.nan += b.nan;
     a.inf += b.inf;
@@ -126,9 +127,9 @@ FXRAY_HD void statsMerge(StatsAcc<M>& a, const StatsAcc<M>& b)
 
 // The row: {nan, inf, min, max, sum}. All-NaN and any-NaN alike give NaN min and max.
 template <typename M>
-FXRAY_HD void statsWrite(const StatsAcc<M>& a, double* row)
+inline void statsWrite(const StatsAcc<M>& a, double* row)
 {
-    const double nanValue = std::numeric_limits<double>::quiet_NaN();  // device code: --expt-relaxed-constexpr
+    const double nanValue = std::numeric_limits<double>::quiet_NaN();
     row[0] = static_cast<double>(a.nan);
     row[1] = static_cast<double>(a.inf);
     row[2] = a.nan > 0 ? nanValue : (a.any ? static_cast<double>(a.mn) : 0.0);
