@@ -222,24 +222,19 @@ struct RngStateReturn {
     std::string what;  // "op name"
     bool neverWritten = false;
 };
-// Return k of op node src when it is RNG state (a return named *seed*, *offset* or *rng_state*: attention's philox
-// seed and offset), and whether the kernel never writes it (dropout off: CUDA attention returns at::empty scalars,
-// whose bits are the allocator's, not a draw that a restored generator could reproduce).
-std::optional<RngStateReturn> rngStateReturn(const graph::Graph& g, const std::vector<NodePlan>& plans, std::size_t src,
-                                             std::size_t k)
+// Return k of node `from`, calling `op`, when it is RNG state (a return named *seed*, *offset* or *rng_state*:
+// attention's philox seed and offset), and whether the kernel never writes it (dropout off: CUDA attention returns
+// at::empty scalars, whose bits are the allocator's, not a draw that a restored generator could reproduce).
+std::optional<RngStateReturn> rngStateReturn(const Node& from, const c10::OperatorHandle& op, std::size_t k)
 {
-    const Node& from = g.nodes[src];
-    const std::optional<c10::OperatorHandle> op = recordedOp(g, plans, src);
-    if (!op)
-        return std::nullopt;
-    const auto& returns = op->schema().returns();
+    const auto& returns = op.schema().returns();
     if (k >= returns.size())
         return std::nullopt;
     const std::string& name = returns[k].name();
     if (name.find("seed") == std::string::npos && name.find("offset") == std::string::npos &&
         name.find("rng_state") == std::string::npos)
         return std::nullopt;
-    return RngStateReturn{from.target.str() + " " + name, dropoutIsOff(from, op->schema())};
+    return RngStateReturn{from.target.str() + " " + name, dropoutIsOff(from, op.schema())};
 }
 
 // What is upstream of each node's value (outputNondeterminism's per-node answer).
@@ -274,8 +269,9 @@ std::vector<OutputNondeterminism> upstreamOfNodes(const graph::Graph& g, const s
         // An op's RNG state outputs (attention's philox_seed/philox_offset: left uninitialised without dropout).
         if (n.kind == NodeKind::CallFunction && n.target.kind == graph::Target::Kind::Getitem && n.args.size() == 2 &&
             n.args[0].kind == Arg::Kind::Node && n.args[1].kind == Arg::Kind::Int) {
-            const auto state = rngStateReturn(g, plans, static_cast<std::size_t>(n.args[0].node),
-                                              static_cast<std::size_t>(n.args[1].i));
+            const auto src = static_cast<std::size_t>(n.args[0].node);
+            const std::optional<c10::OperatorHandle> op = recordedOp(g, plans, src);
+            const auto state = op ? rngStateReturn(g.nodes[src], *op, static_cast<std::size_t>(n.args[1].i)) : std::nullopt;
             if (state && state->neverWritten)
                 here.uninitialised.insert(state->what + " (dropout off: never written)");
             else if (state)
@@ -339,7 +335,7 @@ std::vector<bool> valuesVaryBetweenRuns(const graph::Graph& g, const std::vector
         // A node returning RNG state holds it among its own outputs too, picked by a getitem or not.
         const std::optional<c10::OperatorHandle> op = vary[i] ? std::nullopt : recordedOp(g, plans, i);
         for (std::size_t k = 0; op && k < op->schema().returns().size() && !vary[i]; ++k)
-            vary[i] = rngStateReturn(g, plans, i, k).has_value();
+            vary[i] = rngStateReturn(g.nodes[i], *op, k).has_value();
     }
     return vary;
 }
