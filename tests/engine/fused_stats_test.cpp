@@ -5,7 +5,8 @@
 //   fused_stats_test          CPU: the loop, and StatsBuffer's rows through it (ctest: engine_fused_stats)
 //   fused_stats_test --cuda   the kernel through StatsBuffer (one launch per batch, and every case in as few launches
 //                             as the kernel takes; rows in mapped host memory unless
-//                             FXRAY_STATS_MAPPED=0), and inside a captured CUDA graph replayed on new values; exits 77
+//                             FXRAY_STATS_MAPPED=0), inside a captured CUDA graph replayed on new values, and
+//                             turned into NaN/Inf presence checks after its first replay; exits 77
 //                             (skipped) without a CUDA device or without the kernel
 #include "replay/values/device_stats.h"
 #include "replay/values/fused_stats.h"
@@ -293,6 +294,68 @@ void runCudaGraph()
         });
     }
 }
+
+// The statistics of every case captured into a CUDA graph, then turned into NaN/Inf presence checks after the first
+// replay (StatsBuffer::presenceOnly, as a checked CUDA graph's later replays run): each replay's rows then say non-zero
+// where the tensor holds NaN / Inf and 0 where not, on every dtype and layout; a NaN planted before one replay shows in
+// that replay only (the host clears what it read); ATen's fallback rows (the 10-dimension cube) keep their counts.
+void checkPresence(const std::string& where, const Case& c, const StatsRow& got)
+{
+    const StatsRow want = reference(c.t.cpu());
+    ++g_checks;
+    if ((got.nanCount != 0) != (want.nanCount != 0) || (got.infCount != 0) != (want.infCount != 0)) {
+        ++g_failures;
+        std::printf("FAIL %s %s (%s): presence nan %g inf %g, ATen counts nan %g inf %g\n", where.c_str(),
+                    c.name.c_str(), std::string(c10::toString(c.t.scalar_type())).c_str(), got.nanCount, got.infCount,
+                    want.nanCount, want.infCount);
+    }
+}
+
+void runPresenceGraph(const std::vector<Case>& all)
+{
+    std::vector<Case> onDevice;
+    for (const Case& c : all)
+        if (StatsBuffer::hasStats(c.t))
+            onDevice.push_back({c.name, moved(c.t, at::kCUDA)});
+    at::Tensor planted = at::randn({5000}, at::kCUDA);  // clean, then a NaN before one replay only
+    onDevice.push_back({"planted", planted});
+    StatsBuffer buffer;
+    buffer.reserveFixed(planted.device(), onDevice.size() + 4);
+    at::cuda::CUDAGraph graph(/*keep_graph=*/true);
+    const c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool();
+    side.synchronize();
+    {
+        const c10::cuda::CUDAStreamGuard guard(side);
+        graph.capture_begin();
+        for (std::size_t k = 0; k < onDevice.size(); ++k)
+            buffer.queue(onDevice[k].t, k);
+        buffer.flush();
+        graph.capture_end();
+    }
+    graph.instantiate();
+    auto replayAndCheck = [&](const std::string& where, bool presence) {
+        graph.replay();
+        c10::cuda::device_synchronize();
+        buffer.peek([&](std::size_t tag, const StatsRow& row) {
+            presence ? checkPresence(where, onDevice[tag], row) : check(where, onDevice[tag], row);
+        });
+    };
+    replayAndCheck("presence graph, full first replay", false);
+    const int switched = buffer.presenceOnly(graph.raw_cuda_graph(), graph.raw_cuda_graph_exec());
+    ++g_checks;
+    if (switched < 2 || !buffer.presence()) {  // more than kStatsMaxJobs tensors: several launches, all turned
+        ++g_failures;
+        std::printf("FAIL presence graph: %d statistics launches turned\n", switched);
+    }
+    for (int replay = 0; replay < 3; ++replay) {
+        if (replay == 1)
+            planted.index_put_({4321}, std::numeric_limits<double>::quiet_NaN());
+        if (replay == 2)
+            planted.copy_(at::randn({5000}, at::kCUDA));
+        replayAndCheck("presence graph replay " + std::to_string(replay), true);
+    }
+    std::printf("presence graph: %zu tensors, %d launches turned into presence checks\n", onDevice.size(), switched);
+}
 #endif
 
 // Not a check: what one launch of the statistics costs, for issue 24's figures (a value-checked pass ends with one such
@@ -368,6 +431,7 @@ int runCuda(const std::vector<Case>& all)
     shareAndPool("cuda buffer, shared rows", [](const at::Tensor& t) { return t.to(at::kCUDA); });
 #ifdef HAVE_CUDA_GRAPHS
     runCudaGraph();
+    runPresenceGraph(all);
 #else
     std::printf("note: no ATen/cuda/CUDAGraph.h: the capture check did not run\n");
 #endif

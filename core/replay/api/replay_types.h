@@ -211,6 +211,10 @@ struct CudaGraphReport {
     // back after each replay (one copy of one buffer); the NaN/Inf origin is decided over them as in the eager pass.
     bool valueChecks = false;
     int checkedReplays = 0;      // replays whose statistics were read back
+    // Of those, the replays that checked NaN/Inf presence only: every replay after the first, whose full statistics
+    // were compared with the checked pass's (FXRAY_STATS_PRESENCE=0 keeps full statistics on every replay).
+    int presenceReplays = 0;
+    std::string valueChecksNote;  // why they stayed full statistics where presence checks were due ("" normally)
     int nanReplays = 0;          // of those, the replays in which some node made NaN/Inf from finite inputs
     std::string firstNanNode;    // that node, at the first such replay
     // The first replay's statistics rows against the checked pass's (compareReplayStatsWithPass): a row that differs
@@ -220,8 +224,9 @@ struct CudaGraphReport {
     std::string firstStatsDiffer;  // the node of the first such row
     struct NodeNonFinite {
         std::string node;
-        std::int64_t nan = 0, inf = 0;
+        std::int64_t nan = 0, inf = 0;  // counts; with `counted` false, 1 per output that held NaN / Inf
         bool origin = false;
+        bool counted = true;  // from a replay with full statistics, not a presence-only one
     };
     // Nodes whose outputs held NaN/Inf: at the first replay that had an origin, else at the last replay read.
     std::vector<NodeNonFinite> nonFinite;

@@ -192,8 +192,10 @@ json::Value cudaGraphToJson(const CudaGraphReport& cg)
     if (cg.valueChecks) {
         json::Value nf = json::Array{};
         for (const auto& n : cg.nonFinite)
-            nf.push_back(json::Object{{"node", n.node}, {"nan", n.nan}, {"inf", n.inf}, {"origin", n.origin}});
-        o["value_checks"] = json::Object{{"replays", cg.checkedReplays}, {"nan_replays", cg.nanReplays},
+            nf.push_back(json::Object{{"node", n.node}, {"nan", n.nan}, {"inf", n.inf}, {"origin", n.origin}, {"counted", n.counted}});
+        o["value_checks"] = json::Object{{"replays", cg.checkedReplays}, {"presence_replays", cg.presenceReplays},
+                                         {"nan_replays", cg.nanReplays},
+                                         {"note", cg.valueChecksNote.empty() ? json::Value() : json::Value(cg.valueChecksNote)},
                                          {"first_nan_node", cg.firstNanNode.empty() ? json::Value() : json::Value(cg.firstNanNode)},
                                          {"nonfinite", std::move(nf)},
                                          {"rows_vs_pass", json::Object{{"compared", cg.statsRowsCompared},
@@ -233,6 +235,8 @@ CudaGraphReport cudaGraphFromJson(const json::Value& o)
     if (const json::Value& v = o["value_checks"]; v.isObject()) {
         cg.valueChecks = true;
         cg.checkedReplays = static_cast<int>(v.intOr("replays", 0));
+        cg.presenceReplays = static_cast<int>(v.intOr("presence_replays", 0));
+        cg.valueChecksNote = v["note"].isString() ? v["note"].asString() : "";
         cg.nanReplays = static_cast<int>(v.intOr("nan_replays", 0));
         cg.firstNanNode = v["first_nan_node"].isString() ? v["first_nan_node"].asString() : "";
         if (const json::Value& rows = v["rows_vs_pass"]; rows.isObject()) {
@@ -243,7 +247,8 @@ CudaGraphReport cudaGraphFromJson(const json::Value& o)
         if (v["nonfinite"].isArray())
             for (const json::Value& n : v["nonfinite"].asArray())
                 cg.nonFinite.push_back({n.stringOr("node", ""), n.intOr("nan", 0), n.intOr("inf", 0),
-                                        n["origin"].isBool() && n["origin"].asBool()});
+                                        n["origin"].isBool() && n["origin"].asBool(),
+                                        !n["counted"].isBool() || n["counted"].asBool()});
     }
     return cg;
 }
@@ -412,7 +417,11 @@ std::string formatCudaGraph(const CudaGraphReport& cg)
                        fixed(c.maxAbs, 8) + (c.mismatched ? "  " + std::to_string(c.mismatched) + " elements differ" : "") +
                        (c.note.empty() ? "" : "  (" + c.note + ")") + "\n";
         if (cg.valueChecks)
-            out += "    value checks captured: " + std::to_string(cg.checkedReplays) + " replays read back, " +
+            out += "    value checks captured: " + std::to_string(cg.checkedReplays) + " replays read back" +
+                   (cg.presenceReplays == 0 ? std::string()
+                                            : " (" + std::to_string(cg.presenceReplays) + " of them NaN/Inf presence only)") +
+                   (cg.valueChecksNote.empty() ? std::string() : " (" + cg.valueChecksNote + ")") +
+                   ", " +
                    (cg.nanReplays == 0 ? std::string("no NaN/Inf made from finite inputs")
                                        : std::to_string(cg.nanReplays) + " with NaN/Inf, first made at node '" + cg.firstNanNode + "'") +
                    (cg.statsRowsDiffer == 0 ? std::string()

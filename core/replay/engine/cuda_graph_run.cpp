@@ -6,6 +6,9 @@
 #include "replay/cuda_graph/cuda_graph_capture.h"
 #include "replay/cuda_graph/cuda_graph_safety.h"
 
+#include <cstdlib>
+#include <string_view>
+
 namespace fxray::replay::engine {
 namespace {
 
@@ -35,6 +38,17 @@ bool captureAllowed(const ReplayReport& report, CudaGraphReport& cg)
         return false;
     }
     return true;
+}
+
+// FXRAY_STATS_PRESENCE=0: full statistics on every replay of a captured checked pass, as before presence checks (to
+// compare their cost); else every replay after the first checks NaN/Inf presence only.
+bool presenceAfterFirstReplay()
+{
+    static const bool on = [] {
+        const char* env = std::getenv("FXRAY_STATS_PRESENCE");
+        return !(env && std::string_view(env) == "0");
+    }();
+    return on;
 }
 
 // Captures the checked pass (metadata checks in the pass; value checks, when asked, as ops that write a buffer
@@ -78,12 +92,24 @@ void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const s
     if (options.warmup > 0)
         settings.warmupReplays = options.warmup;
     const std::vector<bool> varies = checks ? detail::valuesVaryBetweenRuns(g, p.plans) : std::vector<bool>{};
-    if (checks)
+    if (checks) {
         settings.afterReplay = [&] {
-            detail::recordCheckedReplay(g, scratch, checks->reread(/*deviceSynced=*/true), options.strictNonFinite, cg);
+            detail::recordCheckedReplay(g, scratch, checks->reread(/*deviceSynced=*/true), options.strictNonFinite,
+                                        checks->presence(), cg);
             if (cg.checkedReplays == 1)
                 detail::compareReplayStatsWithPass(scratch, eagerResults, varies, cg);
         };
+        // The first replay's full statistics showed the captured checks read what the pass read; the later replays
+        // need only where NaN/Inf appears to name its origin, which costs a third of the statistics (bench/README).
+        if (presenceAfterFirstReplay())
+            settings.afterFirstReplay = [&](void* graph, void* exec) {
+                try {
+                    checks->presenceOnly(graph, exec);
+                } catch (const c10::Error& e) {
+                    cg.valueChecksNote = std::string("full statistics on every replay: ") + e.what_without_backtrace();
+                }
+            };
+    }
     detail::captureAndReplay(p.device, pass, eagerOutputs, detail::outputNondeterminism(g, p.plans), settings, cg);
 }
 

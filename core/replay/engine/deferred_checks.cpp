@@ -219,6 +219,8 @@ void DeferredValueChecks::take(std::size_t tag, const StatsRow& row)
     OutputStats& s = m_results[m_tags[tag].node].outputs[m_tags[tag].output];
     s.nanCount = static_cast<std::int64_t>(row.nanCount);
     s.infCount = static_cast<std::int64_t>(row.infCount);
+    if (m_buffer.presence())
+        return;  // min, max and sum are no longer written: the first replay's stay
     s.min = row.min;
     s.max = row.max;
     s.mean = row.sum / static_cast<double>(s.numel);
@@ -266,9 +268,10 @@ std::string DeferredValueChecks::reread(bool deviceSynced)
 }
 
 void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& results, const std::string& firstOrigin,
-                         bool strict, CudaGraphReport& cg)
+                         bool strict, bool presence, CudaGraphReport& cg)
 {
     ++cg.checkedReplays;
+    cg.presenceReplays += presence ? 1 : 0;
     if (!cg.firstNanNode.empty()) {
         cg.nanReplays += firstOrigin.empty() ? 0 : 1;
         return;  // the first replay with an origin is the one kept (same inputs: the others are alike or rarer)
@@ -290,7 +293,7 @@ void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& r
         for (const OutputStats& s : r.outputs)
             nan += s.nanCount, inf += s.infCount;
         if (nan + inf > 0)  // the name copied only then: this runs after every replay, over every node
-            cg.nonFinite.push_back({r.name, nan, inf, r.nanOrigin});
+            cg.nonFinite.push_back({r.name, nan, inf, r.nanOrigin, !presence});
     }
 }
 

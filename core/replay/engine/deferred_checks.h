@@ -64,6 +64,12 @@ public:
     // whose rows hold no NaN/Inf at all (the usual one) decides nothing node by node.
     std::string reread(bool deviceSynced = false);
 
+    // After the first replay of the captured graph: later replays check NaN/Inf presence only (StatsBuffer::
+    // presenceOnly), which is all reread() needs to decide the origins; their results keep the first replay's min,
+    // max and mean, and counts of 1 where NaN/Inf was present. Returns the statistics launches turned (0: none).
+    int presenceOnly(void* cudaGraph, void* cudaGraphExec) { return m_buffer.presenceOnly(cudaGraph, cudaGraphExec); }
+    bool presence() const { return m_buffer.presence(); }
+
     // A CUDA error raised at node i may come from a kernel of a node before it whose statistics are not read back
     // yet (kernels run asynchronously; a read-back is the sync that reports them): the text, saying so.
     std::string blame(std::size_t i, const std::string& error) const;
@@ -136,8 +142,9 @@ private:
 // One replay of a captured graph with value checks, read back (`firstOrigin` from reread()): counts it, and keeps the
 // nodes that held NaN/Inf of the first replay that had an origin (else of the latest). As after the eager pass, an
 // origin whose NaN/Inf reaches no graph output is transient, not an origin (nonfinite_reach.h), unless `strict`.
+// `presence`: the replay checked NaN/Inf presence only (DeferredValueChecks::presenceOnly): its counts are not counts.
 void recordCheckedReplay(const graph::Graph& g, const std::vector<NodeResult>& results, const std::string& firstOrigin,
-                         bool strict, CudaGraphReport& cg);
+                         bool strict, bool presence, CudaGraphReport& cg);
 
 // The first replay's statistics against the checked pass's (same inputs, same kernels: the same numbers up to the
 // rounding of nondeterministic kernels), row by row into cg.statsRowsCompared / statsRowsDiffer / firstStatsDiffer.

@@ -244,6 +244,33 @@ void StatsBuffer::reserveFixed(const c10::Device& device, std::size_t rows)
     m_fixed = true;
 }
 
+int StatsBuffer::presenceOnly(void* cudaGraph, void* cudaGraphExec)
+{
+    flush();
+    const int switched = fusedStatsToPresence(cudaGraph, cudaGraphExec);
+    if (switched == 0)
+        return 0;
+    m_presence = true;
+    for (PerDevice& d : m_devices)
+        zeroCounts(d);
+    return switched;
+}
+
+// The NaN and Inf columns of rows [0, used) back to 0 (what the presence kernel sets, it never clears): mapped rows on
+// the host, the device being done with them (a read-back waited for it); else by a kernel on the current stream,
+// before the next replay.
+void StatsBuffer::zeroCounts(PerDevice& d)
+{
+    if (d.used == 0)
+        return;
+    if (d.host && d.quiet) {
+        for (std::size_t r = 0; r < d.used; ++r)
+            d.host[5 * r] = d.host[5 * r + 1] = 0;
+        return;
+    }
+    d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).narrow(1, 0, 2).zero_();
+}
+
 void StatsBuffer::discard()
 {
     m_unlaunched.clear();
@@ -290,10 +317,18 @@ void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& 
             rows[k] = copies[k].const_data_ptr<double>();
         }
     }
+    std::vector<bool> present(m_devices.size(), false);
     for (const Queued& q : m_order) {
         const double* p = rows[q.slot] + 5 * q.row;
         take(q.tag, StatsRow{p[0], p[1], p[2], p[3], p[4]});
+        present[q.slot] = present[q.slot] || p[0] != 0 || p[1] != 0;
     }
+    // Presence rows stay set until cleared: the next replay must start from clean ones (a clean replay, the usual
+    // one, clears nothing).
+    if (m_presence)
+        for (std::size_t k = 0; k < m_devices.size(); ++k)
+            if (present[k])
+                zeroCounts(m_devices[k]);
 }
 
 void StatsBuffer::readBack(const std::function<void(std::size_t, const StatsRow&)>& take)

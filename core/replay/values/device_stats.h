@@ -75,6 +75,15 @@ public:
     // waited for the whole device (a synchronised replay): mapped rows are read without another stream sync.
     void peek(const std::function<void(std::size_t tag, const StatsRow& row)>& take, bool deviceSynced = false);
 
+    // After the first replay of a CUDA graph that captured this buffer's launches (`cudaGraph`, `cudaGraphExec`: the
+    // raw handles, on the current device): its statistics launches report NaN/Inf presence only from then on
+    // (fusedStatsToPresence), and the rows' NaN and Inf columns are zeroed now; peek() then hands out rows whose
+    // counts are non-zero exactly where NaN/Inf was present (1 from the presence kernel, a count from ATen's path),
+    // and zeroes what it read as non-zero. Min, max and sum are not written any more. Returns the launches turned
+    // (0: nothing changed). Throws c10::Error when CUDA refuses.
+    int presenceOnly(void* cudaGraph, void* cudaGraphExec);
+    bool presence() const { return m_presence; }
+
 private:
     struct PerDevice {
         c10::Device device;
@@ -94,10 +103,12 @@ private:
     void cpuSum(const at::Tensor& t, at::Tensor out);
     void resize(PerDevice& d, std::int64_t rows);
     void zeroUsed(PerDevice& d);
+    void zeroCounts(PerDevice& d);
 
     std::size_t m_capacity;
     std::size_t m_firstRows;
     bool m_fixed = false;
+    bool m_presence = false;  // presenceOnly() turned the captured launches
     std::vector<PerDevice> m_devices;
     std::vector<Queued> m_order;
     std::vector<CudaStatsItem> m_unlaunched;  // CUDA rows queued since the last flush (their rows, one device)

@@ -314,6 +314,21 @@ bool statsCapturing(const c10::Device& device)
     return false;
 }
 
+int fusedStatsToPresence(void* cudaGraph, void* cudaGraphExec)
+{
+#ifdef FXRAY_HAVE_CUDA_KERNELS
+    int switched = 0;
+    const char* error = nullptr;
+    const int rc = statsGraphToPresence(cudaGraph, cudaGraphExec, &switched, &error);
+    TORCH_CHECK(rc == 0, "CUDA error: ", error ? error : "unknown", " (turning the captured statistics into NaN/Inf ",
+                "presence checks, after ", switched, " launch(es))");
+    return switched;
+#else
+    (void)cudaGraph, (void)cudaGraphExec;
+    return 0;
+#endif
+}
+
 bool fusedStatsHandle(const at::Tensor& t)
 {
     if (!fusedEnabled() || !t.defined() || t.layout() != at::kStrided || t.is_neg() || t.is_conj() ||

@@ -42,6 +42,11 @@ struct CudaStatsItem {
 // when a launch fails.
 void fusedStatsCuda(const std::vector<CudaStatsItem>& items);
 
+// The statistics launches captured in an instantiated CUDA graph (raw cudaGraph_t and cudaGraphExec_t, on the current
+// device) turned into NaN/Inf presence launches (statsGraphToPresence): returns how many were turned, 0 in a build
+// without the kernel. Throws c10::Error ("CUDA error: ...") when CUDA refuses; launches turned before stay turned.
+int fusedStatsToPresence(void* cudaGraph, void* cudaGraphExec);
+
 // Zeroed rows for a statistics buffer on `device`: a [rows, 5] double tensor there. On CUDA, in a build with the kernel,
 // in mapped page-locked host memory (`*host` set: the kernels write it over the bus, the host reads it in place after
 // statsWait, with no copy and no allocation per read-back; FXRAY_STATS_MAPPED=0 turns it off, to compare), else device

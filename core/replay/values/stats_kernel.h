@@ -142,6 +142,13 @@ inline void statsWrite(const StatsAcc<M>& a, double* row)
 // stream's allocator), null when every job has one block. Returns the launch's cudaError_t (0: queued), with its
 // text in `error` when not 0. Defined in stats_kernel.cu, built only where nvcc was found.
 int launchFusedStats(const StatsJob* jobs, int n, double* scratch, void* stream, const char** error);
+// In an instantiated CUDA graph (`graph`: its cudaGraph_t, kept after instantiation; `exec`: its cudaGraphExec_t),
+// turns every captured launch of the statistics kernel into one of the NaN/Inf presence kernel, with the same jobs:
+// each later replay then writes only 1 into the NaN and Inf columns of the rows of outputs that hold NaN or Inf, and
+// nothing else (min, max and sum are left as they were; the host zeroes the columns it read). `*switched`: the
+// launches turned. Returns the cudaError_t (0: done), with its text in `error`; launches turned before an error stay
+// turned. Also in stats_kernel.cu.
+int statsGraphToPresence(void* graph, void* exec, int* switched, const char** error);
 // The device's multiprocessor count (cached per device), for statsBlocksFor. Also in stats_kernel.cu.
 int statsMultiprocessors(int device);
 
