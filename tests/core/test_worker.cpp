@@ -179,6 +179,18 @@ private Q_SLOTS:
         QVERIFY(std::isnan(inf.nodes[0].outputs[0].mean) == std::isnan(r.nodes[0].outputs[0].mean));
         QVERIFY(rb.symbols == r.symbols);
         QCOMPARE(rb.verdict(), r.verdict());
+        // A checked CUDA graph's value checks: the presence-only replays, the note and each node's counted flag.
+        replay::CudaGraphReport cg;
+        cg.status = "captured";
+        cg.valueChecks = true;
+        cg.checkedReplays = 9, cg.presenceReplays = 8, cg.nanReplays = 2, cg.firstNanNode = "mm";
+        cg.valueChecksNote = "full statistics on every replay: CUDA error: x";
+        cg.nonFinite = {{"mm", 1, 0, true, false}, {"relu", 3, 0, false, true}};
+        r.cudaGraph = cg;
+        const replay::CudaGraphReport cgBack = *replay::reportFromJson(json::parse(replay::reportToJson(r).dump())).cudaGraph;
+        QCOMPARE(cgBack.presenceReplays, 8);
+        QCOMPARE(cgBack.valueChecksNote, cg.valueChecksNote);
+        QVERIFY(cgBack.nonFinite.size() == 2 && !cgBack.nonFinite[0].counted && cgBack.nonFinite[1].counted);
     }
 
     void seedDumpWrittenByFxrayLoadsBackEqual()

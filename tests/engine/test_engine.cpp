@@ -431,6 +431,32 @@ private Q_SLOTS:
         QCOMPARE(cg.firstStatsDiffer, std::string("q"));
     }
 
+    // After a checked CUDA graph's first replay the captured checks see NaN/Inf presence only (issue 24):
+    // recordCheckedReplay counts such replays apart, still names the node that made the NaN, and marks the nodes it
+    // keeps from such a replay as not counted (their 1 means "present", not one element).
+    void presenceOnlyReplaysNameTheOriginAndSayTheirNumbersAreNotCounts()
+    {
+        const auto g = parse("x: \"f32[4]\"", "        log = torch.ops.aten.log.default(x)\n        return (log,)\n");
+        std::vector<replay::NodeResult> results(g.nodes.size());
+        for (std::size_t i = 0; i < g.nodes.size(); ++i)
+            results[i].name = g.nodes[i].name;
+        replay::CudaGraphReport cg;
+        replay::detail::recordCheckedReplay(g, results, "", /*strict=*/true, /*presence=*/false, cg);  // clean, full
+        const auto log = static_cast<std::size_t>(g.findNode("log"));
+        replay::OutputStats present;
+        present.hasValues = true, present.numel = 4, present.nanCount = 1;
+        results[log].outputs = {present};
+        results[log].nanOrigin = true;
+        replay::detail::recordCheckedReplay(g, results, "log", /*strict=*/true, /*presence=*/true, cg);
+        replay::detail::recordCheckedReplay(g, results, "log", /*strict=*/true, /*presence=*/true, cg);
+        QCOMPARE(cg.checkedReplays, 3);
+        QCOMPARE(cg.presenceReplays, 2);
+        QCOMPARE(cg.nanReplays, 2);
+        QCOMPARE(cg.firstNanNode, std::string("log"));
+        QCOMPARE(cg.nonFinite.size(), std::size_t(1));
+        QVERIFY(cg.nonFinite[0].origin && !cg.nonFinite[0].counted && cg.nonFinite[0].nan == 1);
+    }
+
     // CUDA-recorded fused attention with dropout on the CPU (issue 21: HF training graphs captured on a GPU, whose CPU
     // replay failed "cannot redraw its dropout"): the stand-in's forward draws its mask from a seed it hands on as
     // philox_seed, its backward redraws that mask from it, and both equal autograd through SDPA's math with the same
