@@ -106,7 +106,9 @@ void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const s
                 try {
                     checks->presenceOnly(graph, exec);
                 } catch (const c10::Error& e) {
-                    cg.valueChecksNote = std::string("full statistics on every replay: ") + e.what_without_backtrace();
+                    cg.valueChecksNote = std::string(checks->presence() ? "some statistics launches stayed full statistics: "
+                                                                        : "full statistics on every replay: ") +
+                                         e.what_without_backtrace();
                 }
             };
     }

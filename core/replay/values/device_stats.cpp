@@ -247,12 +247,16 @@ void StatsBuffer::reserveFixed(const c10::Device& device, std::size_t rows)
 int StatsBuffer::presenceOnly(void* cudaGraph, void* cudaGraphExec)
 {
     flush();
-    const int switched = fusedStatsToPresence(cudaGraph, cudaGraphExec);
-    if (switched == 0)
-        return 0;
-    m_presence = true;
-    for (PerDevice& d : m_devices)
-        zeroCounts(d);
+    std::string error;
+    const int switched = fusedStatsToPresence(cudaGraph, cudaGraphExec, error);
+    // Turned launches, even some before an error, never clear what they set: the host must from now on (a launch
+    // left as it was rewrites its rows whole, and a count read as "present" is right for it too).
+    if (switched > 0) {
+        m_presence = true;
+        for (PerDevice& d : m_devices)
+            zeroCounts(d);
+    }
+    TORCH_CHECK(error.empty(), error);
     return switched;
 }
 

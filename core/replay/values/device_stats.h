@@ -80,7 +80,7 @@ public:
     // (fusedStatsToPresence), and the rows' NaN and Inf columns are zeroed now; peek() then hands out rows whose
     // counts are non-zero exactly where NaN/Inf was present (1 from the presence kernel, a count from ATen's path),
     // and zeroes what it read as non-zero. Min, max and sum are not written any more. Returns the launches turned
-    // (0: nothing changed). Throws c10::Error when CUDA refuses.
+    // (0: nothing changed). Throws c10::Error when CUDA refuses one (those turned before stay so, and are read so).
     int presenceOnly(void* cudaGraph, void* cudaGraphExec);
     bool presence() const { return m_presence; }
 

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <string>
 
 namespace fxray::replay::detail {
 
@@ -314,14 +315,15 @@ bool statsCapturing(const c10::Device& device)
     return false;
 }
 
-int fusedStatsToPresence(void* cudaGraph, void* cudaGraphExec)
+int fusedStatsToPresence(void* cudaGraph, void* cudaGraphExec, std::string& error)
 {
+    error.clear();
 #ifdef FXRAY_HAVE_CUDA_KERNELS
     int switched = 0;
-    const char* error = nullptr;
-    const int rc = statsGraphToPresence(cudaGraph, cudaGraphExec, &switched, &error);
-    TORCH_CHECK(rc == 0, "CUDA error: ", error ? error : "unknown", " (turning the captured statistics into NaN/Inf ",
-                "presence checks, after ", switched, " launch(es))");
+    const char* why = nullptr;
+    if (statsGraphToPresence(cudaGraph, cudaGraphExec, &switched, &why) != 0)
+        error = std::string("CUDA error: ") + (why ? why : "unknown") + " (turning the captured statistics into NaN/Inf " +
+                "presence checks, after " + std::to_string(switched) + " launch(es))";
     return switched;
 #else
     (void)cudaGraph, (void)cudaGraphExec;

@@ -9,6 +9,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace fxray::replay::detail {
@@ -44,8 +45,8 @@ void fusedStatsCuda(const std::vector<CudaStatsItem>& items);
 
 // The statistics launches captured in an instantiated CUDA graph (raw cudaGraph_t and cudaGraphExec_t, on the current
 // device) turned into NaN/Inf presence launches (statsGraphToPresence): returns how many were turned, 0 in a build
-// without the kernel. Throws c10::Error ("CUDA error: ...") when CUDA refuses; launches turned before stay turned.
-int fusedStatsToPresence(void* cudaGraph, void* cudaGraphExec);
+// without the kernel. `error`: "" or, when CUDA refused one, why ("CUDA error: ..."); launches turned before stay turned.
+int fusedStatsToPresence(void* cudaGraph, void* cudaGraphExec, std::string& error);
 
 // Zeroed rows for a statistics buffer on `device`: a [rows, 5] double tensor there. On CUDA, in a build with the kernel,
 // in mapped page-locked host memory (`*host` set: the kernels write it over the bus, the host reads it in place after
