@@ -169,7 +169,8 @@ def presence_checked_replays_name_a_nan_that_only_some_replays_make():
           f"first at {vc['first_nan_node']}; note {vc.get('note')}")
     assert cg["status"] == "captured", cg
     assert vc["presence_replays"] == vc["replays"] - 1 and vc["replays"] >= 400, vc
-    assert 0 < vc["nan_replays"] < vc["replays"], vc
+    # ~5% of replays: far fewer than all those after the first NaN, as presence flags never cleared would give.
+    assert 0 < vc["nan_replays"] < vc["replays"] // 4, vc
     assert vc["first_nan_node"] == "log", vc
     assert vc["rows_vs_pass"]["differ"] == 0, vc
 

@@ -341,6 +341,11 @@ void runPresenceGraph(const std::vector<Case>& all)
         });
     };
     replayAndCheck("presence graph, full first replay", false);
+    StatsRow firstPlanted;  // what the full kernel wrote; the presence kernel never writes min, max or sum
+    buffer.peek([&](std::size_t tag, const StatsRow& row) {
+        if (tag + 1 == onDevice.size())
+            firstPlanted = row;
+    });
     const int switched = buffer.presenceOnly(graph.raw_cuda_graph(), graph.raw_cuda_graph_exec());
     ++g_checks;
     if (switched < 2 || !buffer.presence()) {  // more than kStatsMaxJobs tensors: several launches, all turned
@@ -354,6 +359,17 @@ void runPresenceGraph(const std::vector<Case>& all)
             planted.copy_(at::randn({5000}, at::kCUDA));
         replayAndCheck("presence graph replay " + std::to_string(replay), true);
     }
+    // planted holds other values now: a full kernel still in the graph would have rewritten its sum.
+    buffer.peek([&](std::size_t tag, const StatsRow& row) {
+        if (tag + 1 != onDevice.size())
+            return;
+        ++g_checks;
+        if (row.min != firstPlanted.min || row.max != firstPlanted.max || row.sum != firstPlanted.sum) {
+            ++g_failures;
+            std::printf("FAIL presence graph: planted's min/max/sum rewritten (sum %.17g, first replay %.17g)\n", row.sum,
+                        firstPlanted.sum);
+        }
+    });
     std::printf("presence graph: %zu tensors, %d launches turned into presence checks\n", onDevice.size(), switched);
 }
 #endif

@@ -211,8 +211,8 @@ struct CudaGraphReport {
     // back after each replay (one copy of one buffer); the NaN/Inf origin is decided over them as in the eager pass.
     bool valueChecks = false;
     int checkedReplays = 0;      // replays whose statistics were read back
-    // Of those, the replays that checked NaN/Inf presence only: every replay after the first, whose full statistics
-    // were compared with the checked pass's (FXRAY_STATS_PRESENCE=0 keeps full statistics on every replay).
+    // Of those, the replays that checked NaN/Inf presence only: the timed ones (the first replay's full statistics
+    // were compared with the checked pass's; FXRAY_STATS_PRESENCE=0 keeps full statistics on every replay).
     int presenceReplays = 0;
     std::string valueChecksNote;  // why they stayed full statistics where presence checks were due ("" normally)
     int nanReplays = 0;          // of those, the replays in which some node made NaN/Inf from finite inputs
@@ -224,7 +224,7 @@ struct CudaGraphReport {
     std::string firstStatsDiffer;  // the node of the first such row
     struct NodeNonFinite {
         std::string node;
-        std::int64_t nan = 0, inf = 0;  // counts; with `counted` false, 1 per output that held NaN / Inf
+        std::int64_t nan = 0, inf = 0;  // counts; with `counted` false, only non-zero where NaN / Inf was (1 per output)
         bool origin = false;
         bool counted = true;  // from a replay with full statistics, not a presence-only one
     };

@@ -71,7 +71,7 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
     };
     c10::cuda::CUDAGuard deviceGuard(device.index());
     // The graph (and the private memory pool its outputs live in) must outlive the outputs: declared first.
-    at::cuda::CUDAGraph graph(/*keep_graph=*/static_cast<bool>(settings.afterFirstReplay));
+    at::cuda::CUDAGraph graph(/*keep_graph=*/static_cast<bool>(settings.beforeTimedReplays));
     std::vector<c10::IValue> outputs;
     try {
         c10::cuda::device_synchronize();  // the inputs were made on the default stream
@@ -95,7 +95,7 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
             // The capture must end even when a node failed inside it, or the stream stays in capture mode.
             try {
                 graph.capture_end();
-                if (settings.afterFirstReplay)
+                if (settings.beforeTimedReplays)
                     graph.instantiate();  // a kept graph is instantiated on demand: here, inside captureUs as before
             } catch (const std::exception& e) {
                 if (failure.empty())
@@ -112,8 +112,6 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
         c10::cuda::device_synchronize();
         if (settings.afterReplay)
             settings.afterReplay();
-        if (settings.afterFirstReplay)
-            settings.afterFirstReplay(graph.raw_cuda_graph(), graph.raw_cuda_graph_exec());
         if (outputs.size() != eagerOutputs.size())
             return fail("the captured pass returned " + std::to_string(outputs.size()) + " outputs, eager " +
                         std::to_string(eagerOutputs.size()));
@@ -127,6 +125,8 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
         for (int k = 1; k < settings.warmupReplays; ++k)
             graph.replay();
         c10::cuda::device_synchronize();
+        if (settings.beforeTimedReplays)
+            settings.beforeTimedReplays(graph.raw_cuda_graph(), graph.raw_cuda_graph_exec());
         for (int k = 0; k < settings.timedReplays; ++k) {
             const auto t0 = std::chrono::steady_clock::now();
             graph.replay();

@@ -26,10 +26,11 @@ struct CaptureSettings {
     // Called after each synchronised replay (the first, compared with eager, and the timed ones; timed with them):
     // reads back what the graph's captured value checks wrote.
     std::function<void()> afterReplay;
-    // Called once after the first replay (and its afterReplay), before any other: the instantiated graph's raw
-    // cudaGraph_t and cudaGraphExec_t, whose kernel nodes it may update (the captured value checks turn to NaN/Inf
-    // presence only). Setting it keeps the cudaGraph_t alive beside the executable graph.
-    std::function<void(void* cudaGraph, void* cudaGraphExec)> afterFirstReplay;
+    // Called once after the first replay (and its afterReplay) and the warm-up replays, the device idle, before the
+    // timed replays: the instantiated graph's raw cudaGraph_t and cudaGraphExec_t, whose kernel nodes it may update
+    // (the captured value checks turn to NaN/Inf presence only: from then on every replay is read, none left to
+    // leave a flag behind for the next). Setting it keeps the cudaGraph_t alive beside the executable graph.
+    std::function<void(void* cudaGraph, void* cudaGraphExec)> beforeTimedReplays;
 };
 
 // Fills report.status/reason/warmupRuns/captureUs/replayUs/vsEager. `nondeterministic[k]` says what upstream of

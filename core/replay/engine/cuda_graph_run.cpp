@@ -41,7 +41,7 @@ bool captureAllowed(const ReplayReport& report, CudaGraphReport& cg)
 }
 
 // FXRAY_STATS_PRESENCE=0: full statistics on every replay of a captured checked pass, as before presence checks (to
-// compare their cost); else every replay after the first checks NaN/Inf presence only.
+// compare their cost); else the timed replays (all but the first and the warm-up) check NaN/Inf presence only.
 bool presenceAfterFirstReplay()
 {
     static const bool on = [] {
@@ -99,12 +99,14 @@ void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const s
             if (cg.checkedReplays == 1)
                 detail::compareReplayStatsWithPass(scratch, eagerResults, varies, cg);
         };
-        // The first replay's full statistics showed the captured checks read what the pass read; the later replays
+        // The first replay's full statistics showed the captured checks read what the pass read; the timed replays
         // need only where NaN/Inf appears to name its origin, which costs a third of the statistics (bench/README).
         if (presenceAfterFirstReplay())
-            settings.afterFirstReplay = [&](void* graph, void* exec) {
+            settings.beforeTimedReplays = [&](void* graph, void* exec) {
                 try {
-                    checks->presenceOnly(graph, exec);
+                    if (checks->presenceOnly(graph, exec) == 0)
+                        cg.valueChecksNote = "full statistics on every replay: no statistics launch of the one-pass "
+                                             "kernel in the graph (ATen's reductions: float8, complex, FXRAY_FUSED_STATS=0)";
                 } catch (const c10::Error& e) {
                     cg.valueChecksNote = std::string(checks->presence() ? "some statistics launches stayed full statistics: "
                                                                         : "full statistics on every replay: ") +
