@@ -5,6 +5,8 @@
 // Each variant is a CUDA graph: a stand-in for embed_ce forward's compute (kernels writing its four activations),
 // then one launch reducing embed_ce forward's ten statistics jobs (the shapes its checked pass queues), timed as a
 // replay + sync (median) and as replays back to back (mean); printed as the time added to the compute-only graph.
+// The last variant is what a checked CUDA graph's timed replays run since session 24: the real launch captured, then
+// swapped in the executable graph for the NaN/Inf presence kernel.
 //
 //   stats_probe [ROUNDS [REPLAYS]]
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Icore bench/stats_probe.cu -o stats_probe
@@ -35,21 +37,6 @@ __global__ void fillKernel(float* p, long long n, float v)
     for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<long long>(gridDim.x) * blockDim.x)
         p[i] = v + static_cast<float>(i & 1023) * 1e-3f;
-}
-
-// The job of block b: fusedStatsKernel's own search (written out there, as that kernel ran on the GPU).
-template <int J>
-__device__ const DeviceJob& jobOfBlock(const Params<J>& params, int b)
-{
-    int lo = 0, hi = params.n - 1;
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (params.j[mid].firstBlock <= b)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return params.j[lo];
 }
 
 // One round of the kernel's element loop: each thread's kStatsUnroll loads, all in flight together.
@@ -302,8 +289,10 @@ struct Timing {
     double syncUs, b2bUs;
 };
 
-Timing timeGraph(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, bool mapped, cudaStream_t stream,
-                 int replays)
+// `presence`: the captured statistics launches swapped for the NaN/Inf presence kernel as fxray does before a checked
+// CUDA graph's timed replays (statsGraphToPresence on the instantiated graph).
+Timing timeGraph(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, bool mapped, bool presence,
+                 cudaStream_t stream, int replays)
 {
     cudaGraph_t graph;
     cudaGraphExec_t exec;
@@ -311,6 +300,15 @@ Timing timeGraph(const Setup& s, Tail tail, const std::vector<StatsJob>& jobs, b
     enqueue(s, tail, jobs, mapped, stream);
     CHECK(cudaStreamEndCapture(stream, &graph));
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    if (presence) {
+        int switched = 0;
+        const char* error = nullptr;
+        CHECK(static_cast<cudaError_t>(statsGraphToPresence(graph, exec, &switched, &error)));
+        if (switched != 1) {
+            std::fprintf(stderr, "statsGraphToPresence turned %d launches, not 1\n", switched);
+            std::exit(1);
+        }
+    }
     for (int i = 0; i < replays / 4; ++i)
         CHECK(cudaGraphLaunch(exec, stream));
     CHECK(cudaStreamSynchronize(stream));
@@ -351,6 +349,7 @@ int main(int argc, char** argv)
         std::string name;
         Tail tail;
         bool mapped, withInputs, oneBlock;
+        bool presence = false;
     };
     const std::vector<Variant> variants = {
         {"compute only", Tail::None, true, true, false},
@@ -367,6 +366,7 @@ int main(int argc, char** argv)
         {"NaN/Inf counts only, device atomics", Tail::NanCount, false, true, false},
         {"NaN/Inf flags only, mapped rows", Tail::NanFlag, true, true, false},
         {"NaN/Inf flags only, mapped rows, activations only", Tail::NanFlag, true, false, false},
+        {"real kernel swapped to presence (as shipped, timed)", Tail::Real, true, true, false, true},
     };
     std::printf("device SMs %d; %zu variants, %d interleaved rounds; us per replay\n", sms, variants.size(), rounds);
     std::vector<std::vector<Timing>> all(variants.size());
@@ -374,7 +374,7 @@ int main(int argc, char** argv)
         for (std::size_t v = 0; v < variants.size(); ++v) {
             const Variant& x = variants[v];
             all[v].push_back(timeGraph(s, x.tail, jobsOf(s, x.mapped, x.withInputs, x.oneBlock, sms), x.mapped,
-                                           stream, replays));
+                                       x.presence, stream, replays));
         }
     auto median = [](std::vector<double> xs) {
         std::sort(xs.begin(), xs.end());

@@ -7,6 +7,7 @@
 #   2. embed_ce forward (the graph that missed the goal), interleaved rounds of --cuda-graph --repeat 300 with value
 #      checks off (--no-values), presence checks after the first replay (the default) and full statistics on every
 #      replay (FXRAY_STATS_PRESENCE=0): replay medians and back-to-back means, and their ratios to the unchecked;
+#   2b. bench/stats_probe.cu: the statistics launch's variants in a stand-in graph, the presence swap as shipped last;
 #   3. tests/cuda/test_cuda_graph_cuda.py (a NaN only some replays make, named through presence checks);
 #   4. scripts/replay-bench-device.sh on the built fxray, as the call's time allows: the 8 bench graphs.
 # Writes $OUT/presence.log (everything), $OUT/summary.txt and $OUT/logs.tgz (the rest).
@@ -21,6 +22,12 @@ PY=${FXRAY_PYTHON:-/opt/torch/.venv/bin/python3}
 export FXRAY_PYTHON=$PY FXRAY_BUILD_DIR=$BUILD_DIR
 exec >"$OUT/presence.log" 2>&1
 echo "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+
+# The probe (nvcc alone) builds beside step 1; waited for by pid (a bare `wait` would wait for nothing here, but
+# scripts/stats-ncu-device.sh learned to name what it waits for).
+nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Icore bench/stats_probe.cu -o /tmp/stats_probe \
+  >"$LOGS/probe-build.log" 2>&1 &
+PROBE_PID=$!
 
 echo "== 1. build and correctness (fused-stats-device.sh, no bench)"
 OUT=$LOGS FXRAY_FUSED_BENCH=0 FXRAY_FUSED_CLI_TESTS= bash scripts/fused-stats-device.sh >"$LOGS/fused.log" 2>&1
@@ -61,6 +68,11 @@ for key in ("replay_median_us", "replay_back_to_back_us"):
           f"full {med('full', key):.1f} us = {med('full', key) / base:.2f}x (medians of 3 rounds)")
 PYEOF
 tail -3 "$LOGS/ab.err"
+
+echo "== 2b. bench/stats_probe.cu: what each statistics variant adds to embed_ce forward's stand-in graph (5 rounds)"
+wait $PROBE_PID
+echo "probe build: exit $?"
+[ -x /tmp/stats_probe ] && timeout 120 /tmp/stats_probe 5
 
 echo "== 3. tests/cuda/test_cuda_graph_cuda.py"
 FXRAY_BIN=$FXRAY FXRAY_SOURCE_DIR=$PWD timeout 200 "$PY" tests/cuda/test_cuda_graph_cuda.py >"$LOGS/test_cuda_graph_cuda.log" 2>&1
