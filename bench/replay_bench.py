@@ -171,6 +171,10 @@ def fxray_replay(fxray, args, address, *extra):
 def fxray_values_us(fxray, args, address, *extra):
     """Median of fxray's timed checked repeats with value checks (the default replay); None when it did not pass."""
     rep = fxray_replay(fxray, args, address, *extra)
+    # Why the repeats ran interpreted rather than as the captured checked pass (its figure is then the interpreter's).
+    for note in rep.get("notes", []):
+        if note.startswith("timed repeats interpreted"):
+            print(f"  {os.path.basename(address)}: {note}", flush=True)
     return statistics.median(rep["iteration_us"]) if rep["verdict"] == "pass" and rep.get("iteration_us") else None
 
 

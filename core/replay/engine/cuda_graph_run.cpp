@@ -42,7 +42,7 @@ bool captureAllowed(const ReplayReport& report, CudaGraphReport& cg)
 
 // FXRAY_STATS_PRESENCE=0: full statistics on every replay of a captured checked pass, as before presence checks (to
 // compare their cost); else the timed replays (all but the first and the warm-up) check NaN/Inf presence only.
-bool presenceAfterFirstReplay()
+bool presenceInTimedReplays()
 {
     static const bool on = [] {
         const char* env = std::getenv("FXRAY_STATS_PRESENCE");
@@ -101,7 +101,7 @@ void captureCheckedPass(const Prepared& p, const ReplayOptions& options, const s
         };
         // The first replay's full statistics showed the captured checks read what the pass read; the timed replays
         // need only where NaN/Inf appears to name its origin, which costs a third of the statistics (bench/README).
-        if (presenceAfterFirstReplay())
+        if (presenceInTimedReplays())
             settings.beforeTimedReplays = [&](void* graph, void* exec) {
                 try {
                     if (checks->presenceOnly(graph, exec) == 0)
