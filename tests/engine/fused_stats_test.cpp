@@ -24,7 +24,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
@@ -168,6 +170,44 @@ std::vector<Case> cases()
     return out;
 }
 
+// The presence kernel's NaN/Inf test on bits (statsBitsNonFinite), against std::isnan/isinf of the value, for every
+// floating dtype's edge values: both zeros, the extremes, the smallest subnormal, both infinities, NaNs of either
+// sign and payload (quiet and signalling). Host code: it runs in CI, not only on a GPU.
+template <typename T, typename Bits, Bits kInfBits>
+void checkBitsNonFinite(const std::string& dtype, const std::vector<Bits>& extraNanBits)
+{
+    std::vector<Bits> all = extraNanBits;
+    for (const T v : {T(0), T(-0.0), T(1), T(-1), std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(),
+                      std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::infinity(),
+                      -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN(),
+                      -std::numeric_limits<T>::quiet_NaN()}) {
+        Bits b{};
+        std::memcpy(&b, &v, sizeof(Bits));
+        all.push_back(b);
+    }
+    for (const Bits b : all) {
+        T v;
+        std::memcpy(&v, &b, sizeof(Bits));
+        const double d = static_cast<double>(v);
+        bool nan = false, inf = false;
+        statsBitsNonFinite<Bits, kInfBits>(b, nan, inf);
+        ++g_checks;
+        if (nan != std::isnan(d) || inf != std::isinf(d)) {
+            ++g_failures;
+            std::printf("FAIL bits %s 0x%llx (%g): nan %d inf %d\n", dtype.c_str(), static_cast<unsigned long long>(b), d,
+                        nan, inf);
+        }
+    }
+}
+
+void checkBitsNonFiniteAll()
+{
+    checkBitsNonFinite<float, std::uint32_t, kStatsF32InfBits>("float32", {0x7f800001u, 0xffc00000u, 0x7fffffffu});
+    checkBitsNonFinite<double, std::uint64_t, kStatsF64InfBits>("float64", {0x7ff0000000000001ull, 0xfff8000000000000ull});
+    checkBitsNonFinite<c10::Half, std::uint16_t, kStatsF16InfBits>("float16", {0x7c01, 0xfe00, 0x7fff, 0x7bff});
+    checkBitsNonFinite<c10::BFloat16, std::uint16_t, kStatsBF16InfBits>("bfloat16", {0x7f81, 0xffc0, 0x7fff, 0x7f7f});
+}
+
 // Each case's row through StatsBuffer on `device`, read back once, in queue order. `batched`: no flush but the read-back's
 // and no growth, so that on CUDA every case goes into as few launches as the kernel takes (kStatsMaxJobs jobs, at most
 // kStatsMaxStrided strided ones: the launches split there), small and multi-block jobs side by side in one grid.
@@ -241,6 +281,7 @@ at::Tensor moved(const at::Tensor& t, const c10::Device& device)
 
 void runCpu(const std::vector<Case>& all)
 {
+    checkBitsNonFiniteAll();
     for (const Case& c : all) {
         if (!fusedStatsHandle(c.t)) {
             ++g_failures;

@@ -342,14 +342,13 @@ __global__ void __launch_bounds__(kThreads) fusedStatsKernel(const __grid_consta
 // NaN/Inf presence only, for the replays of a captured graph after its first (statsGraphToPresence swaps this kernel
 // in for fusedStatsKernel, parameters unchanged): naming the first node that made NaN/Inf needs only whether each
 // output holds any, and this is the least a check can read (bench/README: ~2.8 us instead of ~8.7 us on embed_ce's
-// forward). An element's bits against the dtype's infinity (sign cleared: above it NaN, equal Inf), so one loop
-// serves every floating dtype. A warp that sees one stores 1 into the row's NaN or Inf column (every such store
+// forward). An element's bits against the dtype's infinity (statsBitsNonFinite), so one loop serves every floating
+// dtype. A warp that sees one stores 1 into the row's NaN or Inf column (every such store
 // writes the same value: no atomics, no merge, no ticket); a clean output writes nothing, so the host zeroes a row it
 // read as non-zero (StatsBuffer::peek). Integer outputs hold neither: their blocks return at once.
 template <typename Bits, Bits kInf>
 __device__ void presenceOfJob(const DeviceJob& job, const StatsGeometry* geometry, int block)
 {
-    constexpr Bits kMagnitude = static_cast<Bits>(~(Bits{1} << (sizeof(Bits) * 8 - 1)));
     const Bits* p = static_cast<const Bits*>(job.data);
     const long long n = job.numel;
     const long long round = static_cast<long long>(kThreads) * kStatsUnroll;
@@ -362,11 +361,8 @@ __device__ void presenceOfJob(const DeviceJob& job, const StatsGeometry* geometr
             raw[k] = i < n ? p[geometry == nullptr ? i : stridedAt(*geometry, i)] : Bits{0};
         }
 #pragma unroll
-        for (int k = 0; k < kStatsUnroll; ++k) {
-            const Bits magnitude = raw[k] & kMagnitude;
-            nan |= magnitude > kInf;
-            inf |= magnitude == kInf;
-        }
+        for (int k = 0; k < kStatsUnroll; ++k)
+            statsBitsNonFinite<Bits, kInf>(raw[k], nan, inf);
     }
     nan = __any_sync(kFullMask, nan);
     inf = __any_sync(kFullMask, inf);
@@ -386,10 +382,10 @@ __global__ void __launch_bounds__(kThreads) nanPresenceKernel(const __grid_const
     const StatsGeometry* geometry = job.geometry < 0 ? nullptr : &params.geometry[job.geometry];
     const int block = b - job.firstBlock;
     switch (static_cast<StatsDType>(job.dtype)) {
-    case StatsDType::F32: presenceOfJob<unsigned, 0x7f800000u>(job, geometry, block); break;
-    case StatsDType::F64: presenceOfJob<unsigned long long, 0x7ff0000000000000ull>(job, geometry, block); break;
-    case StatsDType::F16: presenceOfJob<unsigned short, 0x7c00>(job, geometry, block); break;
-    case StatsDType::BF16: presenceOfJob<unsigned short, 0x7f80>(job, geometry, block); break;
+    case StatsDType::F32: presenceOfJob<std::uint32_t, kStatsF32InfBits>(job, geometry, block); break;
+    case StatsDType::F64: presenceOfJob<std::uint64_t, kStatsF64InfBits>(job, geometry, block); break;
+    case StatsDType::F16: presenceOfJob<std::uint16_t, kStatsF16InfBits>(job, geometry, block); break;
+    case StatsDType::BF16: presenceOfJob<std::uint16_t, kStatsBF16InfBits>(job, geometry, block); break;
     default: break;  // integers and bool: never NaN or Inf
     }
 }

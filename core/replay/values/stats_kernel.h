@@ -67,6 +67,22 @@ FXRAY_HD std::int64_t stridedOffset(const StatsGeometry& g, std::int64_t i)
     return off;
 }
 
+// NaN/Inf of an element from its bits alone (the CUDA presence kernel's test, stats_kernel.cu: nanPresenceKernel; the
+// CPU test checks it against std::isnan/isinf): with the sign bit cleared, a magnitude above the dtype's infinity is
+// NaN, one equal to it is Inf. `Bits`: the unsigned integer of the element's width; `kInfBits`: +Inf's bits.
+template <typename Bits, Bits kInfBits>
+FXRAY_HD void statsBitsNonFinite(Bits raw, bool& nan, bool& inf)
+{
+    constexpr Bits kMagnitude = static_cast<Bits>(~(Bits{1} << (sizeof(Bits) * 8 - 1)));
+    const Bits magnitude = static_cast<Bits>(raw & kMagnitude);
+    nan |= magnitude > kInfBits;  // no short-circuit: no branch per element on the device
+    inf |= magnitude == kInfBits;
+}
+constexpr std::uint32_t kStatsF32InfBits = 0x7f800000u;
+constexpr std::uint64_t kStatsF64InfBits = 0x7ff0000000000000ull;
+constexpr std::uint16_t kStatsF16InfBits = 0x7c00;
+constexpr std::uint16_t kStatsBF16InfBits = 0x7f80;
+
 // The CPU loop's running statistics over elements whose min/max are compared as M: double for floating dtypes (exact
 // for half, bfloat16 and float), int64 for signed integers, uint64 for unsigned integers and bool. The CUDA kernel
 // keeps its own, branch-free accumulator with the same results (stats_kernel.cu: Acc), so these are host code.
