@@ -59,6 +59,40 @@ OutputComparison compareWithEager(const c10::IValue& replayed, const c10::IValue
     return c;
 }
 
+// The replays after the first: the untimed warm-up ones, the graph update before the timed ones, then the timed
+// ones, each synchronised on its own as the Python reference times them (bench/replay_bench.py), and as many back
+// to back.
+void timeReplays(at::cuda::CUDAGraph& graph, const CaptureSettings& settings, CudaGraphReport& report)
+{
+    for (int k = 1; k < settings.warmupReplays; ++k)
+        graph.replay();
+    c10::cuda::device_synchronize();
+    if (settings.beforeTimedReplays) {
+        // An update of the graph is an optimisation of what it checks: its failure is told, the replays go on.
+        try {
+            settings.beforeTimedReplays(graph.raw_cuda_graph(), graph.raw_cuda_graph_exec());
+        } catch (const std::exception& e) {
+            report.valueChecksNote = "full statistics on every replay: " + errorText(e);
+        }
+    }
+    for (int k = 0; k < settings.timedReplays; ++k) {
+        const auto t0 = std::chrono::steady_clock::now();
+        graph.replay();
+        c10::cuda::device_synchronize();
+        if (settings.afterReplay)
+            settings.afterReplay();
+        report.replayUs.push_back(since(t0));
+    }
+    // Back to back, as a training loop launches them: launch overlaps the previous replay's GPU work.
+    if (settings.timedReplays > 0) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int k = 0; k < settings.timedReplays; ++k)
+            graph.replay();
+        c10::cuda::device_synchronize();
+        report.replayBackToBackUs = since(t0) / settings.timedReplays;
+    }
+}
+
 }  // namespace
 
 void captureAndReplay(const c10::Device& device, const GraphPass& pass, const std::vector<c10::IValue>& eagerOutputs,
@@ -121,34 +155,7 @@ void captureAndReplay(const c10::Device& device, const GraphPass& pass, const st
             report.vsEager.push_back(compareWithEager(outputs[k], eagerOutputs[k], static_cast<int>(k), nd));
         }
 
-        // Timed like the Python reference (bench/replay_bench.py): each replay synchronised on its own.
-        for (int k = 1; k < settings.warmupReplays; ++k)
-            graph.replay();
-        c10::cuda::device_synchronize();
-        if (settings.beforeTimedReplays) {
-            // An update of the graph is an optimisation of what it checks: its failure is told, the replays go on.
-            try {
-                settings.beforeTimedReplays(graph.raw_cuda_graph(), graph.raw_cuda_graph_exec());
-            } catch (const std::exception& e) {
-                report.valueChecksNote = "full statistics on every replay: " + errorText(e);
-            }
-        }
-        for (int k = 0; k < settings.timedReplays; ++k) {
-            const auto t0 = std::chrono::steady_clock::now();
-            graph.replay();
-            c10::cuda::device_synchronize();
-            if (settings.afterReplay)
-                settings.afterReplay();
-            report.replayUs.push_back(since(t0));
-        }
-        // Back to back, as a training loop launches them: launch overlaps the previous replay's GPU work.
-        if (settings.timedReplays > 0) {
-            const auto t0 = std::chrono::steady_clock::now();
-            for (int k = 0; k < settings.timedReplays; ++k)
-                graph.replay();
-            c10::cuda::device_synchronize();
-            report.replayBackToBackUs = since(t0) / settings.timedReplays;
-        }
+        timeReplays(graph, settings, report);
         report.status = "captured";
     } catch (const std::exception& e) {
         outputs.clear();
