@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Issue 24's last goal on the GPU machine, in one device call (~9 min): a checked CUDA graph <= 1.3x the unchecked one,
-# with the captured value checks turned into NaN/Inf presence checks after the first replay.
+# with the captured value checks turned into NaN/Inf presence checks for the timed replays.
 #   1. scripts/fused-stats-device.sh without its bench: builds fxray and fused_stats_test, checks the statistics kernel
 #      against ATen (every dtype, strided, in a CUDA graph, and the presence kernel swapped into one), rows mapped and
 #      in device memory, and the planted NaN named by the checked CUDA graph;
 #   2. embed_ce forward (the graph that missed the goal), interleaved rounds of --cuda-graph --repeat 300 with value
-#      checks off (--no-values), presence checks after the first replay (the default) and full statistics on every
+#      checks off (--no-values), presence checks in the timed replays (the default) and full statistics on every
 #      replay (FXRAY_STATS_PRESENCE=0): replay medians and back-to-back means, and their ratios to the unchecked;
 #   2b. bench/stats_probe.cu: the statistics launch's variants in a stand-in graph, the presence swap as shipped last;
 #   3. tests/cuda/test_cuda_graph_cuda.py (a NaN only some replays make, named through presence checks);
@@ -23,8 +23,7 @@ export FXRAY_PYTHON=$PY FXRAY_BUILD_DIR=$BUILD_DIR
 exec >"$OUT/presence.log" 2>&1
 echo "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 
-# The probe (nvcc alone) builds beside step 1; waited for by pid (a bare `wait` would wait for nothing here, but
-# scripts/stats-ncu-device.sh learned to name what it waits for).
+# The probe (nvcc alone) builds beside step 1, waited for by its pid (as scripts/stats-ncu-device.sh learned to).
 nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Icore bench/stats_probe.cu -o /tmp/stats_probe \
   >"$LOGS/probe-build.log" 2>&1 &
 PROBE_PID=$!
