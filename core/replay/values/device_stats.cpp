@@ -122,18 +122,29 @@ void StatsBuffer::resize(PerDevice& d, std::int64_t rows)
         d.counters = at::zeros({rows}, options.dtype(at::kInt));  // all 0 between launches: no copy needed
 }
 
-// Rows [0, used) back to zeros (a row an integer tensor takes next must read 0 NaN, 0 Inf). Mapped rows on the host
-// when the device is done with them (a read-back waited for it); else by a kernel, after those that wrote them.
-void StatsBuffer::zeroUsed(PerDevice& d)
+// Columns [first, first + count) of rows [0, used) back to zeros. Mapped rows on the host when the device is done
+// with them (a read-back waited for it); else by a kernel, after those that wrote them.
+void StatsBuffer::zeroColumns(PerDevice& d, std::int64_t first, std::int64_t count)
 {
     if (d.used == 0)
         return;
     if (d.host && d.quiet) {
-        std::memset(d.host, 0, d.used * 5 * sizeof(double));
+        if (first == 0 && count == 5) {
+            std::memset(d.host, 0, d.used * 5 * sizeof(double));
+            return;
+        }
+        for (std::size_t r = 0; r < d.used; ++r)
+            std::fill_n(d.host + 5 * r + first, count, 0.0);
         return;
     }
-    d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).zero_();
+    d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).narrow(1, first, count).zero_();
     d.quiet = d.device.is_cpu();  // a fill kernel in flight on a device
+}
+
+// Whole rows (a row an integer tensor takes next must read 0 NaN, 0 Inf).
+void StatsBuffer::zeroUsed(PerDevice& d)
+{
+    zeroColumns(d, 0, 5);
 }
 
 std::size_t StatsBuffer::queue(const at::Tensor& t, std::size_t tag)
@@ -260,19 +271,10 @@ int StatsBuffer::presenceOnly(void* cudaGraph, void* cudaGraphExec)
     return switched;
 }
 
-// The NaN and Inf columns of rows [0, used) back to 0 (what the presence kernel sets, it never clears): mapped rows on
-// the host, the device being done with them (a read-back waited for it); else by a kernel on the current stream,
-// before the next replay.
+// The NaN and Inf columns (what the presence kernel sets and never clears), before the next replay.
 void StatsBuffer::zeroCounts(PerDevice& d)
 {
-    if (d.used == 0)
-        return;
-    if (d.host && d.quiet) {
-        for (std::size_t r = 0; r < d.used; ++r)
-            d.host[5 * r] = d.host[5 * r + 1] = 0;
-        return;
-    }
-    d.rows.narrow(0, 0, static_cast<std::int64_t>(d.used)).narrow(1, 0, 2).zero_();
+    zeroColumns(d, 0, 2);
 }
 
 void StatsBuffer::discard()

@@ -102,6 +102,7 @@ private:
     void queueAten(PerDevice& d, const at::Tensor& t);
     void cpuSum(const at::Tensor& t, at::Tensor out);
     void resize(PerDevice& d, std::int64_t rows);
+    void zeroColumns(PerDevice& d, std::int64_t first, std::int64_t count);
     void zeroUsed(PerDevice& d);
     void zeroCounts(PerDevice& d);
 
