@@ -323,18 +323,19 @@ void StatsBuffer::peek(const std::function<void(std::size_t, const StatsRow&)>& 
             rows[k] = copies[k].const_data_ptr<double>();
         }
     }
-    std::vector<bool> present(m_devices.size(), false);
     for (const Queued& q : m_order) {
         const double* p = rows[q.slot] + 5 * q.row;
         take(q.tag, StatsRow{p[0], p[1], p[2], p[3], p[4]});
-        present[q.slot] = present[q.slot] || p[0] != 0 || p[1] != 0;
     }
     // Presence rows stay set until cleared: the next replay must start from clean ones (a clean replay, the usual
-    // one, clears nothing).
+    // one, clears nothing; a pass's read-back, never in presence mode, looks at nothing more).
     if (m_presence)
         for (std::size_t k = 0; k < m_devices.size(); ++k)
-            if (present[k])
-                zeroCounts(m_devices[k]);
+            for (std::size_t r = 0; rows[k] && r < m_devices[k].used; ++r)
+                if (rows[k][5 * r] != 0 || rows[k][5 * r + 1] != 0) {
+                    zeroCounts(m_devices[k]);
+                    break;
+                }
 }
 
 void StatsBuffer::readBack(const std::function<void(std::size_t, const StatsRow&)>& take)
